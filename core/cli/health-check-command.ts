@@ -1,0 +1,31 @@
+import { startHost } from './start-host.js';
+
+/** Boots the host with its plugins and reports what an MCP client would be offered. */
+export async function healthCheckCommand(): Promise<number> {
+  const host = await startHost();
+  try {
+    const tools = host
+      .tools()
+      .map((tool) => ({ name: tool.name, title: tool.title, actions: tool.actionNames }));
+    const problems = host.plugins
+      .reports()
+      .filter((plugin) => plugin.enabled)
+      .flatMap((plugin) =>
+        plugin.diagnostics
+          .filter((d) => d.severity === 'error')
+          .map((d) => ({ plugin: plugin.id, message: d.message })),
+      );
+    const status = problems.length === 0 ? 'ok' : 'error';
+    const report = {
+      status,
+      version: host.version,
+      toolCount: tools.length,
+      tools,
+      ...(problems.length ? { problems } : {}),
+    };
+    process.stdout.write(JSON.stringify(report) + '\n');
+    return status === 'ok' ? 0 : 1;
+  } finally {
+    await host.dispose();
+  }
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+import { isDomainError } from '@vmark/sdk';
+import { VMARK_VERSION } from '../version.js';
+import { healthCheckCommand } from './health-check-command.js';
+import { mcpCommand } from './mcp-command.js';
+import { pluginsCommand } from './plugins-command.js';
+import { USAGE, UsageError } from './usage.js';
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'mcp':
+      return mcpCommand(rest);
+    case 'plugins':
+      return pluginsCommand(rest);
+    case '--health-check':
+      return healthCheckCommand();
+    case '--version':
+    case '-v':
+      process.stdout.write(`${VMARK_VERSION}\n`);
+      return 0;
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(USAGE);
+      return 0;
+    default:
+      throw new UsageError(`unknown command: ${command}`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (
+      error instanceof UsageError ||
+      (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
+    ) {
+      process.stderr.write(`vmark: ${error.message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    if (isDomainError(error)) {
+      process.stderr.write(`vmark: ${error.message} (${error.code})\n`);
+      process.exit(2);
+    }
+    process.stderr.write(
+      `vmark: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);

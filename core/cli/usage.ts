@@ -1,0 +1,18 @@
+export const USAGE = `vmark — a Markdown editor host with an MCP server
+
+Usage:
+  vmark mcp [--workspace DIR] [--open FILE]...   serve MCP on stdio (what an AI client starts)
+  vmark mcp --http [--port N] [--workspace DIR] [--open FILE]...
+                                                 serve MCP over Streamable HTTP on 127.0.0.1;
+                                                 prints {"url","token"} as its first stdout line
+  vmark plugins list [--json]                    every plugin with its state and diagnostics
+  vmark plugins enable ID | disable ID           turn a plugin on or off (a running host follows)
+  vmark --health-check                           one JSON line: {status, version, toolCount, tools}
+  vmark --version
+
+Environment:
+  VMARK_HOME   the app-data folder (settings, plugin state); default $XDG_DATA_HOME/vmark
+`;
+
+/** A mistake in how the command was called: printed with the usage, exit code 2. */
+export class UsageError extends Error {}

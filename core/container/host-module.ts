@@ -1,0 +1,43 @@
+import type { HostInfo } from '@vmark/sdk';
+import {
+  DocumentKindsToken,
+  DocumentStoreToken,
+  HostInfoToken,
+  VaultToken,
+  WorkbenchToken,
+} from '@vmark/sdk';
+import { type Container, ContainerModule } from 'inversify';
+import { HostDocumentStore } from '../documents/document-store.js';
+import { KindRegistry } from '../documents/kind-registry.js';
+import { createHostHooks } from '../hooks/host-hooks.js';
+import type { HostOptions } from '../host-options.js';
+import { ToolRegistry } from '../mcp/tool-registry.js';
+import { PluginHost } from '../plugins/plugin-host.js';
+import { HostVault } from '../vault/host-vault.js';
+import { HostWorkbench } from '../workbench/workbench.js';
+import { HostContainerToken, HostHooksToken, HostOptionsToken } from './host-tokens.js';
+
+/**
+ * The host's wiring. Each service is bound once by class (for the host) and,
+ * where plugins may use it, once more by its SDK token pointing at the same instance.
+ */
+export function hostModule(container: Container, options: HostOptions, info: HostInfo): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(HostContainerToken).toConstantValue(container);
+    bind(HostOptionsToken).toConstantValue(options);
+    bind(HostInfoToken).toConstantValue(info);
+    bind(HostHooksToken).toConstantValue(createHostHooks());
+
+    bind(KindRegistry).toSelf().inSingletonScope();
+    bind(DocumentKindsToken).toService(KindRegistry);
+    bind(HostVault).toSelf().inSingletonScope();
+    bind(VaultToken).toService(HostVault);
+    bind(HostDocumentStore).toSelf().inSingletonScope();
+    bind(DocumentStoreToken).toService(HostDocumentStore);
+    bind(HostWorkbench).toSelf().inSingletonScope();
+    bind(WorkbenchToken).toService(HostWorkbench);
+
+    bind(ToolRegistry).toSelf().inSingletonScope();
+    bind(PluginHost).toSelf().inSingletonScope();
+  });
+}

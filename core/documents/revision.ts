@@ -1,0 +1,18 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * `rev-` + 8 random alphanumerics. Random rather than counted so that A→B→A
+ * never brings an old token back to life.
+ */
+export function newRevision(): string {
+  let out = 'rev-';
+  while (out.length < 12) {
+    for (const byte of randomBytes(16)) {
+      // 248 = 4 × 62: rejecting the rest keeps every character equally likely.
+      if (byte < 248 && out.length < 12) out += ALPHABET[byte % 62];
+    }
+  }
+  return out;
+}

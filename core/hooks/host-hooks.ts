@@ -1,0 +1,24 @@
+import type {
+  DocumentOpenedEvent,
+  DocumentReadEvent,
+  DocumentSavedEvent,
+  DocumentWrittenEvent,
+  HostHooks,
+  ToolCalledEvent,
+  WorkspaceOpenedEvent,
+  WriteProposal,
+} from '@vmark/sdk';
+import { AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
+
+/** One set of hooks per host; only the host calls them. */
+export function createHostHooks(): HostHooks {
+  return Object.freeze({
+    documentOpened: new SyncHook<[DocumentOpenedEvent]>(['event'], 'documentOpened'),
+    documentRead: new SyncHook<[DocumentReadEvent]>(['event'], 'documentRead'),
+    beforeDocumentWrite: new AsyncSeriesWaterfallHook<[WriteProposal]>(['proposal'], 'beforeDocumentWrite'),
+    documentWritten: new SyncHook<[DocumentWrittenEvent]>(['event'], 'documentWritten'),
+    documentSaved: new SyncHook<[DocumentSavedEvent]>(['event'], 'documentSaved'),
+    workspaceOpened: new SyncHook<[WorkspaceOpenedEvent]>(['event'], 'workspaceOpened'),
+    toolCalled: new SyncHook<[ToolCalledEvent]>(['event'], 'toolCalled'),
+  });
+}

@@ -1,0 +1,71 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { ToolDefinition } from '@vmark/sdk';
+import { HostInfoToken } from '@vmark/sdk';
+import { Container } from 'inversify';
+import { hostModule } from './container/host-module.js';
+import { HostHooksToken } from './container/host-tokens.js';
+import type { HostOptions } from './host-options.js';
+import { createMcpSession } from './mcp/mcp-session.js';
+import { ToolRegistry } from './mcp/tool-registry.js';
+import { discoverPlugins, type PluginCandidate } from './plugins/discovery.js';
+import { PluginHost } from './plugins/plugin-host.js';
+import { VMARK_VERSION } from './version.js';
+import { HostWorkbench } from './workbench/workbench.js';
+
+export interface Host {
+  readonly container: Container;
+  readonly plugins: PluginHost;
+  readonly workbench: HostWorkbench;
+  readonly version: string;
+  tools(): ToolDefinition[];
+  /** A new MCP server for one connection; dispose it when the connection ends. */
+  createMcpSession(): ReturnType<typeof createMcpSession>;
+  dispose(): Promise<void>;
+}
+
+export interface CreateHostOptions extends Partial<HostOptions> {
+  readonly home: string;
+  /** Plugins handed over in memory instead of (or besides) discovered ones. */
+  readonly extraPlugins?: readonly PluginCandidate[];
+}
+
+/** Builds a host, discovers and activates its plugins. The same host serves stdio, HTTP and the UI. */
+export async function createHost(options: CreateHostOptions): Promise<Host> {
+  const hostOptions: HostOptions = {
+    home: path.resolve(options.home),
+    builtinPluginDirs: options.builtinPluginDirs ?? [],
+    userPlugins: options.userPlugins ?? true,
+    watchPluginState: options.watchPluginState ?? false,
+  };
+  await mkdir(hostOptions.home, { recursive: true, mode: 0o700 });
+  const container = new Container();
+  container.load(hostModule(container, hostOptions, { version: VMARK_VERSION, home: hostOptions.home }));
+
+  const plugins = container.get(PluginHost);
+  const roots = [
+    ...hostOptions.builtinPluginDirs.map((dir) => ({ dir, source: 'builtin' as const })),
+    ...(hostOptions.userPlugins
+      ? [{ dir: path.join(hostOptions.home, 'plugins'), source: 'user' as const }]
+      : []),
+  ];
+  await plugins.load([...(await discoverPlugins(roots)), ...(options.extraPlugins ?? [])]);
+
+  const registry = container.get(ToolRegistry);
+  let connections = 0;
+  return {
+    container,
+    plugins,
+    workbench: container.get(HostWorkbench),
+    version: container.get(HostInfoToken).version,
+    tools: () => registry.list().map((entry) => entry.tool),
+    createMcpSession: () =>
+      createMcpSession({
+        version: VMARK_VERSION,
+        registry,
+        hooks: container.get(HostHooksToken),
+        connectionId: `conn-${++connections}`,
+      }),
+    dispose: () => plugins.dispose(),
+  };
+}

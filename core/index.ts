@@ -1,0 +1,5 @@
+export { createHost, type CreateHostOptions, type Host } from './host.js';
+export type { HostOptions } from './host-options.js';
+export type { PluginCandidate, PluginSource } from './plugins/discovery.js';
+export type { PluginReport } from './plugins/plugin-host.js';
+export { VMARK_VERSION } from './version.js';

@@ -1,0 +1,119 @@
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { HostHooks, ToolCaller, ToolCalledEvent, ToolDefinition } from '@vmark/sdk';
+import { isArgumentError, isDomainError, z } from '@vmark/sdk';
+import { checkActionArgs } from './argument-check.js';
+import { boundOutput } from './output-bound.js';
+import { renderDomainError } from './render-error.js';
+
+export interface CompositeToolEnv {
+  readonly hooks: HostHooks;
+  readonly caller: () => ToolCaller;
+}
+
+/**
+ * Registers one composite tool on one MCP server: a flat input schema whose
+ * `action` enum is required and whose other arguments are each optional (the
+ * action decides which it needs), a dispatcher, and the seed's result shapes.
+ */
+export function registerCompositeTool(
+  server: McpServer,
+  tool: ToolDefinition,
+  env: CompositeToolEnv,
+): RegisteredTool {
+  const names = tool.actionNames as [string, ...string[]];
+  const flatShape: Record<string, z.ZodType> = {
+    action: z.enum(names, {
+      error: (issue) =>
+        issue.input === undefined
+          ? `action (string) is required; expected: ${names.join(', ')}`
+          : `Invalid action: ${String(issue.input)}. Expected: ${names.join(', ')}`,
+    }),
+  };
+  for (const spec of Object.values(tool.actions)) {
+    for (const [arg, schema] of Object.entries(spec.args)) flatShape[arg] ??= schema.optional();
+  }
+  const inputSchema = tool.extraArgs === 'ignore' ? z.object(flatShape) : z.strictObject(flatShape);
+  const outputSchema = tool.outputSchema
+    ? z.object(
+        Object.fromEntries(
+          Object.entries({ ...tool.outputSchema, ...truncationOutputShape }).map(([k, s]) => [
+            k,
+            s.optional(),
+          ]),
+        ),
+      )
+    : undefined;
+
+  return server.registerTool(
+    tool.name,
+    {
+      title: tool.title,
+      description: tool.description,
+      inputSchema,
+      outputSchema,
+      annotations: { title: tool.title, ...tool.annotations },
+    },
+    async (args: Record<string, unknown>, extra): Promise<CallToolResult> => {
+      const { action, ...rest } = args as { action: string } & Record<string, unknown>;
+      const started = performance.now();
+      const caller = env.caller();
+      let outcome: ToolCalledEvent['outcome'] = 'ok';
+      try {
+        const checked = checkActionArgs(tool, action, rest);
+        const spec = tool.actions[action]!;
+        const data: unknown = await spec.run(checked, {
+          tool: tool.name,
+          action,
+          caller,
+          signal: extra.signal,
+        });
+        return successResult(tool, data ?? null, spec.truncationRecovery ?? tool.truncationRecovery);
+      } catch (error) {
+        if (isArgumentError(error)) {
+          outcome = 'argument-error';
+          return { isError: true, content: [{ type: 'text', text: error.message }] };
+        }
+        if (isDomainError(error)) {
+          outcome = 'domain-error';
+          return renderDomainError(error.toEnvelope());
+        }
+        outcome = 'internal-error';
+        const message = error instanceof Error ? error.message : String(error);
+        return renderDomainError({ error: 'INTERNAL', message });
+      } finally {
+        env.hooks.toolCalled.call({
+          tool: tool.name,
+          action,
+          caller,
+          outcome,
+          durationMs: performance.now() - started,
+        });
+      }
+    },
+  );
+}
+
+/** Any structured result may become the truncation envelope, so every output schema admits it. */
+const truncationOutputShape = {
+  truncated: z.boolean(),
+  truncation_note: z.string(),
+  bytes_total: z.number(),
+  bytes_shown: z.number(),
+  preview: z.string(),
+};
+
+function successResult(tool: ToolDefinition, data: unknown, recovery: string | undefined): CallToolResult {
+  const bounded = boundOutput(data, recovery);
+  const result: CallToolResult = { content: [{ type: 'text', text: bounded.text }] };
+  if (bounded.truncated) {
+    result.structuredContent = { ...bounded.envelope };
+  } else if (tool.outputSchema) {
+    result.structuredContent = isPlainObject(data) ? data : { result: data };
+  }
+  return result;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,120 @@
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Host } from '../host.js';
+
+export interface HttpEndpoint {
+  readonly url: string;
+  readonly token: string;
+  close(): Promise<void>;
+}
+
+export interface HttpEndpointOptions {
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** The bearer token clients must send; a fresh random one when omitted. */
+  readonly token?: string;
+}
+
+interface Session {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly dispose: () => void;
+}
+
+/**
+ * Streamable HTTP at `/mcp` on 127.0.0.1 only, behind a bearer token, one MCP
+ * server per session. Host and Origin are checked too, so a web page cannot
+ * reach it through DNS rebinding.
+ */
+export async function serveHttp(host: Host, options: HttpEndpointOptions): Promise<HttpEndpoint> {
+  const token = options.token ?? randomBytes(32).toString('base64url');
+  const expected = Buffer.from(`Bearer ${token}`);
+  const sessions = new Map<string, Session>();
+  let allowedHosts: string[] = [];
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent)
+        reply(res, 500, -32603, error instanceof Error ? error.message : 'Internal error');
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/mcp') return reply(res, 404, -32601, 'Not found: the MCP endpoint is /mcp');
+    const given = Buffer.from(req.headers.authorization ?? '');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="vmark"');
+      return reply(res, 401, -32001, 'Unauthorized: send Authorization: Bearer <token>');
+    }
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = sessions.get(sessionId);
+      if (!session) return reply(res, 404, -32001, 'Unknown or expired MCP session');
+      return session.transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST') return reply(res, 400, -32000, 'Bad request: no MCP session');
+    const body = await readJson(req);
+    if (!isInitializeRequest(body)) return reply(res, 400, -32000, 'Bad request: initialize first');
+
+    const mcp = host.createMcpSession();
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableDnsRebindingProtection: true,
+      allowedHosts,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, dispose: mcp.dispose });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+      mcp.dispose();
+    };
+    await mcp.server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    token,
+    async close() {
+      for (const session of sessions.values()) {
+        await session.transport.close();
+        session.dispose();
+      }
+      sessions.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new Error('Request body too large');
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function reply(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}

@@ -1,0 +1,53 @@
+import type { RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Disposable, HostHooks, ToolCaller } from '@vmark/sdk';
+import { registerCompositeTool } from './composite-tool.js';
+import { SERVER_INSTRUCTIONS } from './instructions.js';
+import type { ToolRegistry } from './tool-registry.js';
+
+export interface McpSessionOptions {
+  readonly version: string;
+  readonly registry: ToolRegistry;
+  readonly hooks: HostHooks;
+  readonly connectionId: string;
+}
+
+/**
+ * One MCP server for one connection. It mirrors the tool registry, so enabling
+ * or disabling a plugin adds or removes tools here, and the SDK tells the client
+ * with `notifications/tools/list_changed`.
+ */
+export function createMcpSession(options: McpSessionOptions): { server: McpServer } & Disposable {
+  const server = new McpServer(
+    { name: 'vmark', title: 'VMark', version: options.version },
+    { capabilities: { tools: { listChanged: true } }, instructions: SERVER_INSTRUCTIONS },
+  );
+  const caller = (): ToolCaller => {
+    const client = server.server.getClientVersion();
+    return {
+      connectionId: options.connectionId,
+      clientName: client?.name ?? 'unknown',
+      clientVersion: client?.version ?? 'unknown',
+    };
+  };
+  const env = { hooks: options.hooks, caller };
+  const registered = new Map<string, RegisteredTool>();
+  for (const { tool } of options.registry.list())
+    registered.set(tool.name, registerCompositeTool(server, tool, env));
+  const subscription = options.registry.onDidChange((change) => {
+    const name = change.entry.tool.name;
+    if (change.type === 'added') {
+      registered.set(name, registerCompositeTool(server, change.entry.tool, env));
+    } else {
+      registered.get(name)?.remove();
+      registered.delete(name);
+    }
+  });
+  return {
+    server,
+    dispose() {
+      subscription.dispose();
+      void server.close();
+    },
+  };
+}

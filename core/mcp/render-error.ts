@@ -1,0 +1,18 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ErrorEnvelope } from '@vmark/sdk';
+
+/**
+ * A domain error as the seed returns it: `isError`, the envelope as
+ * `structuredContent`, and text an AI can act on. STALE gets the original's
+ * explicit re-read instruction, since writing the stale content back loses work.
+ */
+export function renderDomainError(envelope: ErrorEnvelope): CallToolResult {
+  const raw = JSON.stringify(envelope);
+  const text =
+    envelope.error === 'STALE' && typeof envelope.current_revision === 'string'
+      ? `STALE: the document changed since your last read (current_revision: ${envelope.current_revision}). ` +
+        'Re-read with `document.read` (or `selection.get`) and retry with the new revision — ' +
+        `do not write the stale content back. Response: ${raw}`
+      : raw;
+  return { isError: true, content: [{ type: 'text', text }], structuredContent: { ...envelope } };
+}

@@ -1,0 +1,57 @@
+import { z } from '@vmark/sdk';
+
+/** The shape of a plugin's `manifest.json`. Contributions are static so the host can list them before activation. */
+
+const annotations = z.strictObject({
+  readOnlyHint: z.boolean(),
+  destructiveHint: z.boolean(),
+  idempotentHint: z.boolean(),
+  openWorldHint: z.boolean(),
+});
+
+export const toolContribution = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/),
+  title: z.string().min(1),
+  annotations,
+  actions: z.array(z.string().min(1)).min(1),
+});
+
+const kindContribution = z.strictObject({
+  id: z.string().regex(/^[a-z0-9-]+$/),
+  title: z.string().optional(),
+});
+
+const panelContribution = z.strictObject({
+  id: z.string().regex(/^[a-z0-9-]+$/),
+  title: z.string().min(1),
+  slot: z.enum(['sidebar', 'bottom', 'editor']),
+});
+
+const extensionPoint = z.strictObject({
+  id: z.string().regex(/^[a-zA-Z0-9-]+$/),
+  description: z.string().optional(),
+});
+
+export const pluginManifest = z.object({
+  id: z.string(),
+  name: z.string().min(1),
+  version: z.string(),
+  description: z.string().optional(),
+  engines: z.object({ host: z.string() }),
+  main: z.string().min(1),
+  dependencies: z.record(z.string(), z.string()).optional(),
+  contributes: z
+    .object({
+      tools: z.array(toolContribution).optional(),
+      kinds: z.array(kindContribution).optional(),
+      panels: z.array(panelContribution).optional(),
+      settings: z.record(z.string(), z.unknown()).optional(),
+      extensionPoints: z.array(extensionPoint).optional(),
+    })
+    // Contributions to other plugins' extension points (e.g. `siteExtractors`) are keyed by the point's id.
+    .catchall(z.unknown())
+    .optional(),
+});
+
+export type PluginManifest = z.infer<typeof pluginManifest>;
+export type ToolContribution = z.infer<typeof toolContribution>;

@@ -1,0 +1,255 @@
+import { watch, type FSWatcher } from 'node:fs';
+import type {
+  Disposable,
+  DocumentKind,
+  DocumentKinds,
+  HostHooks,
+  PluginContext,
+  ToolDefinition,
+} from '@vmark/sdk';
+import { DisposableStore, DocumentKindsToken, HOST_API_VERSION, isPluginDefinition } from '@vmark/sdk';
+import { Container, inject, injectable } from 'inversify';
+import { HostContainerToken, HostHooksToken, HostOptionsToken } from '../container/host-tokens.js';
+import { pluginHooks } from '../hooks/plugin-hooks.js';
+import type { HostOptions } from '../host-options.js';
+import { ToolRegistry } from '../mcp/tool-registry.js';
+import { type Diagnostic, error, warning } from './diagnostics.js';
+import type { PluginCandidate, PluginSource } from './discovery.js';
+import type { PluginManifest } from './manifest.js';
+import { PLUGIN_STATE_FILE, type PluginState, readPluginState, writePluginState } from './plugin-state.js';
+import { type CheckedPlugin, resolvePlugins } from './resolve-plugins.js';
+import { validateManifest } from './validate-manifest.js';
+
+/** What the plugin manager and `vmark plugins list` show for one plugin. */
+export interface PluginReport {
+  readonly id: string;
+  readonly name: string;
+  readonly version: string;
+  readonly source: PluginSource;
+  readonly dir: string | null;
+  readonly enabled: boolean;
+  readonly active: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly tools: readonly string[];
+  readonly kinds: readonly string[];
+  readonly panels: readonly string[];
+}
+
+interface Entry extends CheckedPlugin {
+  readonly candidate: PluginCandidate;
+}
+
+interface ActivePlugin {
+  readonly manifest: PluginManifest;
+  readonly subscriptions: DisposableStore;
+  readonly container: Container;
+  readonly deactivate?: () => void | Promise<void>;
+}
+
+/** Finds, checks, orders, activates and deactivates plugins, and follows the enabled state on disk. */
+@injectable()
+export class PluginHost implements Disposable {
+  #entries: Entry[] = [];
+  #active = new Map<string, ActivePlugin>();
+  #problems = new Map<string, readonly Diagnostic[]>();
+  #state: PluginState = { disabled: [] };
+  #queue: Promise<void> = Promise.resolve();
+  #watcher: FSWatcher | undefined;
+  #listeners = new Set<() => void>();
+
+  constructor(
+    @inject(HostContainerToken) private readonly root: Container,
+    @inject(HostHooksToken) private readonly hooks: HostHooks,
+    @inject(HostOptionsToken) private readonly options: HostOptions,
+    @inject(ToolRegistry) private readonly tools: ToolRegistry,
+    @inject(DocumentKindsToken) private readonly kinds: DocumentKinds,
+  ) {}
+
+  /** Checks the candidates and activates those that should run. */
+  async load(candidates: readonly PluginCandidate[]): Promise<void> {
+    this.#entries = candidates.map((candidate, index) => {
+      const key = candidate.dir ?? `inline:${index}`;
+      if (candidate.raw === undefined) {
+        return {
+          key,
+          candidate,
+          diagnostics: [error(candidate.readError ?? 'manifest.json could not be read')],
+        };
+      }
+      return { key, candidate, ...validateManifest(candidate.raw, HOST_API_VERSION) };
+    });
+    await this.reconcile();
+    if (this.options.watchPluginState) this.#watchState();
+  }
+
+  /** Brings the running set in line with the manifests and the enabled state on disk. */
+  reconcile(): Promise<void> {
+    this.#queue = this.#queue.then(() => this.#reconcile());
+    return this.#queue;
+  }
+
+  async setEnabled(id: string, enabled: boolean): Promise<void> {
+    const state = await readPluginState(this.options.home);
+    const disabled = enabled ? state.disabled.filter((d) => d !== id) : [...state.disabled, id];
+    await writePluginState(this.options.home, { disabled });
+    await this.reconcile();
+  }
+
+  reports(): PluginReport[] {
+    return this.#entries.map((entry) => {
+      const raw = (entry.candidate.raw ?? {}) as Partial<Record<'id' | 'name' | 'version', unknown>>;
+      const manifest = entry.manifest;
+      const id = manifest?.id ?? (typeof raw.id === 'string' ? raw.id : entry.key);
+      return {
+        id,
+        name: manifest?.name ?? (typeof raw.name === 'string' ? raw.name : id),
+        version: manifest?.version ?? (typeof raw.version === 'string' ? raw.version : '0.0.0'),
+        source: entry.candidate.source,
+        dir: entry.candidate.dir,
+        enabled: !this.#state.disabled.includes(id),
+        active: this.#active.get(id)?.manifest === manifest && manifest !== undefined,
+        diagnostics: [...entry.diagnostics, ...(this.#problems.get(entry.key) ?? [])],
+        tools: manifest?.contributes?.tools?.map((t) => t.name) ?? [],
+        kinds: manifest?.contributes?.kinds?.map((k) => k.id) ?? [],
+        panels: manifest?.contributes?.panels?.map((p) => p.id) ?? [],
+      };
+    });
+  }
+
+  /** Called after every reconciliation (the plugin manager refreshes from it). */
+  onDidChange(listener: () => void): Disposable {
+    this.#listeners.add(listener);
+    return { dispose: () => this.#listeners.delete(listener) };
+  }
+
+  async dispose(): Promise<void> {
+    this.#watcher?.close();
+    this.#watcher = undefined;
+    await this.#queue;
+    for (const id of [...this.#active.keys()].reverse()) await this.#deactivate(id);
+  }
+
+  async #reconcile(): Promise<void> {
+    this.#state = await readPluginState(this.options.home);
+    const resolution = resolvePlugins(this.#entries, (id) => !this.#state.disabled.includes(id));
+    this.#problems = new Map(resolution.problems);
+    const wanted = new Set(resolution.order);
+    for (const id of [...this.#active.keys()].reverse()) {
+      if (!wanted.has(id)) await this.#deactivate(id);
+    }
+    for (const id of resolution.order) {
+      if (this.#active.has(id)) continue;
+      const entry = this.#entries.find((e) => e.manifest?.id === id)!;
+      const deps = Object.keys(entry.manifest!.dependencies ?? {});
+      const missing = deps.filter((d) => !this.#active.has(d));
+      if (missing.length > 0) {
+        this.#addProblem(
+          entry.key,
+          error(`not activated: dependency ${missing.join(', ')} failed to activate`),
+        );
+        continue;
+      }
+      await this.#activate(entry);
+    }
+    for (const listener of [...this.#listeners]) listener();
+  }
+
+  async #activate(entry: Entry): Promise<void> {
+    const manifest = entry.manifest!;
+    const subscriptions = new DisposableStore();
+    const container = new Container({ parent: this.root });
+    const registered = new Set<string>();
+    const hooks = pluginHooks(this.hooks, manifest.id);
+    const context: PluginContext = {
+      id: manifest.id,
+      container,
+      hooks: {
+        tap: (name, fn) => subscriptions.add(hooks.tap(name, fn)),
+        tapWaterfall: (name, fn) => subscriptions.add(hooks.tapWaterfall(name, fn)),
+      },
+      get: (token) => container.get(token),
+      registerTool: (tool) => {
+        checkToolAgainstManifest(manifest, tool);
+        registered.add(tool.name);
+        return subscriptions.add(this.tools.add(manifest.id, tool));
+      },
+      registerKind: (kind: DocumentKind) => {
+        if (!manifest.contributes?.kinds?.some((k) => k.id === kind.id)) {
+          throw new Error(
+            `plugin "${manifest.id}" registers document kind "${kind.id}" that its manifest does not declare`,
+          );
+        }
+        return subscriptions.add(this.kinds.register(kind));
+      },
+      track: (disposable) => subscriptions.add(disposable),
+    };
+    try {
+      const module = await entry.candidate.load(manifest.main);
+      if (!isPluginDefinition(module)) {
+        throw new Error(`the default export of ${manifest.main} is not a plugin (use definePlugin)`);
+      }
+      await module.activate(context);
+      this.#active.set(manifest.id, {
+        manifest,
+        subscriptions,
+        container,
+        deactivate: module.deactivate?.bind(module),
+      });
+      for (const tool of manifest.contributes?.tools ?? []) {
+        if (!registered.has(tool.name))
+          this.#addProblem(entry.key, warning(`declares tool "${tool.name}" but did not register it`));
+      }
+    } catch (cause) {
+      subscriptions.dispose();
+      container.unbindAll();
+      this.#addProblem(
+        entry.key,
+        error(`activation failed: ${cause instanceof Error ? cause.message : String(cause)}`),
+      );
+    }
+  }
+
+  async #deactivate(id: string): Promise<void> {
+    const plugin = this.#active.get(id);
+    if (!plugin) return;
+    this.#active.delete(id);
+    try {
+      await plugin.deactivate?.();
+    } finally {
+      plugin.subscriptions.dispose();
+      plugin.container.unbindAll();
+    }
+  }
+
+  #addProblem(key: string, diagnostic: Diagnostic): void {
+    this.#problems.set(key, [...(this.#problems.get(key) ?? []), diagnostic]);
+  }
+
+  #watchState(): void {
+    let timer: NodeJS.Timeout | undefined;
+    // The folder, not the file: the state file is replaced by rename on every write.
+    this.#watcher = watch(this.options.home, (_event, filename) => {
+      if (filename !== PLUGIN_STATE_FILE) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => void this.reconcile(), 50);
+    });
+    this.#watcher.unref();
+  }
+}
+
+/** A tool must be registered exactly as its manifest declares it: the host lists tools from manifests. */
+function checkToolAgainstManifest(manifest: PluginManifest, tool: ToolDefinition): void {
+  const declared = manifest.contributes?.tools?.find((t) => t.name === tool.name);
+  const where = `plugin "${manifest.id}" tool "${tool.name}"`;
+  if (!declared) throw new Error(`${where} is not declared in the manifest's contributes.tools`);
+  if (declared.title !== tool.title) throw new Error(`${where}: title differs from the manifest`);
+  for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+    if (declared.annotations[hint] !== tool.annotations[hint])
+      throw new Error(`${where}: ${hint} differs from the manifest`);
+  }
+  if (declared.actions.join() !== tool.actionNames.join()) {
+    throw new Error(
+      `${where}: actions [${tool.actionNames.join(', ')}] differ from the manifest's [${declared.actions.join(', ')}]`,
+    );
+  }
+}

@@ -1,0 +1,84 @@
+import path from 'node:path';
+import semver from 'semver';
+import { type Diagnostic, error, warning } from './diagnostics.js';
+import { type PluginManifest, pluginManifest } from './manifest.js';
+
+const PLUGIN_ID = /^[a-z0-9-]+$/;
+const KNOWN_KEYS = new Set([
+  'id',
+  'name',
+  'version',
+  'description',
+  'engines',
+  'main',
+  'dependencies',
+  'contributes',
+]);
+
+export interface ManifestCheck {
+  /** Present when the manifest has the right shape (it may still carry errors, e.g. incompatibility). */
+  readonly manifest?: PluginManifest;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Checks a parsed `manifest.json` against the host API version. Pure: it reads
+ * nothing and throws nothing; every problem is a diagnostic.
+ */
+export function validateManifest(raw: unknown, hostApiVersion: string): ManifestCheck {
+  const parsed = pluginManifest.safeParse(raw);
+  if (!parsed.success) {
+    return {
+      diagnostics: parsed.error.issues.map((issue) =>
+        error(`manifest ${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`),
+      ),
+    };
+  }
+  const manifest = parsed.data;
+  const diagnostics: Diagnostic[] = [];
+
+  if (!PLUGIN_ID.test(manifest.id))
+    diagnostics.push(error(`id "${manifest.id}" must match ${String(PLUGIN_ID)}`));
+  if (!semver.valid(manifest.version))
+    diagnostics.push(error(`version "${manifest.version}" is not a semver version`));
+
+  if (!semver.validRange(manifest.engines.host)) {
+    diagnostics.push(error(`engines.host "${manifest.engines.host}" is not a semver range`));
+  } else if (!semver.satisfies(hostApiVersion, manifest.engines.host)) {
+    diagnostics.push(
+      error(
+        `not compatible with the vmark host API ${hostApiVersion}; the plugin requires ${manifest.engines.host}`,
+      ),
+    );
+  }
+
+  const main = path.posix.normalize(manifest.main.replaceAll('\\', '/'));
+  if (path.posix.isAbsolute(main) || main.startsWith('../') || main === '..') {
+    diagnostics.push(error(`main "${manifest.main}" must be a path inside the plugin folder`));
+  }
+
+  for (const [id, range] of Object.entries(manifest.dependencies ?? {})) {
+    if (!PLUGIN_ID.test(id)) diagnostics.push(error(`dependency id "${id}" must match ${String(PLUGIN_ID)}`));
+    if (id === manifest.id) diagnostics.push(error('a plugin cannot depend on itself'));
+    if (!semver.validRange(range))
+      diagnostics.push(error(`dependency "${id}" has an invalid range "${range}"`));
+  }
+
+  const tools = manifest.contributes?.tools ?? [];
+  const toolNames = tools.map((t) => t.name);
+  for (const name of new Set(toolNames.filter((n, i) => toolNames.indexOf(n) !== i))) {
+    diagnostics.push(error(`tool "${name}" is contributed twice`));
+  }
+  for (const tool of tools) {
+    if (new Set(tool.actions).size !== tool.actions.length)
+      diagnostics.push(error(`tool "${tool.name}" repeats an action`));
+    if (tool.annotations.readOnlyHint && tool.annotations.destructiveHint) {
+      diagnostics.push(error(`tool "${tool.name}" cannot be both read-only and destructive`));
+    }
+  }
+
+  for (const key of Object.keys(raw as object)) {
+    if (!KNOWN_KEYS.has(key)) diagnostics.push(warning(`unknown manifest field "${key}" is ignored`));
+  }
+  return { manifest, diagnostics };
+}

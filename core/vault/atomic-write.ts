@@ -1,0 +1,161 @@
+/**
+ * Crash-safe saves (DESIGN §4): the new bytes go to a temp file in the target's
+ * folder, are fsynced, then renamed over the target. A reader (or a crash)
+ * sees the old file or the new one, never a torn mix.
+ *
+ * Pass the canonical real path (`resolveInScope`'s result): rename replaces
+ * whatever is at that name, a symbolic link included, instead of following it.
+ * The target gets a new inode, so hard links to it keep the old content.
+ */
+import type { Stats } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { DomainError } from '@vmark/sdk';
+import { errorCode } from './error-code.js';
+import { invalidPath, quotePath } from './path-scope.js';
+
+/** Ends the name of every temp file, so that watchers and listings can skip them. */
+export const TEMP_SUFFIX = '.vmark-tmp';
+
+// Room left under NAME_MAX (255 bytes) for the dot, the random part and the suffix.
+const MAX_TEMP_STEM_BYTES = 200;
+
+/**
+ * Refuses a save the host must not attempt: a missing folder, a folder or other
+ * non-file at the target, or a file without any write permission bit. Checked
+ * by mode bits rather than access(W_OK), which always succeeds for root.
+ * @throws DomainError `INVALID_PATH` or `READ_ONLY`.
+ */
+export async function assertWritable(target: string): Promise<void> {
+  await inspectTarget(target);
+}
+
+/**
+ * Replaces `target` with `data` atomically, keeping an existing file's mode
+ * (and owner, where permitted). Leaves no temp file behind on failure.
+ * @throws DomainError `INVALID_PATH` or `READ_ONLY` (see `assertWritable`);
+ *   other I/O errors are rethrown as they are.
+ */
+export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
+  const existing = await inspectTarget(target);
+  const folder = path.dirname(target);
+  const temp = path.join(folder, tempName(path.basename(target)));
+  let handle: FileHandle | undefined;
+  let created = false;
+  try {
+    handle = await openTemp(temp, target);
+    created = true;
+    await handle.writeFile(data);
+    if (existing) await keepIdentity(handle, existing);
+    // Data on disk before the rename makes it visible, or a crash could leave an empty file.
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await fs.rename(temp, target);
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    // Only our own temp file: `wx` failing with EEXIST means the name is someone else's.
+    if (created) await fs.rm(temp, { force: true }).catch(() => undefined);
+    throw error;
+  }
+  // Makes the rename itself durable.
+  await syncFolder(folder);
+}
+
+/** The target's stats when it exists, `null` when it is a new file in an existing folder. */
+async function inspectTarget(target: string): Promise<Stats | null> {
+  let stats: Stats;
+  try {
+    stats = await fs.stat(target);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT') {
+      await assertFolder(target);
+      return null;
+    }
+    if (code === 'ENOTDIR') throw invalidPath(target, 'cannot be saved: a part of its folder path is a file');
+    throw error;
+  }
+  if (stats.isDirectory()) throw invalidPath(target, 'cannot be saved: it is a folder');
+  if (!stats.isFile()) throw invalidPath(target, 'cannot be saved: it is not a regular file');
+  if ((stats.mode & 0o222) === 0) {
+    throw new DomainError(
+      'READ_ONLY',
+      `File ${quotePath(target)} is read-only (no write permission), so it was not saved`,
+    );
+  }
+  return stats;
+}
+
+async function assertFolder(target: string): Promise<void> {
+  const folder = path.dirname(target);
+  let stats: Stats;
+  try {
+    stats = await fs.stat(folder);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') throw missingFolder(target);
+    throw error;
+  }
+  if (!stats.isDirectory())
+    throw invalidPath(target, `cannot be saved: ${quotePath(folder)} is not a folder`);
+}
+
+async function openTemp(temp: string, target: string): Promise<FileHandle> {
+  try {
+    // `wx`: never reuse or follow anything already at the temp name.
+    return await fs.open(temp, 'wx');
+  } catch (error) {
+    switch (errorCode(error)) {
+      case 'ENOENT':
+        throw missingFolder(target);
+      case 'EACCES':
+      case 'EPERM':
+      case 'EROFS':
+        throw new DomainError(
+          'READ_ONLY',
+          `File ${quotePath(target)} was not saved: its folder is not writable`,
+        );
+      default:
+        throw error;
+    }
+  }
+}
+
+function missingFolder(target: string): DomainError {
+  return invalidPath(target, `cannot be saved: folder ${quotePath(path.dirname(target))} does not exist`);
+}
+
+/** Gives the replacement the permissions (and, where allowed, the owner) of the file it replaces. */
+async function keepIdentity(handle: FileHandle, existing: Stats): Promise<void> {
+  const created = await handle.stat();
+  if (created.uid !== existing.uid || created.gid !== existing.gid) {
+    // Only root may give a file away; anyone else keeps ownership of what they write.
+    await handle.chown(existing.uid, existing.gid).catch(() => undefined);
+  }
+  // After chown, which may clear set-id bits.
+  await handle.chmod(existing.mode & 0o7777);
+}
+
+function tempName(basename: string): string {
+  let stem = '';
+  for (const char of basename) {
+    if (Buffer.byteLength(stem + char) > MAX_TEMP_STEM_BYTES) break;
+    stem += char;
+  }
+  return `.${stem}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
+}
+
+async function syncFolder(folder: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await fs.open(folder, 'r');
+    await handle.sync();
+  } catch (error) {
+    // Some platforms and file systems cannot open or fsync a folder; the rename has happened.
+    if (!['EISDIR', 'EINVAL', 'EPERM', 'EACCES', 'EBADF'].includes(errorCode(error) ?? '')) throw error;
+  } finally {
+    await handle?.close();
+  }
+}

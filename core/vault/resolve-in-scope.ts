@@ -1,0 +1,93 @@
+/**
+ * The full path scope guard (DESIGN §4): lexical check, then realpath and check
+ * again, so that neither `../` nor a symbolic link leads out of the scope.
+ *
+ * What it cannot close is the race between this check and the later file
+ * operation (a folder swapped for a link in between). The writer narrows it:
+ * `writeFileAtomic` renames onto the canonical path this returns, and rename
+ * replaces a link at that name instead of following it.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { errorCode } from './error-code.js';
+import { invalidPath, isWithinRoot, lexicalResolve, quotePath } from './path-scope.js';
+
+/** One folder of the scope: as given (normalized) and its realpath. */
+export interface ScopeRoot {
+  readonly lexical: string;
+  readonly real: string;
+}
+
+const OUTSIDE = 'is outside the open workspace and document folders';
+
+/**
+ * Resolves `input` inside `roots` and returns its canonical real path. A path
+ * that does not exist yet is checked through its parent folder, which must exist.
+ * @throws DomainError `INVALID_PATH` naming the path and the reason.
+ */
+export async function resolveInScope(
+  input: string,
+  roots: readonly ScopeRoot[],
+  base?: string,
+): Promise<string> {
+  if (roots.length === 0) {
+    throw invalidPath(input, 'cannot be used: no workspace or document is open, so there is no file scope');
+  }
+  const lexical = lexicalResolve(input, base);
+  // Both forms: a root given through a link (macOS `/tmp`) must accept paths written either way.
+  if (!roots.some((root) => isWithinRoot(lexical, root.lexical) || isWithinRoot(lexical, root.real))) {
+    throw invalidPath(input, OUTSIDE);
+  }
+  const real = await canonicalPath(input, lexical);
+  if (!roots.some((root) => isWithinRoot(real, root.real))) {
+    throw invalidPath(input, `${OUTSIDE} (it resolves through a symbolic link to ${quotePath(real)})`);
+  }
+  return real;
+}
+
+/** realpath of the path, or of its parent folder joined with the name for a file not yet created. */
+async function canonicalPath(input: string, lexical: string): Promise<string> {
+  try {
+    return await fs.realpath(lexical);
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') throw unusable(input, error);
+  }
+  // A dangling link would pass the parent check, then a write that follows it
+  // (anything but rename) would create its target outside the scope.
+  if (await isSymlink(lexical)) throw invalidPath(input, 'is a symbolic link to a missing target');
+  const parent = path.dirname(lexical);
+  let realParent: string;
+  try {
+    realParent = await fs.realpath(parent);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT')
+      throw invalidPath(input, `cannot be used: folder ${quotePath(parent)} does not exist`);
+    throw unusable(input, error);
+  }
+  return path.join(realParent, path.basename(lexical));
+}
+
+async function isSymlink(target: string): Promise<boolean> {
+  try {
+    return (await fs.lstat(target)).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** Maps realpath failures other than "missing" to a refusal that says why. */
+function unusable(input: string, error: unknown): Error {
+  switch (errorCode(error)) {
+    case 'ENOTDIR':
+      return invalidPath(input, 'cannot be used: a part of it is a file, not a folder');
+    case 'ELOOP':
+      return invalidPath(input, 'cannot be used: its symbolic links form a loop');
+    case 'ENAMETOOLONG':
+      return invalidPath(input, 'is too long');
+    case 'EACCES':
+    case 'EPERM':
+      return invalidPath(input, 'cannot be used: permission denied');
+    default:
+      return error instanceof Error ? error : new Error(String(error));
+  }
+}

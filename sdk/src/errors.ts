@@ -1,0 +1,68 @@
+/**
+ * The two error shapes of the seed:
+ * - argument-shape errors are plain strings (`ArgumentError`);
+ * - domain errors are structured envelopes `{error: CODE, message, ...}` (`DomainError`).
+ */
+
+export const ERROR_CODES = [
+  'STALE',
+  'INVALID_PATCH',
+  'INVALID_TAB',
+  'INVALID_PATH',
+  'READ_ONLY',
+  'NOT_WORKFLOW',
+  'NO_EDITOR',
+  'APPROVAL_REQUIRED',
+  'BUSY',
+  'RESOURCE_EXHAUSTED',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorEnvelope {
+  error: ErrorCode;
+  message: string;
+  [detail: string]: unknown;
+}
+
+// Brands rather than `instanceof`: a user plugin may load its own copy of the SDK.
+const DOMAIN = Symbol.for('vmark.error.domain');
+const ARGUMENT = Symbol.for('vmark.error.argument');
+
+export class DomainError extends Error {
+  readonly [DOMAIN] = true;
+  override readonly name = 'DomainError';
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(message);
+  }
+
+  toEnvelope(): ErrorEnvelope {
+    return { error: this.code, message: this.message, ...this.details };
+  }
+}
+
+export class ArgumentError extends Error {
+  readonly [ARGUMENT] = true;
+  override readonly name = 'ArgumentError';
+}
+
+export function isDomainError(value: unknown): value is DomainError {
+  return typeof value === 'object' && value !== null && DOMAIN in value;
+}
+
+export function isArgumentError(value: unknown): value is ArgumentError {
+  return typeof value === 'object' && value !== null && ARGUMENT in value;
+}
+
+/** `expected_revision` did not match; carries the revision to re-read from. */
+export function staleError(currentRevision: string): DomainError {
+  return new DomainError('STALE', 'Document has changed since the last read', {
+    current_revision: currentRevision,
+  });
+}

@@ -1,0 +1,13 @@
+export { HOST_API_VERSION, MCP_SURFACE_PROTOCOL } from './api-version.js';
+export * from './args.js';
+export * from './errors.js';
+export type * from './hooks.js';
+export * from './lifecycle.js';
+export * from './plugin.js';
+export * from './tool.js';
+export type * from './services/documents.js';
+export type * from './services/host-info.js';
+export type * from './services/vault.js';
+export type * from './services/workbench.js';
+export * from './services/tokens.js';
+export { z } from 'zod';

@@ -1,0 +1,66 @@
+import type { Disposable } from '../lifecycle.js';
+import type { ToolCaller } from '../tool.js';
+
+/** A read-only view of one document buffer. */
+export interface DocumentSnapshot {
+  /** `doc-N`, stable for the life of the buffer. */
+  readonly id: string;
+  /** Absolute path on disk, or `null` for an untitled buffer. */
+  readonly filePath: string | null;
+  readonly content: string;
+  /** `rev-` + 8 random alphanumerics; changes on every content change. */
+  readonly revision: string;
+  readonly kind: string;
+  /** The buffer differs from what was last read from or written to disk. */
+  readonly dirty: boolean;
+}
+
+/** Who changed a document; hooks and the AI edit history use it. */
+export type ChangeOrigin =
+  | { readonly kind: 'mcp'; readonly caller: ToolCaller; readonly tool: string; readonly action: string }
+  | { readonly kind: 'editor' }
+  | { readonly kind: 'disk' }
+  | { readonly kind: 'host' };
+
+export interface ReplaceOptions {
+  /** Refuse with `STALE` unless the document is still at this revision. */
+  readonly expectedRevision?: string;
+  readonly origin: ChangeOrigin;
+}
+
+export interface DocumentStore {
+  /** @throws DomainError `INVALID_TAB` when there is no such document. */
+  get(documentId: string): DocumentSnapshot;
+  /** Like `get`, for a read made on someone's behalf: the host's `documentRead` hook sees it. */
+  read(documentId: string, origin: ChangeOrigin): DocumentSnapshot;
+  /**
+   * Replaces the whole text. Unchanged text keeps the revision. The kind is
+   * detected again from the new text.
+   * @throws DomainError `STALE`, or `READ_ONLY` when a `beforeDocumentWrite` tap vetoes.
+   */
+  replace(documentId: string, content: string, options: ReplaceOptions): Promise<DocumentSnapshot>;
+  /**
+   * Writes the buffer to its file: scope-checked, atomic, and never over bytes
+   * that changed on disk since this host last read or wrote them.
+   * @throws DomainError `INVALID_PATH` (untitled, out of scope, missing folder),
+   *   `READ_ONLY` (file without write permission) or `BUSY` (changed on disk).
+   */
+  save(documentId: string): Promise<DocumentSnapshot>;
+}
+
+/** A kind of document ("markdown", "yaml-workflow", ...) that a plugin contributes. */
+export interface DocumentKind {
+  readonly id: string;
+  /** Higher wins when several kinds claim a document; a fallback kind uses the lowest. */
+  readonly priority: number;
+  /** Whether this kind claims a document at `filePath` (null if untitled) with this text. */
+  detect(filePath: string | null, content: string): boolean;
+}
+
+export interface DocumentKinds {
+  register(kind: DocumentKind): Disposable;
+  /** Registered kind ids, highest priority first. */
+  list(): string[];
+  /** @throws Error when no registered kind claims the document. */
+  detect(filePath: string | null, content: string): string;
+}

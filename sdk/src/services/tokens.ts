@@ -1,0 +1,15 @@
+import type { ServiceIdentifier } from 'inversify';
+import type { DocumentKinds, DocumentStore } from './documents.js';
+import type { HostInfo } from './host-info.js';
+import type { Vault } from './vault.js';
+import type { Workbench } from './workbench.js';
+
+/**
+ * DI tokens of the host services a plugin may use. `Symbol.for` keeps them equal
+ * across copies of the SDK (a user plugin may bring its own).
+ */
+export const HostInfoToken: ServiceIdentifier<HostInfo> = Symbol.for('vmark.HostInfo');
+export const VaultToken: ServiceIdentifier<Vault> = Symbol.for('vmark.Vault');
+export const WorkbenchToken: ServiceIdentifier<Workbench> = Symbol.for('vmark.Workbench');
+export const DocumentStoreToken: ServiceIdentifier<DocumentStore> = Symbol.for('vmark.DocumentStore');
+export const DocumentKindsToken: ServiceIdentifier<DocumentKinds> = Symbol.for('vmark.DocumentKinds');

@@ -1,0 +1,59 @@
+/** One tab as `session.get_state` reports it. */
+export interface TabState {
+  readonly id: string;
+  readonly filePath: string | null;
+  readonly title: string;
+  readonly dirty: boolean;
+  readonly revision: string;
+  readonly kind: string;
+  /** This tab is its window's current tab. */
+  readonly active: boolean;
+  /** This tab belongs to the workspace instance its window shows (or the rail is off). */
+  readonly visible: boolean;
+}
+
+export interface WindowState {
+  readonly label: string;
+  readonly focused: boolean;
+  /** The workspace instance the window shows; `null` when it shows none (every tab visible). */
+  readonly activeWorkspaceInstanceId: string | null;
+  readonly tabs: readonly TabState[];
+}
+
+/** Where a tab lives and which document it shows. */
+export interface TabRef {
+  readonly id: string;
+  readonly windowLabel: string;
+  readonly documentId: string;
+  readonly workspaceInstanceId: string | null;
+}
+
+export interface OpenFileResult {
+  readonly tabId: string;
+  readonly workspaceInstanceId: string | null;
+  /** The window's active tab changed (false for a background open). */
+  readonly activationChanged: boolean;
+  readonly workspaceSwitched: boolean;
+}
+
+export interface Workbench {
+  state(): readonly WindowState[];
+  /**
+   * The tab with this id, or the focused window's active tab when omitted.
+   * @throws DomainError `INVALID_TAB`.
+   */
+  resolveTab(tabId?: string): TabRef;
+  /** Opens a workspace root in a window (the caller has already obtained consent). */
+  openWorkspace(
+    folderPath: string,
+    options?: { windowLabel?: string },
+  ): Promise<{ workspaceInstanceId: string }>;
+  /** Creates an untitled tab of the given kind (default: the lowest-priority kind, `markdown`). */
+  newTab(options?: { kind?: string; windowLabel?: string }): { tabId: string };
+  /**
+   * Opens a file inside the current scope as a background tab, or returns the tab
+   * that already shows it. The first tab of an empty window becomes its active tab.
+   * @throws DomainError `INVALID_PATH`.
+   */
+  openFile(filePath: string, options?: { windowLabel?: string }): Promise<OpenFileResult>;
+}

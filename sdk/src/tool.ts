@@ -1,0 +1,111 @@
+import { z } from 'zod';
+
+/** The four MCP tool hints, all required: the seed pins each one per tool. */
+export interface ToolAnnotations {
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint: boolean;
+  readonly idempotentHint: boolean;
+  readonly openWorldHint: boolean;
+}
+
+/** Who is calling: one MCP connection of one client. */
+export interface ToolCaller {
+  /** Unique per MCP connection for the life of the host. */
+  readonly connectionId: string;
+  readonly clientName: string;
+  readonly clientVersion: string;
+}
+
+/** What a handler gets besides its arguments. */
+export interface ToolCall {
+  readonly tool: string;
+  readonly action: string;
+  readonly caller: ToolCaller;
+  readonly signal: AbortSignal;
+}
+
+export type ArgsShape = Readonly<Record<string, z.ZodType>>;
+export type ArgsOf<S extends ArgsShape> = z.infer<z.ZodObject<{ -readonly [K in keyof S]: S[K] }>>;
+
+export interface ActionSpec<S extends ArgsShape = ArgsShape> {
+  /** Argument schemas of this action; an argument is required unless its schema is optional. */
+  readonly args: S;
+  /**
+   * What to tell an AI whose result of this action went over the output bound.
+   * Falls back to the tool's hint, then to the host's default.
+   */
+  readonly truncationRecovery?: string;
+  // Method syntax on purpose: it lets a map of differently-typed actions share one type.
+  run(args: ArgsOf<S>, call: ToolCall): unknown;
+}
+
+export interface ToolSpec {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly annotations: ToolAnnotations;
+  /** Output fields (all optional) for tools whose results are structured; see vmark-notes §1.1. */
+  readonly outputSchema?: ArgsShape;
+  readonly truncationRecovery?: string;
+  /**
+   * Arguments the action does not declare are refused (a typo must not silently
+   * target the focused tab); `'ignore'` drops them instead, for argument-less tools
+   * that clients call with stray fields.
+   */
+  readonly extraArgs?: 'reject' | 'ignore';
+  readonly actions: Readonly<Record<string, ActionSpec>>;
+}
+
+/** A composite tool: one MCP tool multiplexed by a required `action` enum. */
+export interface ToolDefinition extends ToolSpec {
+  readonly actionNames: readonly string[];
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** Types the arguments of one action from its schemas. */
+export function defineAction<S extends ArgsShape>(spec: ActionSpec<S>): ActionSpec<S> {
+  return spec;
+}
+
+/**
+ * Declares a composite tool and checks it: a valid name, a title, all four
+ * annotations as booleans, at least one action, and arguments that mean the same
+ * thing in every action that declares them (they share one JSON Schema property).
+ */
+export function defineTool(spec: ToolSpec): ToolDefinition {
+  const problems = toolProblems(spec);
+  if (problems.length > 0) {
+    throw new Error(`Invalid tool "${spec.name}": ${problems.join('; ')}`);
+  }
+  return { ...spec, actionNames: Object.keys(spec.actions) };
+}
+
+function toolProblems(spec: ToolSpec): string[] {
+  const problems: string[] = [];
+  if (!TOOL_NAME.test(spec.name)) problems.push('name must match ' + String(TOOL_NAME));
+  if (typeof spec.title !== 'string' || spec.title.trim() === '') problems.push('title is required');
+  for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+    if (typeof spec.annotations?.[hint] !== 'boolean') problems.push(`annotations.${hint} must be a boolean`);
+  }
+  if (spec.annotations?.readOnlyHint && spec.annotations.destructiveHint) {
+    problems.push('a read-only tool cannot be destructive');
+  }
+  const actions = Object.keys(spec.actions ?? {});
+  if (actions.length === 0) problems.push('at least one action is required');
+  const seen = new Map<string, string>();
+  for (const action of actions) {
+    for (const [arg, schema] of Object.entries(spec.actions[action]!.args)) {
+      if (arg === 'action') problems.push(`action "${action}" may not declare an argument named "action"`);
+      const shape = JSON.stringify(
+        z.toJSONSchema(schema.optional(), { io: 'input', unrepresentable: 'any' }),
+      );
+      const earlier = seen.get(arg);
+      if (earlier !== undefined && earlier !== shape) {
+        problems.push(`argument "${arg}" has different schemas in different actions`);
+      }
+      seen.set(arg, shape);
+    }
+  }
+  return problems;
+}

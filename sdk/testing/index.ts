@@ -1,0 +1,95 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createHost, type Host } from '@vmark/core';
+import type { PluginDefinition } from '@vmark/sdk';
+
+/**
+ * The test kit: a real host with only the plugins under test, served to a real
+ * MCP client over an in-memory transport. No process, no discovery, no network.
+ */
+
+export interface PluginUnderTest {
+  /** The parsed manifest.json. */
+  readonly manifest: unknown;
+  readonly plugin: PluginDefinition;
+}
+
+export interface TestHostOptions {
+  readonly plugins: readonly PluginUnderTest[];
+  /** A folder opened as the workspace, as `vmark mcp --workspace` would. */
+  readonly workspace?: string;
+  /** Files opened as tabs, as `vmark mcp --open` would. */
+  readonly open?: readonly string[];
+}
+
+/** A tool result, with its JSON payload decoded where it has one. */
+export interface ToolOutcome {
+  readonly isError: boolean;
+  readonly text: string;
+  readonly structured: Record<string, unknown> | undefined;
+  /** `structuredContent`, else the text parsed as JSON, else undefined. */
+  readonly data: unknown;
+}
+
+export interface TestHost {
+  readonly host: Host;
+  readonly client: Client;
+  /** The temporary VMARK_HOME, removed by `dispose`. */
+  readonly home: string;
+  call(tool: string, args: Record<string, unknown>): Promise<ToolOutcome>;
+  dispose(): Promise<void>;
+}
+
+export async function startTestHost(options: TestHostOptions): Promise<TestHost> {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'vmark-test-home-'));
+  const host = await createHost({
+    home,
+    userPlugins: false,
+    extraPlugins: options.plugins.map(({ manifest, plugin }) => ({
+      source: 'inline' as const,
+      dir: null,
+      raw: manifest,
+      load: () => Promise.resolve(plugin),
+    })),
+  });
+  if (options.workspace !== undefined) await host.workbench.openWorkspace(options.workspace);
+  for (const file of options.open ?? []) await host.workbench.openFile(file);
+
+  const session = host.createMcpSession();
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'vmark-test-kit', version: '1.0.0' });
+  await session.server.connect(serverSide);
+  await client.connect(clientSide);
+
+  return {
+    host,
+    client,
+    home,
+    call: async (tool, args) =>
+      outcomeOf((await client.callTool({ name: tool, arguments: args })) as CallToolResult),
+    async dispose() {
+      await client.close();
+      session.dispose();
+      await host.dispose();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+export function outcomeOf(result: CallToolResult): ToolOutcome {
+  const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+  const structured = result.structuredContent;
+  let data: unknown = structured;
+  if (data === undefined) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = undefined;
+    }
+  }
+  return { isError: result.isError === true, text, structured, data };
+}
