@@ -14,7 +14,11 @@ async function main(argv: string[]): Promise<number> {
     case 'plugins':
       return pluginsCommand(rest);
     case '--health-check':
-      return healthCheckCommand();
+      return healthCheckCommand().catch((error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        process.stdout.write(JSON.stringify({ status: 'error', version: VMARK_VERSION, error: message }) + '\n');
+        return 1;
+      });
     case '--version':
     case '-v':
       process.stdout.write(`${VMARK_VERSION}\n`);

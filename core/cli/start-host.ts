@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { createHost, type Host } from '../host.js';
 import { BUILTIN_PLUGINS_DIR, vmarkHome } from './environment.js';
 
@@ -19,9 +20,10 @@ export async function startHost(options: StartOptions = {}): Promise<Host> {
     watchPluginState: options.watchPluginState ?? false,
   });
   try {
-    if (options.workspace !== undefined) await host.workbench.openWorkspace(options.workspace);
+    // Paths typed in a shell are relative to its current folder, not to the workspace.
+    if (options.workspace !== undefined) await host.workbench.openWorkspace(path.resolve(options.workspace));
     for (const file of options.open ?? []) {
-      await host.workbench.openFile(file, { consented: options.workspace === undefined });
+      await host.workbench.openFile(path.resolve(file), { consented: options.workspace === undefined });
     }
   } catch (error) {
     await host.dispose();

@@ -27,7 +27,7 @@ export function registerCompositeTool(
       error: (issue) =>
         issue.input === undefined
           ? `action (string) is required; expected: ${names.join(', ')}`
-          : `Invalid action: ${String(issue.input)}. Expected: ${names.join(', ')}`,
+          : `Invalid action: ${typeof issue.input === 'string' ? issue.input : JSON.stringify(issue.input)}. Expected: ${names.join(', ')}`,
     }),
   };
   for (const spec of Object.values(tool.actions)) {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Host } from '../host.js';
+import { MAX_MESSAGE_BYTES } from './message-limits.js';
 
 export interface HttpEndpoint {
   readonly url: string;
@@ -33,6 +34,7 @@ export async function serveHttp(host: Host, options: HttpEndpointOptions): Promi
   const expected = Buffer.from(`Bearer ${token}`);
   const sessions = new Map<string, Session>();
   let allowedHosts: string[] = [];
+  let allowedOrigins: string[] = [];
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -64,8 +66,10 @@ export async function serveHttp(host: Host, options: HttpEndpointOptions): Promi
       sessionIdGenerator: () => randomUUID(),
       enableDnsRebindingProtection: true,
       allowedHosts,
+      // Browsers send Origin on cross-site requests; only the host's own pages may call.
+      allowedOrigins,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, dispose: mcp.dispose });
+        sessions.set(id, { transport, dispose: () => mcp.dispose() });
       },
     });
     transport.onclose = () => {
@@ -77,11 +81,14 @@ export async function serveHttp(host: Host, options: HttpEndpointOptions): Promi
   }
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`port ${options.port} on 127.0.0.1 is in use; choose another with --port`) : error),
+    );
     server.listen(options.port, '127.0.0.1', resolve);
   });
   const { port } = server.address() as AddressInfo;
   allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  allowedOrigins = allowedHosts.map((host) => `http://${host}`);
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     token,
@@ -97,14 +104,12 @@ export async function serveHttp(host: Host, options: HttpEndpointOptions): Promi
   };
 }
 
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
-
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new Error('Request body too large');
+    if (size > MAX_MESSAGE_BYTES) throw new Error('Request body too large');
     chunks.push(chunk);
   }
   try {

@@ -48,7 +48,7 @@ interface ActivePlugin {
 
 /** Finds, checks, orders, activates and deactivates plugins, and follows the enabled state on disk. */
 @injectable()
-export class PluginHost implements Disposable {
+export class PluginHost {
   #entries: Entry[] = [];
   #active = new Map<string, ActivePlugin>();
   #problems = new Map<string, readonly Diagnostic[]>();
@@ -122,6 +122,7 @@ export class PluginHost implements Disposable {
     return { dispose: () => this.#listeners.delete(listener) };
   }
 
+  /** Deactivates every plugin, dependents first. */
   async dispose(): Promise<void> {
     this.#watcher?.close();
     this.#watcher = undefined;

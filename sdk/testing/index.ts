@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -78,6 +79,11 @@ export async function startTestHost(options: TestHostOptions): Promise<TestHost>
       await rm(home, { recursive: true, force: true });
     },
   };
+}
+
+/** Reads a plugin's manifest.json, e.g. `readManifest(new URL('../manifest.json', import.meta.url))`. */
+export function readManifest(url: URL): unknown {
+  return JSON.parse(readFileSync(url, 'utf8'));
 }
 
 export function outcomeOf(result: CallToolResult): ToolOutcome {

@@ -43,7 +43,8 @@ export interface DocumentStore {
    * Writes the buffer to its file: scope-checked, atomic, and never over bytes
    * that changed on disk since this host last read or wrote them.
    * @throws DomainError `INVALID_PATH` (untitled, out of scope, missing folder),
-   *   `READ_ONLY` (file without write permission) or `BUSY` (changed on disk).
+   *   `READ_ONLY` (file without write permission) or `STALE` with
+   *   `conflict: "changed-on-disk"` (another program changed the file).
    */
   save(documentId: string): Promise<DocumentSnapshot>;
 }

@@ -1,0 +1,494 @@
+#!/usr/bin/env node
+/**
+ * vmark benchmarks (DESIGN §8): every figure is measured in the same run against
+ * a named peer, the reference filesystem MCP server, both driven over stdio by the
+ * real SDK Client. Benchmarks inform, they do not gate: the run exits 0 whether
+ * or not the targets are met, and 1 only when it could not measure (a server
+ * failed, or the file on disk does not hold what was written).
+ *
+ *   node bench/run.mjs [--quick] [--cold-runs N] [--small-iters N] [--large-iters N]
+ *                      [--warmup N] [--only cold,small,large] [--tmp DIR] [--keep]
+ *                      [--vmark-node-arg=ARG]... [--peer-node-arg=ARG]...
+ *
+ * Environment: BENCH_QUICK=1, BENCH_COLD_RUNS, BENCH_SMALL_ITERS, BENCH_LARGE_ITERS,
+ * BENCH_WARMUP, BENCH_ONLY, BENCH_TMPDIR.
+ */
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { documentAt, markdownBody, markerLine } from './markdown-fixture.mjs';
+import { callTool, closeAll, connectStdio } from './mcp-stdio.mjs';
+import { fmtBytes, fmtMs, fmtRatio, ratio, round, summarize, table } from './stats.mjs';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const VMARK_CLI = path.join(REPO, 'core', 'dist', 'cli', 'main.js');
+const PEER_CLI = path.join(REPO, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
+const PEER_NAME = '@modelcontextprotocol/server-filesystem';
+
+/** Targets from the issue: vmark's median over the peer's median. */
+const TARGETS = { cold_start: 1.5, round_trip: 1.0 };
+
+const SIZES = {
+  small: { label: '10 KB', bytes: 10 * 1024, seed: 10 },
+  large: { label: '1 MB', bytes: 1024 * 1024, seed: 1024 },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Options
+
+function readOptions() {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean' },
+      'cold-runs': { type: 'string' },
+      'small-iters': { type: 'string' },
+      'large-iters': { type: 'string' },
+      warmup: { type: 'string' },
+      only: { type: 'string' },
+      tmp: { type: 'string' },
+      keep: { type: 'boolean' },
+      'vmark-node-arg': { type: 'string', multiple: true },
+      'peer-node-arg': { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(fileHelp());
+    process.exit(0);
+  }
+  const env = process.env;
+  const quick = values.quick ?? ['1', 'true', 'yes'].includes(String(env.BENCH_QUICK).toLowerCase());
+  const count = (flag, envName, full, short) => {
+    const raw = values[flag] ?? env[envName];
+    if (raw === undefined || raw === '') return quick ? short : full;
+    if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`--${flag} must be a positive integer, got ${raw}`);
+    return Number(raw);
+  };
+  const warmupRaw = values.warmup ?? env.BENCH_WARMUP;
+  if (warmupRaw !== undefined && !/^\d+$/.test(warmupRaw)) throw new Error(`--warmup must be a whole number`);
+  const only = new Set((values.only ?? env.BENCH_ONLY ?? 'cold,small,large').split(',').map((s) => s.trim()));
+  for (const part of only) {
+    if (!['cold', 'small', 'large'].includes(part)) throw new Error(`--only takes cold, small, large; got ${part}`);
+  }
+  return {
+    quick,
+    coldRuns: count('cold-runs', 'BENCH_COLD_RUNS', 15, 5),
+    iterations: {
+      small: count('small-iters', 'BENCH_SMALL_ITERS', 200, 40),
+      large: count('large-iters', 'BENCH_LARGE_ITERS', 30, 8),
+    },
+    warmup: {
+      small: warmupRaw !== undefined ? Number(warmupRaw) : quick ? 5 : 20,
+      large: warmupRaw !== undefined ? Math.min(Number(warmupRaw), 5) : quick ? 2 : 5,
+    },
+    only,
+    tmpBase: values.tmp ?? env.BENCH_TMPDIR ?? os.tmpdir(),
+    keep: values.keep ?? false,
+    vmarkNodeArgs: values['vmark-node-arg'] ?? [],
+    peerNodeArgs: values['peer-node-arg'] ?? [],
+  };
+}
+
+function fileHelp() {
+  return `Usage: node bench/run.mjs [options]
+  --quick                 short run (also BENCH_QUICK=1)
+  --cold-runs N           cold starts per server (default 15; quick 5)
+  --small-iters N         10 KB round trips per server (default 200; quick 40)
+  --large-iters N         1 MB round trips per server (default 30; quick 8)
+  --warmup N              untimed round trips first (default 20 / 5; quick 5 / 2)
+  --only LIST             any of cold,small,large (default all)
+  --tmp DIR               where the temp workspace goes (default the OS temp folder)
+  --keep                  keep the temp folder (for inspection)
+  --vmark-node-arg=ARG    extra node flag for the vmark server, e.g. --vmark-node-arg=--cpu-prof (repeatable)
+  --peer-node-arg=ARG     the same for the peer server
+`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers
+
+function vmarkServer(context, extraArgs = []) {
+  return {
+    name: 'vmark',
+    command: process.execPath,
+    args: [...context.options.vmarkNodeArgs, VMARK_CLI, 'mcp', '--workspace', context.workspace, ...extraArgs],
+    env: { VMARK_HOME: context.home },
+    cwd: context.root,
+  };
+}
+
+function peerServer(context) {
+  return {
+    name: 'peer',
+    command: process.execPath,
+    args: [...context.options.peerNodeArgs, PEER_CLI, context.workspace],
+    env: {},
+    cwd: context.root,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Cold start to a tools/list answer
+
+async function coldStartOnce(spec, expectedTools) {
+  const started = performance.now();
+  const server = await connectStdio(spec);
+  const connected = performance.now();
+  try {
+    const { tools } = await server.client.listTools();
+    const listed = performance.now();
+    const names = tools.map((tool) => tool.name);
+    const missing = expectedTools.filter((name) => !names.includes(name));
+    if (missing.length > 0) throw new Error(`${spec.name}: tools/list lacks ${missing.join(', ')}`);
+    return { total: listed - started, connect: connected - started, list: listed - connected };
+  } finally {
+    await server.close();
+  }
+}
+
+async function benchColdStart(context) {
+  const runs = context.options.coldRuns;
+  const vmark = vmarkServer(context, ['--open', context.files.small.vmark]);
+  const peer = peerServer(context);
+  log(`\n[cold start] ${runs} × (vmark, peer) interleaved, + 1 untimed start each`);
+  // Untimed: creates VMARK_HOME's contents and warms the OS file cache for both.
+  await coldStartOnce(vmark, ['document', 'session']);
+  await coldStartOnce(peer, ['read_text_file', 'write_file']);
+  const samples = { vmark: [], peer: [] };
+  for (let i = 0; i < runs; i++) {
+    samples.vmark.push(await coldStartOnce(vmark, ['document', 'session']));
+    samples.peer.push(await coldStartOnce(peer, ['read_text_file', 'write_file']));
+    progress(i + 1, runs);
+  }
+  const stat = (who, key) => summarize(samples[who].map((s) => s[key]));
+  return {
+    runs,
+    vmark: { total: stat('vmark', 'total'), connect: stat('vmark', 'connect'), list: stat('vmark', 'list') },
+    peer: { total: stat('peer', 'total'), connect: stat('peer', 'connect'), list: stat('peer', 'list') },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Read + write round trips of one file
+
+async function benchRoundTrip(context, sizeKey) {
+  const size = SIZES[sizeKey];
+  const iterations = context.options.iterations[sizeKey];
+  const warmup = context.options.warmup[sizeKey];
+  const body = context.bodies[sizeKey];
+  const files = context.files[sizeKey];
+  log(`\n[round trip ${size.label}] ${warmup} warm-up + ${iterations} timed read→write per server, interleaved`);
+
+  const vmark = await connectStdio(vmarkServer(context, ['--open', files.vmark]));
+  const peer = await connectStdio(peerServer(context));
+  try {
+    // As a real client does: the SDK then checks each result against the tool's output schema.
+    await vmark.client.listTools();
+    await peer.client.listTools();
+
+    const state = await callTool(vmark, 'session', { action: 'get_state' });
+    const tab = state.windows.flatMap((w) => w.tabs).find((t) => t.filePath === files.vmark);
+    if (!tab) throw new Error(`vmark: no tab for ${files.vmark} in session.get_state`);
+
+    const vmarkRunner = {
+      tabId: tab.id,
+      lastRevision: tab.revision,
+      expected: documentAt(body, 0),
+      truncatedReads: 0,
+      async step(iteration) {
+        const next = documentAt(body, iteration);
+        const t0 = performance.now();
+        const read = await callTool(vmark, 'document', { action: 'read', tabId: this.tabId });
+        const t1 = performance.now();
+        // A read over the 75,000-byte output bound comes back as a truncation envelope
+        // without a revision; the bench is the only writer, so the last write's revision holds.
+        const revision = read.truncated === true ? this.lastRevision : read.revision;
+        const written = await callTool(vmark, 'document', {
+          action: 'write',
+          tabId: this.tabId,
+          content: next,
+          expected_revision: revision,
+        });
+        const t2 = performance.now();
+        // Checked after the clock stops.
+        if (read.truncated === true) {
+          this.truncatedReads++;
+          const bytes = Buffer.byteLength(JSON.stringify(this.expectedRead(), null, 2));
+          if (read.bytes_total !== bytes) fail(`vmark read reported ${read.bytes_total} bytes, expected ${bytes}`);
+          if (!this.expectedPrefix().startsWith(read.preview.slice(0, 200))) fail('vmark read preview mismatch');
+        } else {
+          if (read.content !== this.expected) fail(`vmark read returned other content (iteration ${iteration})`);
+          if (read.revision !== this.lastRevision) fail(`vmark read revision ${read.revision} ≠ ${this.lastRevision}`);
+        }
+        if (written.saved !== true) fail(`vmark write did not save: ${JSON.stringify(written)}`);
+        if (typeof written.revision !== 'string' || written.revision === revision)
+          fail(`vmark write returned no new revision: ${JSON.stringify(written)}`);
+        this.lastRevision = written.revision;
+        this.expected = next;
+        return { read: t1 - t0, write: t2 - t1, total: t2 - t0 };
+      },
+      expectedRead() {
+        return { content: this.expected, revision: this.lastRevision, filePath: files.vmark, kind: 'markdown', dirty: false };
+      },
+      expectedPrefix() {
+        return JSON.stringify(this.expectedRead(), null, 2);
+      },
+    };
+
+    const peerRunner = {
+      expected: documentAt(body, 0),
+      async step(iteration) {
+        const next = documentAt(body, iteration);
+        const t0 = performance.now();
+        const read = await callTool(peer, 'read_text_file', { path: files.peer });
+        const t1 = performance.now();
+        await callTool(peer, 'write_file', { path: files.peer, content: next });
+        const t2 = performance.now();
+        if (read.content !== this.expected) fail(`peer read returned other content (iteration ${iteration})`);
+        this.expected = next;
+        return { read: t1 - t0, write: t2 - t1, total: t2 - t0 };
+      },
+    };
+
+    const checkDisk = async () => {
+      const [onDiskVmark, onDiskPeer] = await Promise.all([
+        fs.readFile(files.vmark, 'utf8'),
+        fs.readFile(files.peer, 'utf8'),
+      ]);
+      if (onDiskVmark !== vmarkRunner.expected) fail(`vmark: ${files.vmark} does not hold the last written content`);
+      if (onDiskPeer !== peerRunner.expected) fail(`peer: ${files.peer} does not hold the last written content`);
+    };
+
+    const samples = { vmark: [], peer: [] };
+    const total = warmup + iterations;
+    for (let i = 1; i <= total; i++) {
+      // Alternate who goes first, so neither always runs right after the other's disk writes.
+      const order = i % 2 === 0 ? ['vmark', 'peer'] : ['peer', 'vmark'];
+      for (const who of order) {
+        const runner = who === 'vmark' ? vmarkRunner : peerRunner;
+        const timing = await runner.step(i);
+        if (i > warmup) samples[who].push(timing);
+      }
+      // Every write must have reached the disk; checked outside the timed calls.
+      await checkDisk();
+      if (i > warmup) progress(i - warmup, iterations);
+    }
+    await checkDisk();
+
+    const stat = (who, key) => summarize(samples[who].map((s) => s[key]));
+    return {
+      label: size.label,
+      bytes: Buffer.byteLength(documentAt(body, 0)),
+      iterations,
+      warmup,
+      vmark_read_truncated: vmarkRunner.truncatedReads > 0,
+      vmark: { read: stat('vmark', 'read'), write: stat('vmark', 'write'), total: stat('vmark', 'total') },
+      peer: { read: stat('peer', 'read'), write: stat('peer', 'write'), total: stat('peer', 'total') },
+    };
+  } finally {
+    await vmark.close();
+    await peer.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reporting
+
+function coldStartReport(cold) {
+  const row = (label, key) => [
+    label,
+    fmtMs(cold.vmark[key].median),
+    fmtMs(cold.vmark[key].p90),
+    fmtMs(cold.peer[key].median),
+    fmtMs(cold.peer[key].p90),
+    fmtRatio(ratio(cold.vmark[key].median, cold.peer[key].median)),
+  ];
+  return table([
+    ['cold start', 'vmark med', 'vmark p90', 'peer med', 'peer p90', 'ratio (med)'],
+    row('spawn → tools/list', 'total'),
+    row('  spawn + initialize', 'connect'),
+    row('  tools/list', 'list'),
+  ]);
+}
+
+function roundTripReport(rt) {
+  const row = (label, key) => [
+    label,
+    fmtMs(rt.vmark[key].median),
+    fmtMs(rt.vmark[key].p90),
+    fmtMs(rt.peer[key].median),
+    fmtMs(rt.peer[key].p90),
+    fmtRatio(ratio(rt.vmark[key].median, rt.peer[key].median)),
+    fmtRatio(ratio(rt.vmark[key].p90, rt.peer[key].p90)),
+  ];
+  return table([
+    [`${rt.label} (${fmtBytes(rt.bytes)}, n=${rt.iterations})`, 'vmark med', 'vmark p90', 'peer med', 'peer p90', 'ratio med', 'ratio p90'],
+    row('read', 'read'),
+    row('write (+ save)', 'write'),
+    row('read + write', 'total'),
+  ]);
+}
+
+function statJson(s) {
+  return { median_ms: round(s.median), p90_ms: round(s.p90), min_ms: round(s.min), max_ms: round(s.max), n: s.n };
+}
+
+function verdict(value, target) {
+  if (!Number.isFinite(value)) return { ratio: null, target, met: null };
+  return { ratio: round(value), target, met: value <= target };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+
+let verbose = true;
+function log(line) {
+  if (verbose) process.stdout.write(`${line}\n`);
+}
+function progress(done, total) {
+  if (!process.stdout.isTTY) return;
+  process.stdout.write(`\r  ${done}/${total}${done === total ? '\n' : ''}`);
+}
+function fail(message) {
+  throw new Error(`VERIFY: ${message}`);
+}
+
+async function main() {
+  const options = readOptions();
+  if (!existsSync(VMARK_CLI)) throw new Error(`${VMARK_CLI} is missing: run \`npm run build\` first`);
+  if (!existsSync(PEER_CLI)) throw new Error(`${PEER_CLI} is missing: run \`npm install\` first`);
+
+  await fs.mkdir(options.tmpBase, { recursive: true });
+  const root = await fs.realpath(await fs.mkdtemp(path.join(options.tmpBase, 'vmark-bench-')));
+  const context = {
+    options,
+    root,
+    home: path.join(root, 'home'),
+    workspace: path.join(root, 'workspace'),
+    bodies: {},
+    files: {},
+  };
+  let interrupted = false;
+  const onSignal = (signal) => {
+    if (interrupted) return;
+    interrupted = true;
+    process.stderr.write(`\nbench: ${signal}, stopping servers and removing ${root}\n`);
+    void cleanup().finally(() => process.exit(130));
+  };
+  const cleanup = async () => {
+    await closeAll();
+    if (!options.keep) await fs.rm(root, { recursive: true, force: true }).catch(() => undefined);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  try {
+    await fs.mkdir(context.home, { recursive: true });
+    await fs.mkdir(context.workspace, { recursive: true });
+    for (const [key, size] of Object.entries(SIZES)) {
+      context.bodies[key] = markdownBody(size.bytes - Buffer.byteLength(markerLine(0)) - 1, size.seed);
+      const initial = documentAt(context.bodies[key], 0);
+      context.files[key] = {
+        vmark: path.join(context.workspace, `vmark-${key}.md`),
+        peer: path.join(context.workspace, `peer-${key}.md`),
+      };
+      // Separate files: vmark refuses to save over a file someone else changed since it read it.
+      await fs.writeFile(context.files[key].vmark, initial);
+      await fs.writeFile(context.files[key].peer, initial);
+    }
+
+    log(`vmark benchmark — node ${process.version}, ${os.cpus().length} CPU(s), ${os.platform()} ${os.release()}`);
+    log(`vmark: ${path.relative(REPO, VMARK_CLI)}; peer: ${PEER_NAME}; temp: ${root}${options.quick ? ' (quick)' : ''}`);
+
+    const results = {};
+    if (options.only.has('cold')) results.cold = await benchColdStart(context);
+    if (options.only.has('small')) results.small = await benchRoundTrip(context, 'small');
+    if (options.only.has('large')) results.large = await benchRoundTrip(context, 'large');
+
+    // ---- table
+    log('\n=== Results (vmark vs ' + PEER_NAME + ', ratio = vmark / peer; lower is better) ===\n');
+    if (results.cold) log(coldStartReport(results.cold) + '\n');
+    for (const key of ['small', 'large']) {
+      const rt = results[key];
+      if (!rt) continue;
+      log(roundTripReport(rt));
+      if (rt.vmark_read_truncated)
+        log(
+          `  note: vmark's document.read of the ${rt.label} file returns the 75,000-byte truncation envelope, ` +
+            'not the text; the peer returns the whole file.',
+        );
+      log('');
+    }
+
+    const summary = {
+      node: process.version,
+      cpus: os.cpus().length,
+      quick: options.quick,
+      peer: PEER_NAME,
+      verified: true,
+      targets: {},
+    };
+    if (results.cold) {
+      const c = results.cold;
+      summary.cold_start = {
+        runs: c.runs,
+        vmark: statJson(c.vmark.total),
+        peer: statJson(c.peer.total),
+        ratio_median: round(ratio(c.vmark.total.median, c.peer.total.median)),
+        ratio_p90: round(ratio(c.vmark.total.p90, c.peer.total.p90)),
+        vmark_initialize_median_ms: round(c.vmark.connect.median),
+        vmark_tools_list_median_ms: round(c.vmark.list.median),
+        peer_initialize_median_ms: round(c.peer.connect.median),
+        peer_tools_list_median_ms: round(c.peer.list.median),
+      };
+      summary.targets.cold_start = verdict(ratio(c.vmark.total.median, c.peer.total.median), TARGETS.cold_start);
+    }
+    for (const key of ['small', 'large']) {
+      const rt = results[key];
+      if (!rt) continue;
+      const name = `round_trip_${key === 'small' ? '10kb' : '1mb'}`;
+      const part = (k) => ({
+        vmark: statJson(rt.vmark[k]),
+        peer: statJson(rt.peer[k]),
+        ratio_median: round(ratio(rt.vmark[k].median, rt.peer[k].median)),
+        ratio_p90: round(ratio(rt.vmark[k].p90, rt.peer[k].p90)),
+      });
+      summary[name] = {
+        bytes: rt.bytes,
+        iterations: rt.iterations,
+        warmup: rt.warmup,
+        vmark_read_truncated: rt.vmark_read_truncated,
+        read: part('read'),
+        write: part('write'),
+        read_write: part('total'),
+      };
+      summary.targets[name] = verdict(ratio(rt.vmark.total.median, rt.peer.total.median), TARGETS.round_trip);
+    }
+
+    log('Targets (median ratio vmark/peer):');
+    for (const [name, t] of Object.entries(summary.targets)) {
+      const mark = t.met === null ? 'n/a' : t.met ? 'MET' : 'NOT MET';
+      log(`  ${name.padEnd(16)} ${fmtRatio(t.ratio ?? Number.NaN).padStart(7)}  target ≤ ${t.target.toFixed(1)}×  ${mark}`);
+    }
+    log('');
+    process.stdout.write(`BENCH_JSON ${JSON.stringify(summary)}\n`);
+  } finally {
+    await cleanup();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    verbose = false;
+    process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

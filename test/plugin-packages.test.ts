@@ -1,0 +1,30 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { HOST_API_VERSION } from '@vmark/sdk';
+import { describe, expect, it } from 'vitest';
+import { validateManifest } from '../core/plugins/validate-manifest.js';
+import { REPO } from './support/cli.js';
+
+const pluginsDir = path.join(REPO, 'plugins');
+const folders = readdirSync(pluginsDir, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const json = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+
+describe.each(folders)('the built-in plugin in plugins/%s', (folder) => {
+  const manifest = json(path.join(pluginsDir, folder, 'manifest.json'));
+  const pkg = json(path.join(pluginsDir, folder, 'package.json'));
+
+  it('has a valid, compatible manifest whose id is its folder name', () => {
+    expect(validateManifest(manifest, HOST_API_VERSION).diagnostics).toEqual([]);
+    expect(manifest.id).toBe(folder);
+  });
+
+  it('ships as its own package, versioned with its manifest, depending on the SDK alone', () => {
+    expect(pkg.name).toBe(`@vmark/plugin-${folder}`);
+    expect(pkg.version).toBe(manifest.version);
+    expect(Object.keys(pkg.dependencies as object)).toEqual(['@vmark/sdk']);
+    expect(pkg.keywords).toContain('vmark-plugin');
+    expect(pkg.main).toBe(manifest.main);
+  });
+});
