@@ -38,7 +38,9 @@ const files = positionals.flatMap((entry) =>
     : [entry],
 );
 if (files.length === 0) {
-  process.stderr.write('usage: node bench/cpuprofile-summary.mjs FILE_OR_DIR... [--top N] [--inclusive REGEX]\n');
+  process.stderr.write(
+    'usage: node bench/cpuprofile-summary.mjs FILE_OR_DIR... [--top N] [--inclusive REGEX]\n',
+  );
   process.exit(2);
 }
 
@@ -80,7 +82,9 @@ for (const file of files) {
       ? frame.functionName
       : bucketOf(frame.url);
     byBucket.set(bucket, (byBucket.get(bucket) ?? 0) + ms);
-    const where = frame.url ? `${bucketOf(frame.url)}:${path.basename(frame.url)}:${frame.lineNumber + 1}` : '';
+    const where = frame.url
+      ? `${bucketOf(frame.url)}:${path.basename(frame.url)}:${frame.lineNumber + 1}`
+      : '';
     const key = `${frame.functionName || '(anonymous)'}  ${where}`;
     byFunction.set(key, (byFunction.get(key) ?? 0) + ms);
     if (inclusivePattern) {
@@ -104,17 +108,30 @@ process.stdout.write(
 );
 const sorted = (map) => [...map.entries()].sort((a, b) => b[1] - a[1]);
 process.stdout.write(
-  table([['self time by package / folder', 'ms'], ...sorted(byBucket).slice(0, top).map(([k, v]) => [k, per(v)])]) +
-    '\n\n',
+  table([
+    ['self time by package / folder', 'ms'],
+    ...sorted(byBucket)
+      .slice(0, top)
+      .map(([k, v]) => [k, per(v)]),
+  ]) + '\n\n',
 );
 process.stdout.write(
-  table([['self time by function', 'ms'], ...sorted(byFunction).slice(0, top).map(([k, v]) => [k, per(v)])]) +
-    '\n',
+  table([
+    ['self time by function', 'ms'],
+    ...sorted(byFunction)
+      .slice(0, top)
+      .map(([k, v]) => [k, per(v)]),
+  ]) + '\n',
 );
 if (inclusivePattern) {
   process.stdout.write(
     '\n' +
-      table([['inclusive time (on stack)', 'ms'], ...sorted(inclusive).slice(0, top).map(([k, v]) => [k, per(v)])]) +
+      table([
+        ['inclusive time (on stack)', 'ms'],
+        ...sorted(inclusive)
+          .slice(0, top)
+          .map(([k, v]) => [k, per(v)]),
+      ]) +
       '\n',
   );
 }

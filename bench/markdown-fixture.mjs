@@ -9,7 +9,18 @@ const WORDS = (
   'a torn file behind while an assistant reads and writes through the protocol with revisions that ' +
   'detect a stale write before it destroys the work of a person typing in the same buffer'
 ).split(' ');
-const ACCENTED = ['café', 'naïve', 'Zürich', 'façade', 'jalapeño', 'smörgåsbord', '日本語', 'ünïcödé', '✓', '→'];
+const ACCENTED = [
+  'café',
+  'naïve',
+  'Zürich',
+  'façade',
+  'jalapeño',
+  'smörgåsbord',
+  '日本語',
+  'ünïcödé',
+  '✓',
+  '→',
+];
 
 /** A small linear congruential generator: the same seed gives the same document on every machine. */
 function generator(seed) {
@@ -50,11 +61,17 @@ function section(next, index) {
       break;
     case 1:
       parts.push('```ts', `export function step${index}(input: string): string {`);
-      parts.push(`  return input.replace(/\\s+/g, ' ').trim(); // "${WORDS[next(WORDS.length)]}"`, '}', '```', '');
+      parts.push(
+        `  return input.replace(/\\s+/g, ' ').trim(); // "${WORDS[next(WORDS.length)]}"`,
+        '}',
+        '```',
+        '',
+      );
       break;
     case 2:
       parts.push('| key | value | note |', '| --- | ---: | --- |');
-      for (let i = 0; i < 3; i++) parts.push(`| k${index}-${i} | ${next(10000)} | ${WORDS[next(WORDS.length)]} |`);
+      for (let i = 0; i < 3; i++)
+        parts.push(`| k${index}-${i} | ${next(10000)} | ${WORDS[next(WORDS.length)]} |`);
       parts.push('');
       break;
     default:

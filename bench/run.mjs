@@ -26,7 +26,14 @@ import { fmtBytes, fmtMs, fmtRatio, ratio, round, summarize, table } from './sta
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const VMARK_CLI = path.join(REPO, 'core', 'dist', 'cli', 'main.js');
-const PEER_CLI = path.join(REPO, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
+const PEER_CLI = path.join(
+  REPO,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-filesystem',
+  'dist',
+  'index.js',
+);
 const PEER_NAME = '@modelcontextprotocol/server-filesystem';
 
 /** Targets from the issue: vmark's median over the peer's median. */
@@ -66,14 +73,16 @@ function readOptions() {
   const count = (flag, envName, full, short) => {
     const raw = values[flag] ?? env[envName];
     if (raw === undefined || raw === '') return quick ? short : full;
-    if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`--${flag} must be a positive integer, got ${raw}`);
+    if (!/^\d+$/.test(raw) || Number(raw) < 1)
+      throw new Error(`--${flag} must be a positive integer, got ${raw}`);
     return Number(raw);
   };
   const warmupRaw = values.warmup ?? env.BENCH_WARMUP;
   if (warmupRaw !== undefined && !/^\d+$/.test(warmupRaw)) throw new Error(`--warmup must be a whole number`);
   const only = new Set((values.only ?? env.BENCH_ONLY ?? 'cold,small,large').split(',').map((s) => s.trim()));
   for (const part of only) {
-    if (!['cold', 'small', 'large'].includes(part)) throw new Error(`--only takes cold, small, large; got ${part}`);
+    if (!['cold', 'small', 'large'].includes(part))
+      throw new Error(`--only takes cold, small, large; got ${part}`);
   }
   return {
     quick,
@@ -116,7 +125,14 @@ function vmarkServer(context, extraArgs = []) {
   return {
     name: 'vmark',
     command: process.execPath,
-    args: [...context.options.vmarkNodeArgs, VMARK_CLI, 'mcp', '--workspace', context.workspace, ...extraArgs],
+    args: [
+      ...context.options.vmarkNodeArgs,
+      VMARK_CLI,
+      'mcp',
+      '--workspace',
+      context.workspace,
+      ...extraArgs,
+    ],
     env: { VMARK_HOME: context.home },
     cwd: context.root,
   };
@@ -182,7 +198,9 @@ async function benchRoundTrip(context, sizeKey) {
   const warmup = context.options.warmup[sizeKey];
   const body = context.bodies[sizeKey];
   const files = context.files[sizeKey];
-  log(`\n[round trip ${size.label}] ${warmup} warm-up + ${iterations} timed read→write per server, interleaved`);
+  log(
+    `\n[round trip ${size.label}] ${warmup} warm-up + ${iterations} timed read→write per server, interleaved`,
+  );
 
   const vmark = await connectStdio(vmarkServer(context, ['--open', files.vmark]));
   const peer = await connectStdio(peerServer(context));
@@ -219,11 +237,15 @@ async function benchRoundTrip(context, sizeKey) {
         if (read.truncated === true) {
           this.truncatedReads++;
           const bytes = Buffer.byteLength(JSON.stringify(this.expectedRead(), null, 2));
-          if (read.bytes_total !== bytes) fail(`vmark read reported ${read.bytes_total} bytes, expected ${bytes}`);
-          if (!this.expectedPrefix().startsWith(read.preview.slice(0, 200))) fail('vmark read preview mismatch');
+          if (read.bytes_total !== bytes)
+            fail(`vmark read reported ${read.bytes_total} bytes, expected ${bytes}`);
+          if (!this.expectedPrefix().startsWith(read.preview.slice(0, 200)))
+            fail('vmark read preview mismatch');
         } else {
-          if (read.content !== this.expected) fail(`vmark read returned other content (iteration ${iteration})`);
-          if (read.revision !== this.lastRevision) fail(`vmark read revision ${read.revision} ≠ ${this.lastRevision}`);
+          if (read.content !== this.expected)
+            fail(`vmark read returned other content (iteration ${iteration})`);
+          if (read.revision !== this.lastRevision)
+            fail(`vmark read revision ${read.revision} ≠ ${this.lastRevision}`);
         }
         if (written.saved !== true) fail(`vmark write did not save: ${JSON.stringify(written)}`);
         if (typeof written.revision !== 'string' || written.revision === revision)
@@ -233,7 +255,13 @@ async function benchRoundTrip(context, sizeKey) {
         return { read: t1 - t0, write: t2 - t1, total: t2 - t0 };
       },
       expectedRead() {
-        return { content: this.expected, revision: this.lastRevision, filePath: files.vmark, kind: 'markdown', dirty: false };
+        return {
+          content: this.expected,
+          revision: this.lastRevision,
+          filePath: files.vmark,
+          kind: 'markdown',
+          dirty: false,
+        };
       },
       expectedPrefix() {
         return JSON.stringify(this.expectedRead(), null, 2);
@@ -260,8 +288,10 @@ async function benchRoundTrip(context, sizeKey) {
         fs.readFile(files.vmark, 'utf8'),
         fs.readFile(files.peer, 'utf8'),
       ]);
-      if (onDiskVmark !== vmarkRunner.expected) fail(`vmark: ${files.vmark} does not hold the last written content`);
-      if (onDiskPeer !== peerRunner.expected) fail(`peer: ${files.peer} does not hold the last written content`);
+      if (onDiskVmark !== vmarkRunner.expected)
+        fail(`vmark: ${files.vmark} does not hold the last written content`);
+      if (onDiskPeer !== peerRunner.expected)
+        fail(`peer: ${files.peer} does not hold the last written content`);
     };
 
     const samples = { vmark: [], peer: [] };
@@ -327,7 +357,15 @@ function roundTripReport(rt) {
     fmtRatio(ratio(rt.vmark[key].p90, rt.peer[key].p90)),
   ];
   return table([
-    [`${rt.label} (${fmtBytes(rt.bytes)}, n=${rt.iterations})`, 'vmark med', 'vmark p90', 'peer med', 'peer p90', 'ratio med', 'ratio p90'],
+    [
+      `${rt.label} (${fmtBytes(rt.bytes)}, n=${rt.iterations})`,
+      'vmark med',
+      'vmark p90',
+      'peer med',
+      'peer p90',
+      'ratio med',
+      'ratio p90',
+    ],
     row('read', 'read'),
     row('write (+ save)', 'write'),
     row('read + write', 'total'),
@@ -335,7 +373,13 @@ function roundTripReport(rt) {
 }
 
 function statJson(s) {
-  return { median_ms: round(s.median), p90_ms: round(s.p90), min_ms: round(s.min), max_ms: round(s.max), n: s.n };
+  return {
+    median_ms: round(s.median),
+    p90_ms: round(s.p90),
+    min_ms: round(s.min),
+    max_ms: round(s.max),
+    n: s.n,
+  };
 }
 
 function verdict(value, target) {
@@ -347,6 +391,8 @@ function verdict(value, target) {
 // Main
 
 let verbose = true;
+/** Set on SIGINT/SIGTERM: the failures that follow from stopping the servers are not reported. */
+let interrupted = false;
 function log(line) {
   if (verbose) process.stdout.write(`${line}\n`);
 }
@@ -373,7 +419,6 @@ async function main() {
     bodies: {},
     files: {},
   };
-  let interrupted = false;
   const onSignal = (signal) => {
     if (interrupted) return;
     interrupted = true;
@@ -402,8 +447,12 @@ async function main() {
       await fs.writeFile(context.files[key].peer, initial);
     }
 
-    log(`vmark benchmark — node ${process.version}, ${os.cpus().length} CPU(s), ${os.platform()} ${os.release()}`);
-    log(`vmark: ${path.relative(REPO, VMARK_CLI)}; peer: ${PEER_NAME}; temp: ${root}${options.quick ? ' (quick)' : ''}`);
+    log(
+      `vmark benchmark — node ${process.version}, ${os.cpus().length} CPU(s), ${os.platform()} ${os.release()}`,
+    );
+    log(
+      `vmark: ${path.relative(REPO, VMARK_CLI)}; peer: ${PEER_NAME}; temp: ${root}${options.quick ? ' (quick)' : ''}`,
+    );
 
     const results = {};
     if (options.only.has('cold')) results.cold = await benchColdStart(context);
@@ -446,7 +495,10 @@ async function main() {
         peer_initialize_median_ms: round(c.peer.connect.median),
         peer_tools_list_median_ms: round(c.peer.list.median),
       };
-      summary.targets.cold_start = verdict(ratio(c.vmark.total.median, c.peer.total.median), TARGETS.cold_start);
+      summary.targets.cold_start = verdict(
+        ratio(c.vmark.total.median, c.peer.total.median),
+        TARGETS.cold_start,
+      );
     }
     for (const key of ['small', 'large']) {
       const rt = results[key];
@@ -473,7 +525,9 @@ async function main() {
     log('Targets (median ratio vmark/peer):');
     for (const [name, t] of Object.entries(summary.targets)) {
       const mark = t.met === null ? 'n/a' : t.met ? 'MET' : 'NOT MET';
-      log(`  ${name.padEnd(16)} ${fmtRatio(t.ratio ?? Number.NaN).padStart(7)}  target ≤ ${t.target.toFixed(1)}×  ${mark}`);
+      log(
+        `  ${name.padEnd(16)} ${fmtRatio(t.ratio ?? Number.NaN).padStart(7)}  target ≤ ${t.target.toFixed(1)}×  ${mark}`,
+      );
     }
     log('');
     process.stdout.write(`BENCH_JSON ${JSON.stringify(summary)}\n`);
@@ -488,7 +542,10 @@ main().then(
   () => process.exit(0),
   (error) => {
     verbose = false;
-    process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    if (interrupted) return; // the signal handler cleans up and exits
+    process.stderr.write(
+      `bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   },
 );

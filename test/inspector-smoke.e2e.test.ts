@@ -10,7 +10,18 @@ it('the MCP Inspector CLI lists the tools', async () => {
   const workspace = await temp.make();
   const { stdout } = await promisify(execFile)(
     'npx',
-    ['--no-install', '@modelcontextprotocol/inspector', '--cli', process.execPath, CLI, 'mcp', '--workspace', workspace, '--method', 'tools/list'],
+    [
+      '--no-install',
+      '@modelcontextprotocol/inspector',
+      '--cli',
+      process.execPath,
+      CLI,
+      'mcp',
+      '--workspace',
+      workspace,
+      '--method',
+      'tools/list',
+    ],
     { cwd: REPO, env: { ...process.env, VMARK_HOME: await temp.make() } },
   );
   const listed = JSON.parse(stdout) as { tools: { name: string; annotations: Record<string, unknown> }[] };

@@ -22,7 +22,9 @@ describe('vmark mcp --http: Streamable HTTP on loopback behind a bearer token', 
     server = spawn(process.execPath, [CLI, 'mcp', '--http', '--workspace', workspace, '--open', notes], {
       env: { ...process.env, VMARK_HOME: await temp.make() },
     });
-    const firstLine = await new Promise<string>((resolve) => createInterface({ input: server.stdout }).once('line', resolve));
+    const firstLine = await new Promise<string>((resolve) =>
+      createInterface({ input: server.stdout }).once('line', resolve),
+    );
     endpoint = JSON.parse(firstLine) as { url: string; token: string };
   });
 
@@ -52,10 +54,18 @@ describe('vmark mcp --http: Streamable HTTP on loopback behind a bearer token', 
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['session', 'document']);
       const read = await call(client, 'document', { action: 'read' });
       expect(read.data).toMatchObject({ content: 'hello\n', filePath: notes });
-      const write = await call(client, 'document', { action: 'write', content: 'hi\n', expected_revision: read.data.revision });
+      const write = await call(client, 'document', {
+        action: 'write',
+        content: 'hi\n',
+        expected_revision: read.data.revision,
+      });
       expect(write.data).toMatchObject({ saved: true });
       expect(await readFile(notes, 'utf8')).toBe('hi\n');
-      const stale = await call(client, 'document', { action: 'write', content: 'x', expected_revision: read.data.revision });
+      const stale = await call(client, 'document', {
+        action: 'write',
+        content: 'x',
+        expected_revision: read.data.revision,
+      });
       expect(stale.data).toMatchObject({ error: 'STALE', current_revision: write.data.revision });
     } finally {
       await client.close();
@@ -75,21 +85,43 @@ describe('vmark mcp --http: Streamable HTTP on loopback behind a bearer token', 
 
   const rawPost = (headers: Record<string, string>) =>
     new Promise<number>((resolve, reject) => {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
-      const req = request(endpoint.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
       });
+      const req = request(
+        endpoint.url,
+        {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            Accept: 'application/json, text/event-stream',
+            ...headers,
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
 
-  it('refuses requests without the token, with a wrong token, for another Host (DNS rebinding) or from another site's page', async () => {
+  it("refuses requests without the token, with a wrong token, for another Host (DNS rebinding) or from another site's page", async () => {
     expect(await rawPost({})).toBe(401);
     expect(await rawPost({ Authorization: 'Bearer wrong' })).toBe(401);
     expect(await rawPost({ Authorization: `Bearer ${endpoint.token}x` })).toBe(401);
     expect(await rawPost({ Authorization: `Bearer ${endpoint.token}`, Host: 'evil.example:80' })).toBe(403);
-    expect(await rawPost({ Authorization: `Bearer ${endpoint.token}`, Origin: 'http://evil.example' })).toBe(403);
+    expect(await rawPost({ Authorization: `Bearer ${endpoint.token}`, Origin: 'http://evil.example' })).toBe(
+      403,
+    );
     expect(await rawPost({ Authorization: `Bearer ${endpoint.token}` })).toBe(200);
   });
 });

@@ -46,7 +46,15 @@ describe('vmark mcp over stdio, with the real MCP SDK client', () => {
     expect(document!.inputSchema.properties!.action).toMatchObject({ enum: ['read', 'write'] });
     expect(document!.inputSchema.properties!.tabId).toMatchObject({ type: 'string', minLength: 1 });
     expect(Object.keys(document!.outputSchema!.properties!)).toEqual(
-      expect.arrayContaining(['content', 'revision', 'saved', 'save_skipped', 'save_error', 'current_revision', 'truncated']),
+      expect.arrayContaining([
+        'content',
+        'revision',
+        'saved',
+        'save_skipped',
+        'save_error',
+        'current_revision',
+        'truncated',
+      ]),
     );
   });
 
@@ -60,7 +68,11 @@ describe('vmark mcp over stdio, with the real MCP SDK client', () => {
     const { data } = await call(client, 'session', { action: 'get_state' });
     const windows = data.windows as Record<string, unknown>[];
     expect(windows).toHaveLength(1);
-    expect(windows[0]).toMatchObject({ label: 'main', focused: true, activeWorkspaceInstanceId: expect.stringMatching(/^wsi-[a-z0-9]{6}$/) });
+    expect(windows[0]).toMatchObject({
+      label: 'main',
+      focused: true,
+      activeWorkspaceInstanceId: expect.stringMatching(/^wsi-[a-z0-9]{6}$/),
+    });
     expect(windows[0]!.tabs).toEqual([
       {
         id: 'tab-1',
@@ -73,21 +85,37 @@ describe('vmark mcp over stdio, with the real MCP SDK client', () => {
         visible: true,
       },
     ]);
-    expect(data.capabilities).toMatchObject({ supportedKinds: ['markdown', 'yaml-workflow'], mcpProtocol: '0.3.0' });
+    expect(data.capabilities).toMatchObject({
+      supportedKinds: ['markdown', 'yaml-workflow'],
+      mcpProtocol: '0.3.0',
+    });
   });
 
   it('reads, writes to disk, and refuses a stale revision with STALE and the current revision', async () => {
     const read = await call(client, 'document', { action: 'read' });
-    expect(read.data).toMatchObject({ content: '# Notes\n\nfirst\n', filePath: notes, kind: 'markdown', dirty: false });
+    expect(read.data).toMatchObject({
+      content: '# Notes\n\nfirst\n',
+      filePath: notes,
+      kind: 'markdown',
+      dirty: false,
+    });
     const first = read.data.revision as string;
 
-    const write = await call(client, 'document', { action: 'write', content: '# Notes\n\nsecond\n', expected_revision: first });
+    const write = await call(client, 'document', {
+      action: 'write',
+      content: '# Notes\n\nsecond\n',
+      expected_revision: first,
+    });
     expect(write.isError).toBe(false);
     expect(write.data).toEqual({ revision: expect.stringMatching(/^rev-/), saved: true });
     expect(write.data.revision).not.toBe(first);
     expect(await readFile(notes, 'utf8')).toBe('# Notes\n\nsecond\n');
 
-    const stale = await call(client, 'document', { action: 'write', content: 'lost?', expected_revision: first });
+    const stale = await call(client, 'document', {
+      action: 'write',
+      content: 'lost?',
+      expected_revision: first,
+    });
     expect(stale.isError).toBe(true);
     expect(stale.data).toEqual({
       error: 'STALE',
@@ -103,8 +131,11 @@ describe('vmark mcp over stdio, with the real MCP SDK client', () => {
     const write = await call(client, 'document', { action: 'write', content: 'draft\n', save: false });
     expect(write.data).toMatchObject({ saved: false, save_skipped: 'opt_out' });
     expect(await readFile(notes, 'utf8')).toBe(before.data.content);
-    expect((await call(client, 'document', { action: 'read' })).data).toMatchObject({ content: 'draft\n', dirty: true });
-    await call(client, 'document', { action: 'write', content: before.data.content as string });
+    expect((await call(client, 'document', { action: 'read' })).data).toMatchObject({
+      content: 'draft\n',
+      dirty: true,
+    });
+    await call(client, 'document', { action: 'write', content: before.data.content });
   });
 
   it.each([
@@ -115,7 +146,10 @@ describe('vmark mcp over stdio, with the real MCP SDK client', () => {
     [{ action: 'read', tabid: 'tab-1' }, 'tabid'],
     [{ action: 'remove' }, 'Invalid action: remove. Expected: read, write'],
     [{}, 'action (string) is required'],
-    [{ action: 'write', content: 'x', expected_revision: 'latest' }, 'expected_revision must be a revision token'],
+    [
+      { action: 'write', content: 'x', expected_revision: 'latest' },
+      'expected_revision must be a revision token',
+    ],
     [{ action: 'write', content: 'x', save: 'yes' }, 'save must be a boolean'],
   ])('answers bad arguments %j with a plain string naming the field', async (args, message) => {
     const before = await readFile(notes, 'utf8');
@@ -143,9 +177,15 @@ describe('a write that cannot be saved leaves the file as it was and says why', 
     try {
       const result = await call(client, 'document', { action: 'write', content: 'changed\n' });
       expect(result.isError).toBe(false);
-      expect(result.data).toMatchObject({ saved: false, save_error: expect.stringMatching(/read-only|write permission/i) });
+      expect(result.data).toMatchObject({
+        saved: false,
+        save_error: expect.stringMatching(/read-only|write permission/i),
+      });
       expect(await readFile(file, 'utf8')).toBe('original\n');
-      expect((await call(client, 'document', { action: 'read' })).data).toMatchObject({ content: 'changed\n', dirty: true });
+      expect((await call(client, 'document', { action: 'read' })).data).toMatchObject({
+        content: 'changed\n',
+        dirty: true,
+      });
     } finally {
       await client.close();
     }
@@ -160,7 +200,10 @@ describe('a write that cannot be saved leaves the file as it was and says why', 
     try {
       await rm(path.join(workspace, 'gone'), { recursive: true });
       const result = await call(client, 'document', { action: 'write', content: 'b\n' });
-      expect(result.data).toMatchObject({ saved: false, save_error: expect.stringMatching(/does not exist/) });
+      expect(result.data).toMatchObject({
+        saved: false,
+        save_error: expect.stringMatching(/does not exist/),
+      });
     } finally {
       await client.close();
     }
@@ -174,7 +217,10 @@ describe('a write that cannot be saved leaves the file as it was and says why', 
     try {
       await writeFile(file, 'edited elsewhere\n');
       const result = await call(client, 'document', { action: 'write', content: 'from the AI\n' });
-      expect(result.data).toMatchObject({ saved: false, save_error: expect.stringMatching(/changed on disk/) });
+      expect(result.data).toMatchObject({
+        saved: false,
+        save_error: expect.stringMatching(/changed on disk/),
+      });
       expect(await readFile(file, 'utf8')).toBe('edited elsewhere\n');
     } finally {
       await client.close();
@@ -187,7 +233,9 @@ describe('the command line', () => {
     const workspace = await temp.make();
     const outside = path.join(await temp.make(), 'secret.md');
     await writeFile(outside, 'secret');
-    const result = await runCli(['mcp', '--workspace', workspace, '--open', outside], { VMARK_HOME: await temp.make() });
+    const result = await runCli(['mcp', '--workspace', workspace, '--open', outside], {
+      VMARK_HOME: await temp.make(),
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('INVALID_PATH');
     expect(result.stderr).toContain(outside);
@@ -199,9 +247,12 @@ describe('the command line', () => {
     const outside = path.join(await temp.make(), 'secret.md');
     await writeFile(outside, 'secret');
     await symlink(outside, path.join(workspace, 'innocent.md'));
-    const result = await runCli(['mcp', '--workspace', workspace, '--open', path.join(workspace, 'innocent.md')], {
-      VMARK_HOME: await temp.make(),
-    });
+    const result = await runCli(
+      ['mcp', '--workspace', workspace, '--open', path.join(workspace, 'innocent.md')],
+      {
+        VMARK_HOME: await temp.make(),
+      },
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('INVALID_PATH');
   });
@@ -229,16 +280,31 @@ describe('the command line', () => {
     await writeFile(path.join(dir, 'main.js'), `throw new Error('must never be loaded');\n`);
     await writeFile(
       path.join(dir, 'manifest.json'),
-      JSON.stringify({ id: 'from-the-future', name: 'Future', version: '1.0.0', engines: { host: '^9.0.0' }, main: 'main.js' }),
+      JSON.stringify({
+        id: 'from-the-future',
+        name: 'Future',
+        version: '1.0.0',
+        engines: { host: '^9.0.0' },
+        main: 'main.js',
+      }),
     );
     const result = await runCli(['plugins', 'list', '--json'], { VMARK_HOME: home });
     expect(result.code).toBe(0);
-    const future = (JSON.parse(result.stdout) as { id: string; active: boolean; source: string; diagnostics: { message: string }[] }[]).find(
-      (p) => p.id === 'from-the-future',
-    );
+    const future = (
+      JSON.parse(result.stdout) as {
+        id: string;
+        active: boolean;
+        source: string;
+        diagnostics: { message: string }[];
+      }[]
+    ).find((p) => p.id === 'from-the-future');
     expect(future).toMatchObject({ active: false, source: 'user' });
-    expect(future!.diagnostics.map((d) => d.message).join()).toMatch(/not compatible with the vmark host API 1\.0\.0.*\^9\.0\.0/);
-    const health = JSON.parse((await runCli(['--health-check'], { VMARK_HOME: home })).stdout) as { toolCount: number };
+    expect(future!.diagnostics.map((d) => d.message).join()).toMatch(
+      /not compatible with the vmark host API 1\.0\.0.*\^9\.0\.0/,
+    );
+    const health = JSON.parse((await runCli(['--health-check'], { VMARK_HOME: home })).stdout) as {
+      toolCount: number;
+    };
     expect(health.toolCount).toBe(2);
   });
 
@@ -257,7 +323,9 @@ describe('the command line', () => {
       expect(disabled).toMatchObject({ code: 0, stdout: 'document: disabled\n' });
       await eventually(() => changes >= 2);
       expect((await client.listTools()).tools).toEqual([]);
-      const listed = JSON.parse((await runCli(['plugins', 'list', '--json'], { VMARK_HOME: home })).stdout) as { id: string; enabled: boolean }[];
+      const listed = JSON.parse(
+        (await runCli(['plugins', 'list', '--json'], { VMARK_HOME: home })).stdout,
+      ) as { id: string; enabled: boolean }[];
       expect(listed.find((p) => p.id === 'document')).toMatchObject({ enabled: false });
 
       await runCli(['plugins', 'enable', 'document'], { VMARK_HOME: home });

@@ -18,7 +18,10 @@ it('killing vmark in the middle of a save leaves the old or the new file, never 
 
   for (let round = 0; round < 3; round++) {
     await writeFile(file, before);
-    const { client, transport } = await connectStdio(['--workspace', workspace, '--open', file], await temp.make());
+    const { client, transport } = await connectStdio(
+      ['--workspace', workspace, '--open', file],
+      await temp.make(),
+    );
     // The moment the temporary file appears, the save is under way: kill the process then.
     const killed = new Promise<void>((resolve) => {
       const watcher = watch(workspace, (_event, name) => {
@@ -29,7 +32,9 @@ it('killing vmark in the middle of a save leaves the old or the new file, never 
         }
       });
     });
-    const write = client.callTool({ name: 'document', arguments: { action: 'write', content: after } }).catch(() => 'killed');
+    const write = client
+      .callTool({ name: 'document', arguments: { action: 'write', content: after } })
+      .catch(() => 'killed');
     await killed;
     await write;
     await client.close().catch(() => undefined);

@@ -16,7 +16,9 @@ async function main(argv: string[]): Promise<number> {
     case '--health-check':
       return healthCheckCommand().catch((error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
-        process.stdout.write(JSON.stringify({ status: 'error', version: VMARK_VERSION, error: message }) + '\n');
+        process.stdout.write(
+          JSON.stringify({ status: 'error', version: VMARK_VERSION, error: message }) + '\n',
+        );
         return 1;
       });
     case '--version':

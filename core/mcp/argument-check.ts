@@ -1,10 +1,12 @@
 import type { ActionSpec, ToolDefinition } from '@vmark/sdk';
-import { ArgumentError, z } from '@vmark/sdk';
+import { ArgumentError, type z } from '@vmark/sdk';
 
 /**
- * The second of two argument checks. The MCP SDK has already checked types
- * against the tool's flat schema (every argument optional there); this checks
- * what one action needs, with the seed's plain-string messages.
+ * The second of two argument checks. The MCP SDK has already parsed the
+ * arguments with the tool's flat schema (every argument optional there, types
+ * and transforms applied). This checks what one action needs — its required
+ * arguments present, no argument of another action — with the seed's
+ * plain-string messages. It does not parse again: a transform must run once.
  */
 export function checkActionArgs(
   tool: ToolDefinition,
@@ -22,16 +24,16 @@ export function checkActionArgs(
       `${list} ${foreign.length === 1 ? 'is not an argument' : 'are not arguments'} of ${tool.name}.${action}${expected}`,
     );
   }
-  const picked = Object.fromEntries(declared.filter((key) => key in args).map((key) => [key, args[key]]));
-  const parsed = z.object(spec.args).safeParse(picked);
-  if (!parsed.success) throw new ArgumentError(describeIssue(parsed.error.issues[0]!));
-  return parsed.data;
+  for (const key of declared.filter((k) => args[k] === undefined)) {
+    const absent = spec.args[key]!.safeParse(undefined);
+    if (!absent.success) throw new ArgumentError(describeMissing(key, absent.error.issues[0]));
+  }
+  return Object.fromEntries(declared.filter((key) => args[key] !== undefined).map((key) => [key, args[key]]));
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const field = issue.path.map(String).join('.');
-  if (issue.code === 'invalid_type' && issue.input === undefined && issue.path.length === 1) {
-    return issue.message.startsWith(field) ? issue.message : `${field} (${issue.expected}) is required`;
-  }
-  return field === '' || issue.message.startsWith(field) ? issue.message : `${field}: ${issue.message}`;
+/** The schema's own message when it names the field (the SDK's helpers do), else "<field> (<type>) is required". */
+function describeMissing(field: string, issue: z.core.$ZodIssue | undefined): string {
+  if (issue?.message.startsWith(field)) return issue.message;
+  const type = issue?.code === 'invalid_type' ? issue.expected : 'value';
+  return `${field} (${type}) is required`;
 }

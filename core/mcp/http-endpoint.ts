@@ -82,7 +82,11 @@ export async function serveHttp(host: Host, options: HttpEndpointOptions): Promi
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new Error(`port ${options.port} on 127.0.0.1 is in use; choose another with --port`) : error),
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`port ${options.port} on 127.0.0.1 is in use; choose another with --port`)
+          : error,
+      ),
     );
     server.listen(options.port, '127.0.0.1', resolve);
   });

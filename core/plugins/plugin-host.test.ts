@@ -300,7 +300,7 @@ describe('PluginHost', () => {
       expect(log()).not.toContain('activate:dup-user');
     });
 
-    it('never runs an incompatible copy of an id when a compatible copy of it runs (BUG: #reconcile activates the first entry with the id, not the one resolved)', async () => {
+    it('never runs an incompatible copy of an id when a compatible copy of it runs', async () => {
       await builtin({ id: 'dup', label: 'dup-builtin', engines: '^2.0.0' });
       await user({ id: 'dup', label: 'dup-user' });
       const host = await startHost();
@@ -353,7 +353,7 @@ describe('PluginHost', () => {
       });
     });
 
-    it('keeps that warning after an unrelated plugin is disabled (BUG: #reconcile replaces activation diagnostics of plugins that stay active)', async () => {
+    it('keeps that warning after an unrelated plugin is disabled', async () => {
       await builtin({ id: 'lazy', tools: [{ name: 'lazy_tool' }], registers: [] });
       await builtin({ id: 'other' });
       const host = await startHost();
@@ -548,7 +548,7 @@ describe('PluginHost', () => {
       expect(host.tools()).toEqual([]);
     });
 
-    it('a deactivate() that throws still loses its registrations and does not wedge later changes (BUG: one rejected reconcile leaves PluginHost.#queue rejected forever)', async () => {
+    it('a deactivate() that throws still loses its registrations and does not wedge later changes', async () => {
       await builtin({
         id: 'fragile',
         tools: [{ name: 'fragile_tool' }],
@@ -603,7 +603,7 @@ describe('PluginHost', () => {
       expect(report(host, 'alpha')).toMatchObject({ enabled: true, active: true });
     });
 
-    it('a state change seen just before dispose() does not re-activate plugins afterwards (BUG: the debounce timer of #watchState outlives dispose)', async () => {
+    it('a state change seen just before dispose() does not re-activate plugins afterwards', async () => {
       await builtin({ id: 'alpha' });
       const host = await startHost({ watchPluginState: true });
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });

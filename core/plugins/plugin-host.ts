@@ -40,6 +40,8 @@ interface Entry extends CheckedPlugin {
 }
 
 interface ActivePlugin {
+  /** The candidate that runs under this id. */
+  readonly key: string;
   readonly manifest: PluginManifest;
   readonly subscriptions: DisposableStore;
   readonly container: Container;
@@ -51,10 +53,15 @@ interface ActivePlugin {
 export class PluginHost {
   #entries: Entry[] = [];
   #active = new Map<string, ActivePlugin>();
-  #problems = new Map<string, readonly Diagnostic[]>();
+  /** From the last resolution: replaced on every reconciliation. */
+  #resolutionProblems = new Map<string, readonly Diagnostic[]>();
+  /** From activating and deactivating: kept until that candidate is activated again. */
+  #runtimeProblems = new Map<string, readonly Diagnostic[]>();
   #state: PluginState = { disabled: [] };
   #queue: Promise<void> = Promise.resolve();
   #watcher: FSWatcher | undefined;
+  #watchTimer: NodeJS.Timeout | undefined;
+  #disposed = false;
   #listeners = new Set<() => void>();
 
   constructor(
@@ -84,8 +91,10 @@ export class PluginHost {
 
   /** Brings the running set in line with the manifests and the enabled state on disk. */
   reconcile(): Promise<void> {
-    this.#queue = this.#queue.then(() => this.#reconcile());
-    return this.#queue;
+    const run = this.#queue.then(() => this.#reconcile());
+    // One failed pass must not block the ones after it.
+    this.#queue = run.catch(() => undefined);
+    return run;
   }
 
   async setEnabled(id: string, enabled: boolean): Promise<void> {
@@ -107,8 +116,12 @@ export class PluginHost {
         source: entry.candidate.source,
         dir: entry.candidate.dir,
         enabled: !this.#state.disabled.includes(id),
-        active: this.#active.get(id)?.manifest === manifest && manifest !== undefined,
-        diagnostics: [...entry.diagnostics, ...(this.#problems.get(entry.key) ?? [])],
+        active: this.#active.get(id)?.key === entry.key,
+        diagnostics: [
+          ...entry.diagnostics,
+          ...(this.#resolutionProblems.get(entry.key) ?? []),
+          ...(this.#runtimeProblems.get(entry.key) ?? []),
+        ],
         tools: manifest?.contributes?.tools?.map((t) => t.name) ?? [],
         kinds: manifest?.contributes?.kinds?.map((k) => k.id) ?? [],
         panels: manifest?.contributes?.panels?.map((p) => p.id) ?? [],
@@ -124,23 +137,27 @@ export class PluginHost {
 
   /** Deactivates every plugin, dependents first. */
   async dispose(): Promise<void> {
+    this.#disposed = true;
     this.#watcher?.close();
     this.#watcher = undefined;
+    clearTimeout(this.#watchTimer);
     await this.#queue;
     for (const id of [...this.#active.keys()].reverse()) await this.#deactivate(id);
   }
 
   async #reconcile(): Promise<void> {
+    if (this.#disposed) return;
     this.#state = await readPluginState(this.options.home);
     const resolution = resolvePlugins(this.#entries, (id) => !this.#state.disabled.includes(id));
-    this.#problems = new Map(resolution.problems);
+    this.#resolutionProblems = new Map(resolution.problems);
     const wanted = new Set(resolution.order);
     for (const id of [...this.#active.keys()].reverse()) {
-      if (!wanted.has(id)) await this.#deactivate(id);
+      if (!wanted.has(id) || this.#active.get(id)!.key !== resolution.chosen.get(id))
+        await this.#deactivate(id);
     }
     for (const id of resolution.order) {
       if (this.#active.has(id)) continue;
-      const entry = this.#entries.find((e) => e.manifest?.id === id)!;
+      const entry = this.#entries.find((e) => e.key === resolution.chosen.get(id))!;
       const deps = Object.keys(entry.manifest!.dependencies ?? {});
       const missing = deps.filter((d) => !this.#active.has(d));
       if (missing.length > 0) {
@@ -157,6 +174,7 @@ export class PluginHost {
 
   async #activate(entry: Entry): Promise<void> {
     const manifest = entry.manifest!;
+    this.#runtimeProblems.delete(entry.key);
     const subscriptions = new DisposableStore();
     const container = new Container({ parent: this.root });
     const registered = new Set<string>();
@@ -191,6 +209,7 @@ export class PluginHost {
       }
       await module.activate(context);
       this.#active.set(manifest.id, {
+        key: entry.key,
         manifest,
         subscriptions,
         container,
@@ -210,29 +229,37 @@ export class PluginHost {
     }
   }
 
+  /** Never throws: a plugin that fails to tear down is reported, and its registrations are undone regardless. */
   async #deactivate(id: string): Promise<void> {
     const plugin = this.#active.get(id);
     if (!plugin) return;
     this.#active.delete(id);
-    try {
-      await plugin.deactivate?.();
-    } finally {
-      plugin.subscriptions.dispose();
-      plugin.container.unbindAll();
+    this.#runtimeProblems.delete(plugin.key);
+    const steps = [
+      () => plugin.deactivate?.(),
+      () => plugin.subscriptions.dispose(),
+      () => plugin.container.unbindAll(),
+    ];
+    for (const step of steps) {
+      try {
+        await step();
+      } catch (cause) {
+        const message = cause instanceof Error ? cause.message : String(cause);
+        this.#addProblem(plugin.key, warning(`deactivation failed: ${message}`));
+      }
     }
   }
 
   #addProblem(key: string, diagnostic: Diagnostic): void {
-    this.#problems.set(key, [...(this.#problems.get(key) ?? []), diagnostic]);
+    this.#runtimeProblems.set(key, [...(this.#runtimeProblems.get(key) ?? []), diagnostic]);
   }
 
   #watchState(): void {
-    let timer: NodeJS.Timeout | undefined;
     // The folder, not the file: the state file is replaced by rename on every write.
     this.#watcher = watch(this.options.home, (_event, filename) => {
       if (filename !== PLUGIN_STATE_FILE) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => void this.reconcile(), 50);
+      clearTimeout(this.#watchTimer);
+      this.#watchTimer = setTimeout(() => void this.reconcile().catch(() => undefined), 50);
     });
     this.#watcher.unref();
   }
@@ -248,7 +275,10 @@ function checkToolAgainstManifest(manifest: PluginManifest, tool: ToolDefinition
     if (declared.annotations[hint] !== tool.annotations[hint])
       throw new Error(`${where}: ${hint} differs from the manifest`);
   }
-  if (declared.actions.join() !== tool.actionNames.join()) {
+  const sameActions =
+    declared.actions.length === tool.actionNames.length &&
+    declared.actions.every((a, i) => a === tool.actionNames[i]);
+  if (!sameActions) {
     throw new Error(
       `${where}: actions [${tool.actionNames.join(', ')}] differ from the manifest's [${declared.actions.join(', ')}]`,
     );

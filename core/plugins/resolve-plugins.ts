@@ -12,6 +12,8 @@ export interface CheckedPlugin {
 export interface Resolution {
   /** Plugin ids to activate, dependencies first. */
   readonly order: readonly string[];
+  /** For each plugin id, the key of the candidate that won it (the first valid one found). */
+  readonly chosen: ReadonlyMap<string, string>;
   /** Diagnostics found while resolving, by candidate key, added to each plugin's own. */
   readonly problems: ReadonlyMap<string, readonly Diagnostic[]>;
 }
@@ -89,21 +91,47 @@ export function resolvePlugins(
     }
   }
 
+  const depsOf = (id: string) => Object.keys(byId.get(id)!.manifest.dependencies ?? {});
   const order: string[] = [];
   const placed = new Set<string>();
   const pending = [...running].sort();
   while (pending.length > 0) {
-    const ready = pending.find((id) =>
-      Object.keys(byId.get(id)!.manifest.dependencies ?? {}).every((d) => placed.has(d)),
-    );
+    const ready = pending.find((id) => depsOf(id).every((d) => placed.has(d)));
     if (ready === undefined) {
-      for (const id of pending)
-        report(byId.get(id)!.key, error(`is part of a dependency cycle among: ${pending.join(', ')}`));
+      reportCycles(pending, depsOf, (id, d) => report(byId.get(id)!.key, d));
       break;
     }
     order.push(ready);
     placed.add(ready);
     pending.splice(pending.indexOf(ready), 1);
   }
-  return { order, problems };
+  return { order, chosen: new Map([...byId].map(([id, plugin]) => [id, plugin.key])), problems };
+}
+
+/** Of the plugins that cannot be ordered, names those on a cycle as such and the rest as depending on one. */
+function reportCycles(
+  stuck: readonly string[],
+  depsOf: (id: string) => string[],
+  report: (id: string, d: Diagnostic) => void,
+): void {
+  const stuckDeps = (id: string) => depsOf(id).filter((d) => stuck.includes(d));
+  const reachesItself = (start: string): boolean => {
+    const seen = new Set<string>();
+    const queue = stuckDeps(start);
+    for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+      if (next === start) return true;
+      if (!seen.has(next)) {
+        seen.add(next);
+        queue.push(...stuckDeps(next));
+      }
+    }
+    return false;
+  };
+  const members = stuck.filter(reachesItself);
+  for (const id of stuck) {
+    const message = members.includes(id)
+      ? `is part of a dependency cycle among: ${members.join(', ')}`
+      : `cannot run: it depends on a dependency cycle among: ${members.join(', ')}`;
+    report(id, error(message));
+  }
 }

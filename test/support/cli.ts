@@ -47,7 +47,10 @@ export function runCli(args: readonly string[], env: Record<string, string>): Pr
 }
 
 /** A real MCP SDK client connected to `vmark mcp <args>` over stdio. */
-export async function connectStdio(args: readonly string[], home: string): Promise<{ client: Client; transport: StdioClientTransport }> {
+export async function connectStdio(
+  args: readonly string[],
+  home: string,
+): Promise<{ client: Client; transport: StdioClientTransport }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, 'mcp', ...args],

@@ -7,7 +7,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import workflowPlugin from '../../workflow/src/index.js';
 import documentPlugin from '../src/index.js';
 
-const documentUnderTest = { manifest: readManifest(new URL('../manifest.json', import.meta.url)), plugin: documentPlugin };
+const documentUnderTest = {
+  manifest: readManifest(new URL('../manifest.json', import.meta.url)),
+  plugin: documentPlugin,
+};
 const workflowUnderTest = {
   manifest: readManifest(new URL('../../workflow/manifest.json', import.meta.url)),
   plugin: workflowPlugin,
@@ -29,7 +32,11 @@ describe('document.write', () => {
     kit = await startTestHost({ plugins: [documentUnderTest, workflowUnderTest] });
     const { tabId } = kit.host.workbench.newTab();
     const write = await kit.call('document', { action: 'write', tabId, content: '# Draft\n' });
-    expect(write.data).toEqual({ revision: expect.stringMatching(/^rev-/), saved: false, save_skipped: 'untitled' });
+    expect(write.data).toEqual({
+      revision: expect.stringMatching(/^rev-/),
+      saved: false,
+      save_skipped: 'untitled',
+    });
     const state = await kit.call('session', { action: 'get_state' });
     expect(state.data).toMatchObject({
       windows: [{ tabs: [{ id: tabId, filePath: null, title: 'Untitled', dirty: true, kind: 'markdown' }] }],
@@ -41,7 +48,10 @@ describe('document.write', () => {
     const { tabId } = kit.host.workbench.newTab();
     const yaml = 'name: CI\non: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n';
     await kit.call('document', { action: 'write', tabId, content: yaml });
-    expect((await kit.call('document', { action: 'read', tabId })).data).toMatchObject({ kind: 'yaml-workflow', content: yaml });
+    expect((await kit.call('document', { action: 'read', tabId })).data).toMatchObject({
+      kind: 'yaml-workflow',
+      content: yaml,
+    });
     await kit.call('document', { action: 'write', tabId, content: '# back to prose\n' });
     expect((await kit.call('document', { action: 'read', tabId })).data).toMatchObject({ kind: 'markdown' });
   });
@@ -51,13 +61,27 @@ describe('document.write', () => {
     await writeFile(file, 'A\n');
     kit = await startTestHost({ plugins: [documentUnderTest], workspace, open: [file] });
     const a = (await kit.call('document', { action: 'read' })).data as { revision: string };
-    const same = await kit.call('document', { action: 'write', content: 'A\n', expected_revision: a.revision });
+    const same = await kit.call('document', {
+      action: 'write',
+      content: 'A\n',
+      expected_revision: a.revision,
+    });
     expect(same.data).toEqual({ revision: a.revision, saved: true });
     const b = (await kit.call('document', { action: 'write', content: 'B\n' })).data as { revision: string };
-    const backToA = (await kit.call('document', { action: 'write', content: 'A\n' })).data as { revision: string };
+    const backToA = (await kit.call('document', { action: 'write', content: 'A\n' })).data as {
+      revision: string;
+    };
     expect(new Set([a.revision, b.revision, backToA.revision]).size).toBe(3);
-    const stale = await kit.call('document', { action: 'write', content: 'C\n', expected_revision: a.revision });
-    expect(stale.data).toEqual({ error: 'STALE', message: expect.any(String), current_revision: backToA.revision });
+    const stale = await kit.call('document', {
+      action: 'write',
+      content: 'C\n',
+      expected_revision: a.revision,
+    });
+    expect(stale.data).toEqual({
+      error: 'STALE',
+      message: expect.any(String),
+      current_revision: backToA.revision,
+    });
   });
 
   it('reads workflow files as yaml-workflow by their path', async () => {
@@ -65,7 +89,10 @@ describe('document.write', () => {
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, '# just a comment\n');
     kit = await startTestHost({ plugins: [documentUnderTest, workflowUnderTest], workspace, open: [file] });
-    expect((await kit.call('document', { action: 'read' })).data).toMatchObject({ kind: 'yaml-workflow', filePath: file });
+    expect((await kit.call('document', { action: 'read' })).data).toMatchObject({
+      kind: 'yaml-workflow',
+      filePath: file,
+    });
     expect((await kit.call('session', { action: 'get_state' })).data).toMatchObject({
       capabilities: { supportedKinds: ['markdown', 'yaml-workflow'] },
     });
@@ -77,21 +104,38 @@ describe('document.write', () => {
     const guard = definePlugin({
       activate(context) {
         context.hooks.tapWaterfall('beforeDocumentWrite', (proposal) =>
-          proposal.document.filePath?.endsWith('locked.md') ? { ...proposal, veto: 'locked by policy' } : proposal,
+          proposal.document.filePath?.endsWith('locked.md')
+            ? { ...proposal, veto: 'locked by policy' }
+            : proposal,
         );
       },
     });
-    const guardManifest = { id: 'guard', name: 'Guard', version: '1.0.0', engines: { host: '^1.0.0' }, main: 'inline' };
-    kit = await startTestHost({ plugins: [documentUnderTest, { manifest: guardManifest, plugin: guard }], workspace, open: [file] });
+    const guardManifest = {
+      id: 'guard',
+      name: 'Guard',
+      version: '1.0.0',
+      engines: { host: '^1.0.0' },
+      main: 'inline',
+    };
+    kit = await startTestHost({
+      plugins: [documentUnderTest, { manifest: guardManifest, plugin: guard }],
+      workspace,
+      open: [file],
+    });
     const before = (await kit.call('document', { action: 'read' })).data as { revision: string };
     const write = await kit.call('document', { action: 'write', content: 'changed\n' });
     expect(write.isError).toBe(true);
     expect(write.data).toEqual({ error: 'READ_ONLY', message: 'The change was refused: locked by policy' });
-    expect((await kit.call('document', { action: 'read' })).data).toMatchObject({ content: 'keep me\n', revision: before.revision });
+    expect((await kit.call('document', { action: 'read' })).data).toMatchObject({
+      content: 'keep me\n',
+      revision: before.revision,
+    });
     expect(await readFile(file, 'utf8')).toBe('keep me\n');
 
     await kit.host.plugins.setEnabled('guard', false);
-    expect((await kit.call('document', { action: 'write', content: 'changed\n' })).data).toMatchObject({ saved: true });
+    expect((await kit.call('document', { action: 'write', content: 'changed\n' })).data).toMatchObject({
+      saved: true,
+    });
   });
 
   it('refuses to write when no tab is open', async () => {
@@ -110,7 +154,9 @@ describe('document.read', () => {
     expect(read.isError).toBe(false);
     expect(Buffer.byteLength(read.text)).toBeLessThanOrEqual(75_000);
     expect(read.data).toMatchObject({ truncated: true, bytes_total: expect.any(Number) as number });
-    expect((read.data as { truncation_note: string }).truncation_note).toMatch(/do not write back from this read/);
+    expect((read.data as { truncation_note: string }).truncation_note).toMatch(
+      /do not write back from this read/,
+    );
   });
 });
 
@@ -119,6 +165,8 @@ describe('session.get_state', () => {
     kit = await startTestHost({ plugins: [documentUnderTest] });
     const result = await kit.call('session', { action: 'get_state', verbose: true });
     expect(result.isError).toBe(false);
-    expect(result.data).toMatchObject({ windows: [{ label: 'main', focused: true, activeWorkspaceInstanceId: null, tabs: [] }] });
+    expect(result.data).toMatchObject({
+      windows: [{ label: 'main', focused: true, activeWorkspaceInstanceId: null, tabs: [] }],
+    });
   });
 });
