@@ -1,14 +1,5 @@
-import type { ToolDefinition } from '@vmark/sdk';
-import {
-  defineAction,
-  definePlugin,
-  defineTool,
-  optionalBoolean,
-  optionalId,
-  requiredString,
-  z,
-} from '@vmark/sdk';
-import { startTestHost, type TestHost } from '@vmark/sdk/testing';
+import { defineAction, defineTool, optionalBoolean, optionalId, requiredString, z } from '@vmark/sdk';
+import { startTestHost, type TestHost, toolPlugin } from '@vmark/sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /*
@@ -59,38 +50,12 @@ const lenient = defineTool({
   actions: { status: defineAction({ args: {}, run: record('status') }) },
 });
 
-function manifestFor(id: string, tools: readonly ToolDefinition[]) {
-  return {
-    id,
-    name: id,
-    version: '1.0.0',
-    engines: { host: '^1.0.0' },
-    main: 'index.js',
-    contributes: {
-      tools: tools.map((t) => ({
-        name: t.name,
-        title: t.title,
-        annotations: t.annotations,
-        actions: t.actionNames,
-      })),
-    },
-  };
-}
-
-function pluginOf(tools: readonly ToolDefinition[]) {
-  return definePlugin({
-    activate(ctx) {
-      for (const tool of tools) ctx.registerTool(tool);
-    },
-  });
-}
-
 let kit: TestHost;
 
 beforeEach(async () => {
   received = [];
   kit = await startTestHost({
-    plugins: [{ manifest: manifestFor('arg-test', [notes, lenient]), plugin: pluginOf([notes, lenient]) }],
+    plugins: [toolPlugin('arg-test', [notes, lenient])],
   });
 });
 
@@ -251,7 +216,7 @@ describe('argument schemas that transform their input', () => {
 
   it('runs the transform once, so the action gets its output', async () => {
     const transformKit = await startTestHost({
-      plugins: [{ manifest: manifestFor('transform-test', [tagged]), plugin: pluginOf([tagged]) }],
+      plugins: [toolPlugin('transform-test', [tagged])],
     });
     try {
       const out = await transformKit.call('tagged', { action: 'tag', tags: 'a,b' });

@@ -1,18 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCalledEvent, ToolDefinition } from '@vmark/sdk';
-import {
-  defineAction,
-  definePlugin,
-  defineTool,
-  DomainError,
-  optionalId,
-  requiredString,
-  staleError,
-  z,
-} from '@vmark/sdk';
-import { startTestHost, type TestHost } from '@vmark/sdk/testing';
+import type { ToolCalledEvent } from '@vmark/sdk';
+import { defineAction, defineTool, DomainError, optionalId, requiredString, staleError, z } from '@vmark/sdk';
+import { startTestHost, type TestHost, toolPlugin } from '@vmark/sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 
 /*
@@ -104,34 +95,7 @@ const shaped = defineTool({
   },
 });
 
-function manifestFor(id: string, tools: readonly ToolDefinition[]) {
-  return {
-    id,
-    name: id,
-    version: '1.0.0',
-    engines: { host: '^1.0.0' },
-    main: 'index.js',
-    contributes: {
-      tools: tools.map((t) => ({
-        name: t.name,
-        title: t.title,
-        annotations: t.annotations,
-        actions: t.actionNames,
-      })),
-    },
-  };
-}
-
 let calls: ToolCalledEvent[] = [];
-
-function pluginOf(tools: readonly ToolDefinition[], observe = false) {
-  return definePlugin({
-    activate(ctx) {
-      for (const tool of tools) ctx.registerTool(tool);
-      if (observe) ctx.hooks.tap('toolCalled', (event) => calls.push(event));
-    },
-  });
-}
 
 let kit: TestHost | undefined;
 
@@ -139,8 +103,8 @@ async function start(): Promise<TestHost> {
   calls = [];
   kit = await startTestHost({
     plugins: [
-      { manifest: manifestFor('docs-plugin', [docs]), plugin: pluginOf([docs], true) },
-      { manifest: manifestFor('other-plugin', [plain, shaped]), plugin: pluginOf([plain, shaped]) },
+      toolPlugin('docs-plugin', [docs], (ctx) => ctx.hooks.tap('toolCalled', (event) => calls.push(event))),
+      toolPlugin('other-plugin', [plain, shaped]),
     ],
   });
   return kit;

@@ -3,7 +3,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DomainError } from '@vmark/sdk';
+import { refusalOf } from '@vmark/sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveInScope } from './resolve-in-scope.js';
 import type { ScopeRoot } from './resolve-in-scope.js';
@@ -20,24 +20,13 @@ async function scopeOf(...folders: string[]): Promise<ScopeRoot[]> {
 }
 
 async function expectRefused(pending: Promise<unknown>, reason: string | RegExp): Promise<void> {
-  const error = await refusal(pending);
+  const error = await refusalOf(pending);
   expect(error.code).toBe('INVALID_PATH');
   if (typeof reason === 'string') expect(error.message).toContain(reason);
   else expect(error.message).toMatch(reason);
 }
 
 const OUTSIDE = 'is outside the open workspace and document folders';
-
-/** Awaits a promise that must reject with a DomainError. */
-async function refusal(pending: Promise<unknown>): Promise<DomainError> {
-  const outcome: unknown = await pending.then(
-    () => 'resolved instead of refusing',
-    (error: unknown) => error,
-  );
-  expect(outcome).toBeInstanceOf(DomainError);
-  if (!(outcome instanceof DomainError)) throw new Error('unreachable');
-  return outcome;
-}
 
 beforeEach(async () => {
   // realpath: os.tmpdir() is itself a link on some systems (macOS /tmp).

@@ -6,7 +6,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createHost, type Host } from '@vmark/core';
-import type { PluginDefinition } from '@vmark/sdk';
+import type { DomainError, PluginContext, PluginDefinition, ToolDefinition } from '@vmark/sdk';
+import { definePlugin, HOST_API_VERSION, isDomainError } from '@vmark/sdk';
 
 /**
  * The test kit: a real host with only the plugins under test, served to a real
@@ -79,6 +80,49 @@ export async function startTestHost(options: TestHostOptions): Promise<TestHost>
       await rm(home, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A plugin made up for a test: a manifest declaring `tools`, and an `activate`
+ * that registers them, then runs `more` (e.g. to tap a hook).
+ */
+export function toolPlugin(
+  id: string,
+  tools: readonly ToolDefinition[],
+  more?: (context: PluginContext) => void,
+): PluginUnderTest {
+  const manifest = {
+    id,
+    name: id,
+    version: '1.0.0',
+    engines: { host: `^${HOST_API_VERSION}` },
+    main: 'index.js',
+    contributes: {
+      tools: tools.map((t) => ({
+        name: t.name,
+        title: t.title,
+        annotations: t.annotations,
+        actions: t.actionNames,
+      })),
+    },
+  };
+  const plugin = definePlugin({
+    activate(context) {
+      for (const tool of tools) context.registerTool(tool);
+      more?.(context);
+    },
+  });
+  return { manifest, plugin };
+}
+
+/** Awaits a call that must be refused with a DomainError, and returns that error. */
+export async function refusalOf(pending: Promise<unknown>): Promise<DomainError> {
+  const outcome: unknown = await pending.then(
+    () => new Error('expected a refusal (DomainError), but the call succeeded'),
+    (error: unknown) => error,
+  );
+  if (!isDomainError(outcome)) throw outcome instanceof Error ? outcome : new Error(String(outcome));
+  return outcome;
 }
 
 /** Reads a plugin's manifest.json, e.g. `readManifest(new URL('../manifest.json', import.meta.url))`. */
