@@ -1,20 +1,18 @@
 #!/usr/bin/env node
 import { isDomainError } from '@vmark/sdk';
 import { VMARK_VERSION } from '../version.js';
-import { healthCheckCommand } from './health-check-command.js';
-import { mcpCommand } from './mcp-command.js';
-import { pluginsCommand } from './plugins-command.js';
 import { USAGE, UsageError } from './usage.js';
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
+    // Each command is imported when chosen, so `--version` does not load the host.
     case 'mcp':
-      return mcpCommand(rest);
+      return (await import('./mcp-command.js')).mcpCommand(rest);
     case 'plugins':
-      return pluginsCommand(rest);
+      return (await import('./plugins-command.js')).pluginsCommand(rest);
     case '--health-check':
-      return healthCheckCommand().catch((error: unknown) => {
+      return (await import('./health-check-command.js')).healthCheckCommand().catch((error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
         process.stdout.write(
           JSON.stringify({ status: 'error', version: VMARK_VERSION, error: message }) + '\n',

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { open as fsOpen } from 'node:fs/promises';
 import type {
   ChangeOrigin,
   DocumentKinds,
@@ -11,8 +11,8 @@ import type {
 import { DocumentKindsToken, DomainError, staleError, VaultToken } from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
 import { HostHooksToken } from '../container/host-tokens.js';
-import { assertWritable, writeFileAtomic } from '../vault/atomic-write.js';
-import { fingerprint, readFingerprint } from '../vault/file-fingerprint.js';
+import { writeFileAtomic } from '../vault/atomic-write.js';
+import { changedOnDisk, type DiskState, diskStateOf } from '../vault/file-fingerprint.js';
 import { newRevision } from './revision.js';
 
 /** Larger files are refused on open: a Markdown editor has no use for them and they would exhaust memory. */
@@ -25,8 +25,8 @@ interface DocumentRecord {
   revision: string;
   kind: string;
   dirty: boolean;
-  /** sha256 of the bytes this host last read from or wrote to `filePath`; null when it knows of no file. */
-  diskFingerprint: string | null;
+  /** The file as this host last read or wrote it; null when it knows of no file at `filePath`. */
+  disk: DiskState | null;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -47,24 +47,27 @@ export class HostDocumentStore implements DocumentStore {
 
   /** Reads a file (already resolved to its canonical path) into a new buffer. */
   async open(canonicalPath: string): Promise<DocumentSnapshot> {
-    const info = await stat(canonicalPath).catch(() => null);
-    if (!info?.isFile()) {
-      throw new DomainError('INVALID_PATH', `${JSON.stringify(canonicalPath)} is not a readable file`);
-    }
-    if (info.size > MAX_DOCUMENT_BYTES) {
-      throw new DomainError(
-        'INVALID_PATH',
-        `${JSON.stringify(canonicalPath)} is larger than ${MAX_DOCUMENT_BYTES} bytes`,
-      );
-    }
-    const bytes = await readFile(canonicalPath);
-    let content: string;
+    const quoted = JSON.stringify(canonicalPath);
+    const handle = await fsOpen(canonicalPath, 'r').catch(() => null);
+    if (handle === null) throw new DomainError('INVALID_PATH', `${quoted} is not a readable file`);
     try {
-      content = utf8.decode(bytes);
-    } catch {
-      throw new DomainError('INVALID_PATH', `${JSON.stringify(canonicalPath)} is not UTF-8 text`);
+      // One handle for the stat and the bytes, so the two describe the same file.
+      const stats = await handle.stat({ bigint: true });
+      if (!stats.isFile()) throw new DomainError('INVALID_PATH', `${quoted} is not a readable file`);
+      if (stats.size > MAX_DOCUMENT_BYTES) {
+        throw new DomainError('INVALID_PATH', `${quoted} is larger than ${MAX_DOCUMENT_BYTES} bytes`);
+      }
+      const bytes = await handle.readFile();
+      let content: string;
+      try {
+        content = utf8.decode(bytes);
+      } catch {
+        throw new DomainError('INVALID_PATH', `${quoted} is not UTF-8 text`);
+      }
+      return this.#add(canonicalPath, content, diskStateOf(stats, bytes), false);
+    } finally {
+      await handle.close();
     }
-    return this.#add(canonicalPath, content, fingerprint(bytes), false);
   }
 
   /** A new untitled buffer of a given kind. */
@@ -133,19 +136,16 @@ export class HostDocumentStore implements DocumentStore {
       throw new DomainError('INVALID_PATH', 'The document is untitled; save it with workspace.save_as');
     }
     const target = await this.vault.resolve(record.filePath);
-    const onDisk = await readFingerprint(target);
-    if (onDisk !== record.diskFingerprint) {
+    if (await changedOnDisk(target, record.disk)) {
       throw new DomainError(
         'STALE',
         `${JSON.stringify(target)} changed on disk since vmark last read or wrote it; not overwritten`,
         { current_revision: record.revision, conflict: 'changed-on-disk' },
       );
     }
-    await assertWritable(target);
     const revision = record.revision;
     const bytes = Buffer.from(record.content, 'utf8');
-    await writeFileAtomic(target, bytes);
-    record.diskFingerprint = fingerprint(bytes);
+    record.disk = diskStateOf(await writeFileAtomic(target, bytes), bytes);
     // A change that arrived while the file was being written is not on disk yet.
     if (record.revision === revision) record.dirty = false;
     const saved = snapshotOf(record);
@@ -156,7 +156,7 @@ export class HostDocumentStore implements DocumentStore {
   #add(
     filePath: string | null,
     content: string,
-    diskFingerprint: string | null,
+    disk: DiskState | null,
     dirty: boolean,
     kind = this.kinds.detect(filePath, content),
   ): DocumentSnapshot {
@@ -167,7 +167,7 @@ export class HostDocumentStore implements DocumentStore {
       revision: newRevision(),
       kind,
       dirty,
-      diskFingerprint,
+      disk,
     };
     this.#records.set(record.id, record);
     return snapshotOf(record);

@@ -31,48 +31,48 @@ export function boundOutput(
   if (total <= bound) return { truncated: false, text };
 
   const bytes = Buffer.from(text, 'utf8');
-  const envelopeFor = (shown: number): TruncationEnvelope => {
-    const preview = previewOf(bytes, shown);
-    const previewBytes = Buffer.byteLength(preview, 'utf8');
+  const envelopeFor = (preview: string, shown = Buffer.byteLength(preview, 'utf8')): TruncationEnvelope => {
     return {
       truncated: true,
       truncation_note:
         `=== [VMark MCP] OUTPUT TRUNCATED === The payload is ${total} UTF-8 bytes, over the ${bound}-byte bound ` +
-        `(~${Math.round(bound / 3)} tokens at ~3 bytes/token). \`preview\` holds the first ${previewBytes} bytes, ` +
+        `(~${Math.round(bound / 3)} tokens at ~3 bytes/token). \`preview\` holds the first ${shown} bytes, ` +
         'cut on a character boundary; it is a FRAGMENT and WILL NOT PARSE as JSON. ' +
         'DO NOT RETRY THIS CALL UNCHANGED — it truncates at the same point. ' +
         `To get the rest: ${recovery}`,
       bytes_total: total,
-      bytes_shown: previewBytes,
+      bytes_shown: shown,
       preview,
     };
   };
-  const fits = (shown: number) =>
-    Buffer.byteLength(JSON.stringify(envelopeFor(shown), null, 2), 'utf8') <= bound;
+  // Everything but the preview, sized with the largest count it can show (`total`); `- 2` for its quotes.
+  const overhead = Buffer.byteLength(JSON.stringify(envelopeFor('', total), null, 2), 'utf8') - 2;
+  const escapedBytes = (preview: string) => Buffer.byteLength(JSON.stringify(preview), 'utf8');
 
   // The preview is escaped inside the envelope, so its share of the bound is found by search.
   let low = 0;
   let high = bound;
   while (low < high) {
     const mid = Math.ceil((low + high) / 2);
-    if (fits(mid)) low = mid;
+    if (overhead + escapedBytes(previewOf(bytes, mid)) <= bound) low = mid;
     else high = mid - 1;
   }
-  const envelope = envelopeFor(low);
+  let preview = previewOf(bytes, low);
+  while (preview.length > 0 && parses(preview)) preview = [...preview].slice(0, -1).join('');
+  const envelope = envelopeFor(preview);
   return { truncated: true, text: JSON.stringify(envelope, null, 2), envelope };
 }
 
-/** The first `limit` bytes, cut back to a whole code point, without a dangling joiner, never valid JSON. */
+/** The first `limit` bytes, cut back to a whole code point and without a dangling joiner. */
 function previewOf(bytes: Buffer, limit: number): string {
   let end = Math.min(limit, bytes.length);
   // Step back over UTF-8 continuation bytes (10xxxxxx) so no code point is split.
   while (end > 0 && end < bytes.length && (bytes[end]! & 0xc0) === 0x80) end--;
-  let preview = bytes.subarray(0, end).toString('utf8');
-  preview = preview.replace(/\u200d+$/u, '');
-  while (preview.length > 0 && parses(preview)) preview = [...preview].slice(0, -1).join('');
-  return preview;
+  return bytes
+    .subarray(0, end)
+    .toString('utf8')
+    .replace(/\u200d+$/u, '');
 }
-
 function parses(text: string): boolean {
   try {
     JSON.parse(text);

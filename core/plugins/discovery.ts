@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
+import { register } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -21,6 +23,20 @@ export interface PluginRoot {
   readonly source: PluginSource;
 }
 
+let sdkHookRegistered = false;
+
+/**
+ * Lets plugins outside the host's package tree import `@vmark/sdk` (see
+ * sdk-resolve-hook.ts). Once per process, and only when running from the build:
+ * under the test runner, which runs the TypeScript sources, its aliases do this.
+ */
+function registerSdkResolution(): void {
+  const hook = new URL('./sdk-resolve-hook.js', import.meta.url);
+  if (sdkHookRegistered || !existsSync(hook)) return;
+  sdkHookRegistered = true;
+  register(hook, { data: { sdkUrl: import.meta.resolve('@vmark/sdk') } });
+}
+
 /** Every `<root>/<folder>/manifest.json`, in a stable order. Missing roots are simply empty. */
 export async function discoverPlugins(roots: readonly PluginRoot[]): Promise<PluginCandidate[]> {
   const found: PluginCandidate[] = [];
@@ -40,6 +56,8 @@ export async function discoverPlugins(roots: readonly PluginRoot[]): Promise<Plu
 
 function candidateFromFolder(source: PluginSource, dir: string, manifestText: string): PluginCandidate {
   const load = async (main: string) => {
+    // Built-in plugins resolve the SDK through the host's node_modules; the hook costs a loader thread.
+    if (source !== 'builtin') registerSdkResolution();
     const module = (await import(pathToFileURL(path.resolve(dir, main)).href)) as { default?: unknown };
     return module.default;
   };

@@ -1,4 +1,4 @@
-import semver from 'semver';
+import satisfies from 'semver/functions/satisfies.js';
 import { type Diagnostic, error, hasErrors } from './diagnostics.js';
 import type { PluginManifest } from './manifest.js';
 
@@ -78,7 +78,7 @@ export function resolvePlugins(
             ? 'which is disabled'
             : !running.has(dep)
               ? 'which cannot run'
-              : !semver.satisfies(target.manifest.version, range)
+              : !satisfies(target.manifest.version, range)
                 ? `but version ${target.manifest.version} is installed`
                 : null;
         if (why !== null) {

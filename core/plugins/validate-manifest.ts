@@ -1,5 +1,7 @@
 import path from 'node:path';
-import semver from 'semver';
+import valid from 'semver/functions/valid.js';
+import validRange from 'semver/ranges/valid.js';
+import satisfies from 'semver/functions/satisfies.js';
 import { type Diagnostic, error, warning } from './diagnostics.js';
 import { type PluginManifest, pluginManifest } from './manifest.js';
 
@@ -39,12 +41,12 @@ export function validateManifest(raw: unknown, hostApiVersion: string): Manifest
 
   if (!PLUGIN_ID.test(manifest.id))
     diagnostics.push(error(`id "${manifest.id}" must match ${String(PLUGIN_ID)}`));
-  if (!semver.valid(manifest.version))
+  if (!valid(manifest.version))
     diagnostics.push(error(`version "${manifest.version}" is not a semver version`));
 
-  if (!semver.validRange(manifest.engines.host)) {
+  if (!validRange(manifest.engines.host)) {
     diagnostics.push(error(`engines.host "${manifest.engines.host}" is not a semver range`));
-  } else if (!semver.satisfies(hostApiVersion, manifest.engines.host)) {
+  } else if (!satisfies(hostApiVersion, manifest.engines.host)) {
     diagnostics.push(
       error(
         `not compatible with the vmark host API ${hostApiVersion}; the plugin requires ${manifest.engines.host}`,
@@ -60,8 +62,7 @@ export function validateManifest(raw: unknown, hostApiVersion: string): Manifest
   for (const [id, range] of Object.entries(manifest.dependencies ?? {})) {
     if (!PLUGIN_ID.test(id)) diagnostics.push(error(`dependency id "${id}" must match ${String(PLUGIN_ID)}`));
     if (id === manifest.id) diagnostics.push(error('a plugin cannot depend on itself'));
-    if (!semver.validRange(range))
-      diagnostics.push(error(`dependency "${id}" has an invalid range "${range}"`));
+    if (!validRange(range)) diagnostics.push(error(`dependency "${id}" has an invalid range "${range}"`));
   }
 
   const tools = manifest.contributes?.tools ?? [];

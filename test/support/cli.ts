@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** The built CLI: end-to-end tests drive what a person or an AI client would run. */
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
-export const CLI = path.join(REPO, 'core/dist/cli/main.js');
+export const CLI = path.join(REPO, 'core/dist/bundle/main.js');
 
 /** Temporary folders, removed by `cleanup`. Realpath'd, since tmp may be a symlink. */
 export class TempDirs {
