@@ -78,6 +78,12 @@ export class HostWorkbench implements Workbench {
     return { ...this.#tabs.get(active)! };
   }
 
+  /** The tab showing a document, if one does. */
+  tabOfDocument(documentId: string): TabRef | undefined {
+    const tab = [...this.#tabs.values()].find((t) => t.documentId === documentId);
+    return tab && { ...tab };
+  }
+
   async openWorkspace(
     folderPath: string,
     options: { windowLabel?: string } = {},

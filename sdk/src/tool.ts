@@ -16,12 +16,21 @@ export interface ToolCaller {
   readonly clientVersion: string;
 }
 
+/** A person's answer to a question put through the calling MCP client. */
+export type ElicitationAnswer = 'accept' | 'decline' | 'cancel';
+
 /** What a handler gets besides its arguments. */
 export interface ToolCall {
   readonly tool: string;
   readonly action: string;
   readonly caller: ToolCaller;
   readonly signal: AbortSignal;
+  /**
+   * Asks the person at the calling client a yes/no question through MCP
+   * elicitation, within this request. Absent when the client did not declare
+   * the elicitation capability.
+   */
+  readonly elicit?: (message: string) => Promise<ElicitationAnswer>;
 }
 
 export type ArgsShape = Readonly<Record<string, z.ZodType>>;

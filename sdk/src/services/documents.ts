@@ -17,7 +17,14 @@ export interface DocumentSnapshot {
 
 /** Who changed a document; hooks and the AI edit history use it. */
 export type ChangeOrigin =
-  | { readonly kind: 'mcp'; readonly caller: ToolCaller; readonly tool: string; readonly action: string }
+  | {
+      readonly kind: 'mcp';
+      readonly caller: ToolCaller;
+      readonly tool: string;
+      readonly action: string;
+      /** What the change did, for the AI edit history; derived from tool and action when absent. */
+      readonly description?: string;
+    }
   | { readonly kind: 'editor' }
   | { readonly kind: 'disk' }
   | { readonly kind: 'host' };

@@ -1,6 +1,8 @@
 import type { ServiceIdentifier } from 'inversify';
+import type { Approvals } from './approvals.js';
 import type { DocumentKinds, DocumentStore } from './documents.js';
 import type { HostInfo } from './host-info.js';
+import type { Settings } from './settings.js';
 import type { Vault } from './vault.js';
 import type { Workbench } from './workbench.js';
 
@@ -13,3 +15,5 @@ export const VaultToken: ServiceIdentifier<Vault> = Symbol.for('vmark.Vault');
 export const WorkbenchToken: ServiceIdentifier<Workbench> = Symbol.for('vmark.Workbench');
 export const DocumentStoreToken: ServiceIdentifier<DocumentStore> = Symbol.for('vmark.DocumentStore');
 export const DocumentKindsToken: ServiceIdentifier<DocumentKinds> = Symbol.for('vmark.DocumentKinds');
+export const ApprovalsToken: ServiceIdentifier<Approvals> = Symbol.for('vmark.Approvals');
+export const SettingsToken: ServiceIdentifier<Settings> = Symbol.for('vmark.Settings');
