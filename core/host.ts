@@ -5,6 +5,8 @@ import { HostInfoToken } from '@vmark/sdk';
 import { Container } from 'inversify';
 import { hostModule } from './container/host-module.js';
 import { HostHooksToken } from './container/host-tokens.js';
+import { HostDocumentStore } from './documents/document-store.js';
+import { FolderWatcher } from './documents/folder-watcher.js';
 import type { HostOptions } from './host-options.js';
 import { createMcpSession } from './mcp/mcp-session.js';
 import { ToolRegistry } from './mcp/tool-registry.js';
@@ -66,6 +68,10 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         hooks: container.get(HostHooksToken),
         connectionId: `conn-${++connections}`,
       }),
-    dispose: () => plugins.dispose(),
+    async dispose() {
+      await plugins.dispose();
+      container.get(HostDocumentStore).dispose();
+      container.get(FolderWatcher).dispose();
+    },
   };
 }

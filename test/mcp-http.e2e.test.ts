@@ -51,7 +51,11 @@ describe('vmark mcp --http: Streamable HTTP on loopback behind a bearer token', 
   it('serves the same tools, reads, writes and refuses a stale revision', async () => {
     const client = await connect();
     try {
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['session', 'document']);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+        'session',
+        'workspace',
+        'document',
+      ]);
       const read = await call(client, 'document', { action: 'read' });
       expect(read.data).toMatchObject({ content: 'hello\n', filePath: notes });
       const write = await call(client, 'document', {

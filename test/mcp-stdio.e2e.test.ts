@@ -23,10 +23,10 @@ describe('vmark mcp over stdio, with the real MCP SDK client', () => {
   });
   afterAll(() => client.close());
 
-  it('offers only the session and document tools, with the seed annotations', async () => {
+  it('offers the session, workspace and document tools, with the seed annotations', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['session', 'document']);
-    const [session, document] = tools;
+    expect(tools.map((t) => t.name)).toEqual(['session', 'workspace', 'document']);
+    const [session, , document] = tools;
     expect(session!.annotations).toEqual({
       title: 'VMark Session State',
       readOnlyHint: true,
@@ -268,8 +268,12 @@ describe('the command line', () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({
       status: 'ok',
       version: version.stdout.trim(),
-      toolCount: 2,
-      tools: [expect.objectContaining({ name: 'session' }), expect.objectContaining({ name: 'document' })],
+      toolCount: 3,
+      tools: [
+        expect.objectContaining({ name: 'session' }),
+        expect.objectContaining({ name: 'workspace' }),
+        expect.objectContaining({ name: 'document' }),
+      ],
     });
   });
 
@@ -305,7 +309,7 @@ describe('the command line', () => {
     const health = JSON.parse((await runCli(['--health-check'], { VMARK_HOME: home })).stdout) as {
       toolCount: number;
     };
-    expect(health.toolCount).toBe(2);
+    expect(health.toolCount).toBe(3);
   });
 
   it('plugins disable takes the tools out of a running session, with tools/list_changed; enable brings them back', async () => {
@@ -317,7 +321,11 @@ describe('the command line', () => {
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         changes++;
       });
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['session', 'document']);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+        'session',
+        'workspace',
+        'document',
+      ]);
 
       const disabled = await runCli(['plugins', 'disable', 'document'], { VMARK_HOME: home });
       expect(disabled).toMatchObject({ code: 0, stdout: 'document: disabled\n' });
@@ -329,7 +337,7 @@ describe('the command line', () => {
       expect(listed.find((p) => p.id === 'document')).toMatchObject({ enabled: false });
 
       await runCli(['plugins', 'enable', 'document'], { VMARK_HOME: home });
-      await eventually(async () => (await client.listTools()).tools.length === 2);
+      await eventually(async () => (await client.listTools()).tools.length === 3);
       expect((await call(client, 'session', { action: 'get_state' })).isError).toBe(false);
     } finally {
       await client.close();

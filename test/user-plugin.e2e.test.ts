@@ -40,7 +40,12 @@ export default definePlugin({ activate(context) { context.registerTool(greeter);
   );
   const { client } = await connectStdio(['--workspace', await temp.make()], home);
   try {
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['session', 'document', 'greeter']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'session',
+      'workspace',
+      'document',
+      'greeter',
+    ]);
     expect((await call(client, 'greeter', { action: 'greet', name: 'Ada' })).data).toEqual({
       greeting: 'Hello, Ada',
     });

@@ -11,6 +11,10 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./mcp-command.js')).mcpCommand(rest);
     case 'plugins':
       return (await import('./plugins-command.js')).pluginsCommand(rest);
+    case 'approvals':
+      return (await import('./approvals-command.js')).approvalsCommand(rest);
+    case 'checkpoints':
+      return (await import('./checkpoints-command.js')).checkpointsCommand(rest);
     case '--health-check':
       return (await import('./health-check-command.js')).healthCheckCommand().catch((error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);

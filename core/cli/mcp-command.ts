@@ -1,5 +1,8 @@
 import { parseArgs } from 'node:util';
+import { ApprovalBroker } from '../approvals/approval-broker.js';
+import { startControlServer } from '../control/control-server.js';
 import { serveStdio } from '../mcp/stdio-endpoint.js';
+import { vmarkHome } from './environment.js';
 import { startHost } from './start-host.js';
 import { UsageError } from './usage.js';
 
@@ -20,12 +23,19 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   if (values.port !== undefined && !values.http) throw new UsageError('--port only applies with --http');
 
   const host = await startHost({ workspace: values.workspace, open: values.open, watchPluginState: true });
-  const shutdown = async () => {
+  // A person at a terminal reaches this host through its control channel (`vmark approvals`).
+  // Not awaited here: MCP is served meanwhile, so the channel costs the client no start-up time.
+  const control = startControlServer(
+    { approvals: host.container.get(ApprovalBroker) },
+    { home: vmarkHome(), version: host.version },
+  );
+  const stop = async () => {
+    await (await control).close();
     await host.dispose();
-    process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  const exit = () => void stop().finally(() => process.exit(0));
+  process.once('SIGINT', exit);
+  process.once('SIGTERM', exit);
 
   if (values.http) {
     // Imported only when asked for: the HTTP stack is a third of the stdio start-up time.
@@ -35,6 +45,6 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     await new Promise(() => undefined);
   }
   await serveStdio(host);
-  await host.dispose();
+  await stop();
   return 0;
 }

@@ -7,6 +7,11 @@ Usage:
                                                  prints {"url","token"} as its first stdout line
   vmark plugins list [--json]                    every plugin with its state and diagnostics
   vmark plugins enable ID | disable ID           turn a plugin on or off (a running host follows)
+  vmark approvals list [--json]                  requests of running hosts waiting for a person's answer
+  vmark approvals allow ID | deny ID             answer one; the AI's retried call goes ahead or is refused
+  vmark checkpoints list [--json] [--file PATH]  AI edits (undo history), newest first
+  vmark checkpoints restore ID                   put back the text an AI edit replaced, saved as a
+                                                 new revision (itself recorded, so undoable)
   vmark --health-check                           one JSON line: {status, version, toolCount, tools}
   vmark --version
 

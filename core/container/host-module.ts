@@ -1,18 +1,23 @@
 import type { HostInfo } from '@vmark/sdk';
 import {
+  ApprovalsToken,
   DocumentKindsToken,
   DocumentStoreToken,
   HostInfoToken,
+  SettingsToken,
   VaultToken,
   WorkbenchToken,
 } from '@vmark/sdk';
 import { type Container, ContainerModule } from 'inversify';
+import { ApprovalBroker } from '../approvals/approval-broker.js';
 import { HostDocumentStore } from '../documents/document-store.js';
+import { FolderWatcher } from '../documents/folder-watcher.js';
 import { KindRegistry } from '../documents/kind-registry.js';
 import { createHostHooks } from '../hooks/host-hooks.js';
 import type { HostOptions } from '../host-options.js';
 import { ToolRegistry } from '../mcp/tool-registry.js';
 import { PluginHost } from '../plugins/plugin-host.js';
+import { SettingsStore } from '../settings/settings-store.js';
 import { HostVault } from '../vault/host-vault.js';
 import { HostWorkbench } from '../workbench/workbench.js';
 import { HostContainerToken, HostHooksToken, HostOptionsToken } from './host-tokens.js';
@@ -32,10 +37,16 @@ export function hostModule(container: Container, options: HostOptions, info: Hos
     bind(DocumentKindsToken).toService(KindRegistry);
     bind(HostVault).toSelf().inSingletonScope();
     bind(VaultToken).toService(HostVault);
+    bind(FolderWatcher).toSelf().inSingletonScope();
     bind(HostDocumentStore).toSelf().inSingletonScope();
     bind(DocumentStoreToken).toService(HostDocumentStore);
     bind(HostWorkbench).toSelf().inSingletonScope();
     bind(WorkbenchToken).toService(HostWorkbench);
+
+    bind(ApprovalBroker).toSelf().inSingletonScope();
+    bind(ApprovalsToken).toService(ApprovalBroker);
+    bind(SettingsStore).toSelf().inSingletonScope();
+    bind(SettingsToken).toService(SettingsStore);
 
     bind(ToolRegistry).toSelf().inSingletonScope();
     bind(PluginHost).toSelf().inSingletonScope();

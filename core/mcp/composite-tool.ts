@@ -1,7 +1,7 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { HostHooks, ToolCaller, ToolCalledEvent, ToolDefinition } from '@vmark/sdk';
-import { isArgumentError, isDomainError, z } from '@vmark/sdk';
+import type { HostHooks, ToolCall, ToolCaller, ToolCalledEvent, ToolDefinition } from '@vmark/sdk';
+import { isArgumentError, isDomainError, isRefusal, z } from '@vmark/sdk';
 import { checkActionArgs } from './argument-check.js';
 import { boundOutput } from './output-bound.js';
 import { renderDomainError } from './render-error.js';
@@ -9,6 +9,8 @@ import { renderDomainError } from './render-error.js';
 export interface CompositeToolEnv {
   readonly hooks: HostHooks;
   readonly caller: () => ToolCaller;
+  /** Asks the calling client's person a yes/no question; undefined when the client cannot elicit. */
+  readonly elicitor: () => ToolCall['elicit'];
 }
 
 /**
@@ -67,6 +69,7 @@ export function registerCompositeTool(
           action,
           caller,
           signal: extra.signal,
+          elicit: env.elicitor(),
         });
         return successResult(tool, data ?? null, spec.truncationRecovery ?? tool.truncationRecovery);
       } catch (error) {
@@ -77,6 +80,14 @@ export function registerCompositeTool(
         if (isDomainError(error)) {
           outcome = 'domain-error';
           return renderDomainError(error.toEnvelope());
+        }
+        if (isRefusal(error)) {
+          outcome = 'domain-error';
+          return {
+            isError: true,
+            content: [{ type: 'text', text: error.message }],
+            structuredContent: { ...error.structured },
+          };
         }
         outcome = 'internal-error';
         const message = error instanceof Error ? error.message : String(error);

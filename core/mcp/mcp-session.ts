@@ -1,6 +1,6 @@
 import type { RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Disposable, HostHooks, ToolCaller } from '@vmark/sdk';
+import type { Disposable, HostHooks, ToolCall, ToolCaller } from '@vmark/sdk';
 import { registerCompositeTool } from './composite-tool.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -30,7 +30,18 @@ export function createMcpSession(options: McpSessionOptions): { server: McpServe
       clientVersion: client?.version ?? 'unknown',
     };
   };
-  const env = { hooks: options.hooks, caller };
+  const elicitor = (): ToolCall['elicit'] => {
+    if (!server.server.getClientCapabilities()?.elicitation) return undefined;
+    return async (message) => {
+      // A yes/no question: the answer is the action itself, so the form has no fields.
+      const result = await server.server.elicitInput({
+        message,
+        requestedSchema: { type: 'object', properties: {} },
+      });
+      return result.action;
+    };
+  };
+  const env = { hooks: options.hooks, caller, elicitor };
   const registered = new Map<string, RegisteredTool>();
   for (const { tool } of options.registry.list())
     registered.set(tool.name, registerCompositeTool(server, tool, env));

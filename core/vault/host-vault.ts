@@ -1,8 +1,8 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Vault } from '@vmark/sdk';
-import { DomainError } from '@vmark/sdk';
 import { injectable } from 'inversify';
+import { invalidPath, lexicalResolve } from './path-scope.js';
 import { resolveInScope, type ScopeRoot } from './resolve-in-scope.js';
 
 /** The file scope: workspace roots plus the folders of open documents (counted, since several may share one). */
@@ -20,14 +20,20 @@ export class HostVault implements Vault {
     return resolveInScope(input, [...this.#workspaceRoots, ...folders], this.#workspaceRoots[0]?.real);
   }
 
+  async canonicalFolder(input: string): Promise<string> {
+    const lexical = lexicalResolve(input, undefined);
+    const real = await realpath(lexical).catch(() => null);
+    if (real === null || !(await stat(real)).isDirectory())
+      throw invalidPath(input, 'is not an accessible folder');
+    return real;
+  }
+
   /** Adds a workspace root; returns its canonical path. The caller has the person's consent. */
   async addWorkspaceRoot(folder: string): Promise<string> {
-    const lexical = path.resolve(folder);
-    const real = await realpath(lexical).catch(() => null);
-    if (real === null || !(await stat(real)).isDirectory()) {
-      throw new DomainError('INVALID_PATH', `${JSON.stringify(folder)} is not an accessible folder`);
+    const real = await this.canonicalFolder(folder);
+    if (!this.#workspaceRoots.some((r) => r.real === real)) {
+      this.#workspaceRoots.push({ lexical: path.resolve(folder), real });
     }
-    if (!this.#workspaceRoots.some((r) => r.real === real)) this.#workspaceRoots.push({ lexical, real });
     return real;
   }
 

@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import type { HostHooks, OpenFileResult, TabRef, WindowState, Workbench } from '@vmark/sdk';
+import type {
+  CloseResult,
+  HostHooks,
+  OpenFileResult,
+  SwitchTabResult,
+  TabRef,
+  WindowState,
+  Workbench,
+} from '@vmark/sdk';
 import { ArgumentError, DomainError, isDomainError } from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
 import { HostHooksToken } from '../container/host-tokens.js';
@@ -68,11 +76,7 @@ export class HostWorkbench implements Workbench {
   }
 
   resolveTab(tabId?: string): TabRef {
-    if (tabId !== undefined) {
-      const tab = this.#tabs.get(tabId);
-      if (!tab) throw new DomainError('INVALID_TAB', `Unknown tabId: ${tabId}`);
-      return { ...tab };
-    }
+    if (tabId !== undefined) return { ...this.#tab(tabId) };
     const active = this.#window(this.#focusedWindow).activeTabId;
     if (active === null) throw new DomainError('INVALID_TAB', 'No focused tab');
     return { ...this.#tabs.get(active)! };
@@ -144,6 +148,68 @@ export class HostWorkbench implements Workbench {
       activationChanged: !hadActiveTab,
       workspaceSwitched: false,
     };
+  }
+
+  async saveAs(tabId: string, filePath: string): Promise<{ filePath: string; revision: string }> {
+    const tab = this.#tab(tabId);
+    const before = this.documents.get(tab.documentId).filePath;
+    const target = await this.vault.resolve(filePath);
+    const saved = await this.documents.saveAs(tab.documentId, target);
+    if (before !== saved.filePath) {
+      this.vault.addDocumentFolder(saved.filePath!);
+      if (before !== null) this.vault.removeDocumentFolder(before);
+      const window = this.#window(tab.windowLabel);
+      tab.workspaceInstanceId = this.#instanceContaining(window, saved.filePath!) ?? tab.workspaceInstanceId;
+    }
+    return { filePath: saved.filePath!, revision: saved.revision };
+  }
+
+  close(tabId: string, options: { force?: boolean } = {}): CloseResult {
+    const tab = this.#tab(tabId);
+    const document = this.documents.get(tab.documentId);
+    if (document.dirty && !options.force) return { closed: false, reason: 'DIRTY' };
+    const window = this.#window(tab.windowLabel);
+    const siblings = this.#tabsOf(window.label);
+    this.#tabs.delete(tab.id);
+    if (window.activeTabId === tab.id) {
+      // The neighbour in the same workspace instance takes over, as in a tab strip.
+      const index = siblings.findIndex((t) => t.id === tab.id);
+      const rest = siblings.filter(
+        (t) => t.id !== tab.id && t.workspaceInstanceId === tab.workspaceInstanceId,
+      );
+      const next = rest.find((_t, i) => i >= index) ?? rest.at(-1);
+      window.activeTabId = next?.id ?? null;
+    }
+    if (![...this.#tabs.values()].some((t) => t.documentId === tab.documentId)) {
+      this.documents.discard(tab.documentId);
+      if (document.filePath !== null) this.vault.removeDocumentFolder(document.filePath);
+    }
+    return { closed: true };
+  }
+
+  switchTab(tabId: string): SwitchTabResult {
+    const tab = this.#tab(tabId);
+    const window = this.#window(tab.windowLabel);
+    const switching = tab.workspaceInstanceId !== null && tab.workspaceInstanceId !== window.shownInstanceId;
+    if (switching) window.shownInstanceId = tab.workspaceInstanceId;
+    window.activeTabId = tab.id;
+    // Read back from the model, so a switch that did not land says so.
+    return {
+      activated: window.activeTabId === tab.id,
+      workspaceSwitched: switching && window.shownInstanceId === tab.workspaceInstanceId,
+      workspaceInstanceId: window.shownInstanceId,
+      activeTabId: window.activeTabId,
+    };
+  }
+
+  focusWindow(windowLabel: string): void {
+    this.#focusedWindow = this.#window(windowLabel).label;
+  }
+
+  #tab(tabId: string): TabRecord {
+    const tab = this.#tabs.get(tabId);
+    if (!tab) throw new DomainError('INVALID_TAB', `Unknown tabId: ${tabId}`);
+    return tab;
   }
 
   #addTab(window: WindowRecord, documentId: string, workspaceInstanceId: string | null): TabRecord {

@@ -29,6 +29,7 @@ export interface ErrorEnvelope {
 // Brands rather than `instanceof`: a user plugin may load its own copy of the SDK.
 const DOMAIN = Symbol.for('vmark.error.domain');
 const ARGUMENT = Symbol.for('vmark.error.argument');
+const REFUSAL = Symbol.for('vmark.error.refusal');
 
 export class DomainError extends Error {
   readonly [DOMAIN] = true;
@@ -50,6 +51,27 @@ export class DomainError extends Error {
 export class ArgumentError extends Error {
   readonly [ARGUMENT] = true;
   override readonly name = 'ArgumentError';
+}
+
+/**
+ * A refusal that is neither an argument mistake nor a coded domain error: the
+ * seed's approval answers (`{needsApproval: true, …}`), whose text tells the AI
+ * what to do and whose structured part says why.
+ */
+export class Refusal extends Error {
+  readonly [REFUSAL] = true;
+  override readonly name = 'Refusal';
+
+  constructor(
+    message: string,
+    readonly structured: Readonly<Record<string, unknown>>,
+  ) {
+    super(message);
+  }
+}
+
+export function isRefusal(value: unknown): value is Refusal {
+  return typeof value === 'object' && value !== null && REFUSAL in value;
 }
 
 export function isDomainError(value: unknown): value is DomainError {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 /** The built CLI: end-to-end tests drive what a person or an AI client would run. */
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -46,10 +46,14 @@ export function runCli(args: readonly string[], env: Record<string, string>): Pr
   });
 }
 
+/** How the test client answers elicitation requests, if it declares the capability at all. */
+export type ElicitationPolicy = 'accept' | 'decline' | 'cancel';
+
 /** A real MCP SDK client connected to `vmark mcp <args>` over stdio. */
 export async function connectStdio(
   args: readonly string[],
   home: string,
+  options: { elicitation?: ElicitationPolicy; onElicit?: (message: string) => void } = {},
 ): Promise<{ client: Client; transport: StdioClientTransport }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -57,7 +61,17 @@ export async function connectStdio(
     env: { ...(process.env as Record<string, string>), VMARK_HOME: home },
     stderr: 'pipe',
   });
-  const client = new Client({ name: 'vmark-e2e', version: '1.0.0' });
+  const { elicitation, onElicit } = options;
+  const client = new Client(
+    { name: 'vmark-e2e', version: '1.0.0' },
+    elicitation ? { capabilities: { elicitation: {} } } : undefined,
+  );
+  if (elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      onElicit?.(request.params.message);
+      return { action: elicitation };
+    });
+  }
   await client.connect(transport);
   return { client, transport };
 }

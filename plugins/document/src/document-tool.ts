@@ -40,6 +40,7 @@ export function documentTool(workbench: Workbench, documents: DocumentStore): To
       filePath: z.string().nullable(),
       kind: z.string(),
       dirty: z.boolean(),
+      conflict: z.object({ reason: z.string(), message: z.string() }),
       saved: z.boolean(),
       save_skipped: z.string(),
       save_error: z.string(),
@@ -55,8 +56,11 @@ export function documentTool(workbench: Workbench, documents: DocumentStore): To
           'part the user selected, or edit with `selection.set`.',
         run: ({ tabId }, call) => {
           const tab = workbench.resolveTab(tabId);
-          const { content, revision, filePath, kind, dirty } = documents.read(tab.documentId, originOf(call));
-          return { content, revision, filePath, kind, dirty };
+          const { content, revision, filePath, kind, dirty, conflict } = documents.read(
+            tab.documentId,
+            originOf(call),
+          );
+          return { content, revision, filePath, kind, dirty, ...(conflict && { conflict }) };
         },
       }),
       write: defineAction({

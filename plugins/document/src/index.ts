@@ -1,19 +1,33 @@
 import {
+  ApprovalsToken,
   definePlugin,
   DocumentKindsToken,
   DocumentStoreToken,
   HostInfoToken,
+  SettingsToken,
+  VaultToken,
   WorkbenchToken,
 } from '@vmark/sdk';
 import { documentTool } from './document-tool.js';
 import { markdownKind } from './markdown-kind.js';
 import { sessionTool } from './session-tool.js';
+import { workspaceTool } from './workspace-tool.js';
 
 export default definePlugin({
   activate(context) {
     const workbench = context.get(WorkbenchToken);
+    const documents = context.get(DocumentStoreToken);
     context.registerKind(markdownKind);
     context.registerTool(sessionTool(workbench, context.get(DocumentKindsToken), context.get(HostInfoToken)));
-    context.registerTool(documentTool(workbench, context.get(DocumentStoreToken)));
+    context.registerTool(
+      workspaceTool({
+        workbench,
+        documents,
+        vault: context.get(VaultToken),
+        approvals: context.get(ApprovalsToken),
+        settings: context.get(SettingsToken),
+      }),
+    );
+    context.registerTool(documentTool(workbench, documents));
   },
 });

@@ -13,6 +13,18 @@ export interface DocumentSnapshot {
   readonly kind: string;
   /** The buffer differs from what was last read from or written to disk. */
   readonly dirty: boolean;
+  /** Set while the file on disk and this buffer have parted ways and neither may be dropped. */
+  readonly conflict?: DiskConflict;
+}
+
+/**
+ * The file changed (or went away) on disk while the buffer had unsaved changes.
+ * The buffer is kept; the file is not overwritten until someone who has been
+ * told of the conflict (a `document.read` shows it) saves deliberately.
+ */
+export interface DiskConflict {
+  readonly reason: 'changed-on-disk' | 'deleted-on-disk';
+  readonly message: string;
 }
 
 /** Who changed a document; hooks and the AI edit history use it. */

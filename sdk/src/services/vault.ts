@@ -12,4 +12,10 @@ export interface Vault {
    * @throws DomainError `INVALID_PATH` with the reason.
    */
   resolve(input: string): Promise<string>;
+  /**
+   * The canonical (symlink-resolved) path of an existing folder, anywhere: what a
+   * person is asked to consent to before it joins the scope. Absolute paths only.
+   * @throws DomainError `INVALID_PATH`.
+   */
+  canonicalFolder(input: string): Promise<string>;
 }

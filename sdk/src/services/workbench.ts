@@ -36,6 +36,17 @@ export interface OpenFileResult {
   readonly workspaceSwitched: boolean;
 }
 
+export interface SwitchTabResult {
+  /** Read back after the switch: the tab is now its window's active tab. */
+  readonly activated: boolean;
+  /** The window now shows another workspace instance (tell the person). */
+  readonly workspaceSwitched: boolean;
+  readonly workspaceInstanceId: string | null;
+  readonly activeTabId: string | null;
+}
+
+export type CloseResult = { readonly closed: true } | { readonly closed: false; readonly reason: 'DIRTY' };
+
 export interface Workbench {
   state(): readonly WindowState[];
   /**
@@ -56,4 +67,16 @@ export interface Workbench {
    * @throws DomainError `INVALID_PATH`.
    */
   openFile(filePath: string, options?: { windowLabel?: string }): Promise<OpenFileResult>;
+  /**
+   * Saves the tab's document to a new path inside the scope (the caller has the
+   * person's consent where one is needed). Never overwrites another existing file.
+   * @throws DomainError `INVALID_PATH`, `INVALID_TAB`, `READ_ONLY`.
+   */
+  saveAs(tabId: string, filePath: string): Promise<{ readonly filePath: string; readonly revision: string }>;
+  /** Closes a tab; a dirty one only with `force`. @throws DomainError `INVALID_TAB`. */
+  close(tabId: string, options?: { force?: boolean }): CloseResult;
+  /** Makes a tab its window's active tab, showing its workspace instance. @throws DomainError `INVALID_TAB`. */
+  switchTab(tabId: string): SwitchTabResult;
+  /** Gives a window the focus. @throws ArgumentError for an unknown label. */
+  focusWindow(windowLabel: string): void;
 }

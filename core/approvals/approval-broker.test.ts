@@ -1,0 +1,375 @@
+import type { ApprovalRequest, ElicitationAnswer, ToolCall } from '@vmark/sdk';
+import { ApprovalsToken } from '@vmark/sdk';
+import { refusalOf } from '@vmark/sdk/testing';
+import { Container } from 'inversify';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApprovalNotFoundError } from './approval-entry.js';
+import { APPROVAL_ID } from './approval-id.js';
+import {
+  ALLOWED_TTL_MS,
+  ApprovalBroker,
+  DENIED_TTL_MS,
+  MAX_WAITING,
+  WAITING_TTL_MS,
+} from './approval-broker.js';
+import type { Approver } from './approver.js';
+import { type Clock, ClockToken } from './clock.js';
+
+const OPEN: ApprovalRequest = { operation: 'open_workspace', subject: '/home/me/notes', grantable: false };
+
+class FakeClock implements Clock {
+  time = Date.parse('2026-01-02T03:04:05.000Z');
+  now(): number {
+    return this.time;
+  }
+  advance(ms: number): void {
+    this.time += ms;
+  }
+}
+
+function toolCall(elicit?: (message: string) => Promise<ElicitationAnswer>): ToolCall {
+  return {
+    tool: 'workspace',
+    action: 'open',
+    caller: { connectionId: 'conn-1', clientName: 'test-client', clientVersion: '1.0.0' },
+    signal: new AbortController().signal,
+    ...(elicit ? { elicit } : {}),
+  };
+}
+
+function uiApprover(ask: Approver['ask']): Approver {
+  return { kind: 'ui', ask };
+}
+
+let clock: FakeClock;
+let broker: ApprovalBroker;
+
+beforeEach(() => {
+  clock = new FakeClock();
+  broker = new ApprovalBroker(clock);
+});
+
+describe('elicitation', () => {
+  it('allows in the same call when the person accepts, and keeps nothing', async () => {
+    const elicit = vi.fn(() => Promise.resolve<ElicitationAnswer>('accept'));
+    const outcome = await broker.request(OPEN, toolCall(elicit));
+    expect(outcome).toEqual({
+      decision: 'allowed',
+      requestId: expect.stringMatching(APPROVAL_ID),
+      by: 'elicitation',
+    });
+    expect(elicit).toHaveBeenCalledTimes(1);
+    expect(broker.list()).toEqual([]);
+  });
+
+  it.each(['decline', 'cancel'] as const)('denies on %s without remembering it', async (answer) => {
+    const elicit = vi.fn(() => Promise.resolve<ElicitationAnswer>(answer));
+    expect(await broker.request(OPEN, toolCall(elicit))).toMatchObject({
+      decision: 'denied',
+      by: 'elicitation',
+    });
+    expect(broker.list()).toEqual([]);
+    // Asked again: the person may have changed their mind.
+    elicit.mockResolvedValueOnce('accept');
+    expect(await broker.request(OPEN, toolCall(elicit))).toMatchObject({ decision: 'allowed' });
+    expect(elicit).toHaveBeenCalledTimes(2);
+  });
+
+  it('leaves the request waiting when elicitation fails', async () => {
+    const elicit = vi.fn(() => Promise.reject(new Error('client has no UI')));
+    const outcome = await broker.request(OPEN, toolCall(elicit));
+    expect(outcome).toEqual({ decision: 'pending', requestId: expect.stringMatching(APPROVAL_ID) });
+    expect(broker.list()).toMatchObject([{ id: outcome.requestId, status: 'waiting' }]);
+  });
+
+  it('refuses an answer it does not know (fails closed)', async () => {
+    const odd = (() => Promise.resolve('yes')) as unknown as (message: string) => Promise<ElicitationAnswer>;
+    expect(await broker.request(OPEN, toolCall(odd))).toMatchObject({
+      decision: 'denied',
+      by: 'elicitation',
+    });
+  });
+
+  it('names the operation and the exact subject', async () => {
+    const elicit = vi.fn((_message: string) => Promise.resolve<ElicitationAnswer>('decline'));
+    await broker.request(OPEN, toolCall(elicit));
+    expect(elicit).toHaveBeenCalledWith('VMark: allow open_workspace on "/home/me/notes"?');
+  });
+
+  it('shows a subject with quotes, newlines and invisible characters unambiguously', async () => {
+    const elicit = vi.fn((_message: string) => Promise.resolve<ElicitationAnswer>('decline'));
+    const subject = '/tmp/a" on "/etc\nb\u202Etxt.md\u200B';
+    await broker.request({ operation: 'save_as', subject, grantable: false }, toolCall(elicit));
+    const message = elicit.mock.calls[0]![0];
+    expect(message).toBe('VMark: allow save_as on "/tmp/a\\" on \\"/etc\\nb\\u202etxt.md\\u200b"?');
+    // The quoted part decodes back to exactly the subject.
+    const quoted = message.slice('VMark: allow save_as on '.length, -1);
+    expect(JSON.parse(quoted)).toBe(subject);
+  });
+
+  it('shows the whole script of execute_js, and the origin', async () => {
+    const script = `${'const x = 1;\n'.repeat(2000)}document.title = "done";`;
+    const elicit = vi.fn((_message: string) => Promise.resolve<ElicitationAnswer>('decline'));
+    await broker.request(
+      { operation: 'execute_js', subject: script, origin: 'https://example.com', grantable: false },
+      toolCall(elicit),
+    );
+    const message = elicit.mock.calls[0]![0];
+    expect(message).toBe(
+      `VMark: allow execute_js on ${JSON.stringify(script)} (origin "https://example.com")?`,
+    );
+  });
+});
+
+describe('the terminal queue', () => {
+  it('waits, then lets the retried request through exactly once after a terminal allow', async () => {
+    const first = await broker.request(OPEN, toolCall());
+    expect(first).toEqual({ decision: 'pending', requestId: expect.stringMatching(APPROVAL_ID) });
+
+    const decided = broker.decide(first.requestId, 'allow');
+    expect(decided).toMatchObject({ id: first.requestId, status: 'allowed', decidedBy: 'terminal' });
+
+    expect(await broker.request(OPEN, toolCall())).toEqual({
+      decision: 'allowed',
+      requestId: first.requestId,
+      by: 'terminal',
+    });
+    const again = await broker.request(OPEN, toolCall());
+    expect(again.decision).toBe('pending');
+    expect(again.requestId).not.toBe(first.requestId);
+  });
+
+  it('keeps refusing after a terminal deny until someone allows the entry', async () => {
+    const { requestId } = await broker.request(OPEN, toolCall());
+    broker.decide(requestId, 'deny');
+    const elicit = vi.fn(() => Promise.resolve<ElicitationAnswer>('accept'));
+    for (let i = 0; i < 3; i++) {
+      expect(await broker.request(OPEN, toolCall(elicit))).toEqual({
+        decision: 'denied',
+        requestId,
+        by: 'terminal',
+      });
+    }
+    expect(elicit).not.toHaveBeenCalled();
+    broker.decide(requestId, 'allow');
+    expect(await broker.request(OPEN, toolCall())).toMatchObject({ decision: 'allowed', requestId });
+  });
+
+  it('never queues a duplicate for a retried waiting request', async () => {
+    const first = await broker.request(OPEN, toolCall());
+    const [second, third] = await Promise.all([
+      broker.request(OPEN, toolCall()),
+      broker.request({ ...OPEN, grantable: true }, toolCall()),
+    ]);
+    expect(second).toEqual(first);
+    expect(third).toEqual(first);
+    expect(broker.list()).toHaveLength(1);
+  });
+
+  it('asks a reachable approver again for a waiting request', async () => {
+    const { requestId } = await broker.request(OPEN, toolCall());
+    const outcome = await broker.request(
+      OPEN,
+      toolCall(() => Promise.resolve('accept')),
+    );
+    expect(outcome).toEqual({ decision: 'allowed', requestId, by: 'elicitation' });
+    expect(broker.list()).toEqual([]);
+  });
+
+  it('keeps one entry per operation, subject and origin', async () => {
+    await broker.request(OPEN, toolCall());
+    await broker.request({ ...OPEN, subject: '/home/me/other' }, toolCall());
+    await broker.request({ ...OPEN, operation: 'save_as' }, toolCall());
+    await broker.request({ ...OPEN, origin: 'https://a.example' }, toolCall());
+    await broker.request({ ...OPEN, origin: 'https://b.example' }, toolCall());
+    expect(broker.list()).toHaveLength(5);
+  });
+
+  it('describes entries for a person deciding on them', async () => {
+    const { requestId } = await broker.request(
+      { operation: 'navigate', subject: 'https://a.example/x', origin: 'https://a.example', grantable: true },
+      toolCall(),
+    );
+    expect(broker.list()).toEqual([
+      {
+        id: requestId,
+        operation: 'navigate',
+        subject: 'https://a.example/x',
+        origin: 'https://a.example',
+        status: 'waiting',
+        createdAt: '2026-01-02T03:04:05.000Z',
+        expiresAt: new Date(clock.time + WAITING_TTL_MS).toISOString(),
+        clientName: 'test-client',
+      },
+    ]);
+  });
+
+  it('refuses to decide on an unknown id, clearly', () => {
+    expect(() => broker.decide('apr-AAAAAAAA', 'allow')).toThrow(ApprovalNotFoundError);
+    expect(() => broker.decide('apr-AAAAAAAA', 'allow')).toThrow(/No approval request apr-AAAAAAAA/);
+  });
+
+  it('lets a refusal given while the client was being asked win', async () => {
+    const { requestId } = await broker.request(OPEN, toolCall());
+    let answer!: (value: ElicitationAnswer) => void;
+    const asking = broker.request(
+      OPEN,
+      toolCall(() => new Promise((resolve) => (answer = resolve))),
+    );
+    await vi.waitFor(() => expect(answer).toBeDefined());
+    broker.decide(requestId, 'deny');
+    answer('accept');
+    expect(await asking).toEqual({ decision: 'denied', requestId, by: 'terminal' });
+  });
+});
+
+describe('the bound', () => {
+  async function fill(): Promise<void> {
+    for (let i = 0; i < MAX_WAITING; i++) {
+      expect(await broker.request({ ...OPEN, subject: `/w/${i}` }, toolCall())).toMatchObject({
+        decision: 'pending',
+      });
+    }
+  }
+
+  it('refuses a new waiting request past MAX_WAITING and stores nothing', async () => {
+    await fill();
+    const error = await refusalOf(broker.request({ ...OPEN, subject: '/w/one-too-many' }, toolCall()));
+    expect(error.code).toBe('RESOURCE_EXHAUSTED');
+    expect(error.message).toMatch(/^Too many approval requests are waiting for a person; /);
+    expect(broker.list()).toHaveLength(MAX_WAITING);
+    expect(broker.list().some((entry) => entry.subject === '/w/one-too-many')).toBe(false);
+  });
+
+  it('still answers retries of waiting requests and requests a person answers at once', async () => {
+    await fill();
+    expect(await broker.request({ ...OPEN, subject: '/w/3' }, toolCall())).toMatchObject({
+      decision: 'pending',
+    });
+    const accepted = await broker.request(
+      { ...OPEN, subject: '/new' },
+      toolCall(() => Promise.resolve('accept')),
+    );
+    expect(accepted.decision).toBe('allowed');
+  });
+
+  it('makes room again once a waiting request is decided', async () => {
+    await fill();
+    broker.decide(broker.list()[0]!.id, 'deny');
+    expect(await broker.request({ ...OPEN, subject: '/w/next' }, toolCall())).toMatchObject({
+      decision: 'pending',
+    });
+  });
+});
+
+describe('expiry', () => {
+  it('forgets a waiting request after 10 minutes', async () => {
+    const { requestId } = await broker.request(OPEN, toolCall());
+    clock.advance(WAITING_TTL_MS - 1);
+    expect(broker.list()).toHaveLength(1);
+    clock.advance(1);
+    expect(broker.list()).toEqual([]);
+    expect(() => broker.decide(requestId, 'allow')).toThrow(ApprovalNotFoundError);
+    const retry = await broker.request(OPEN, toolCall());
+    expect(retry.decision).toBe('pending');
+    expect(retry.requestId).not.toBe(requestId);
+  });
+
+  it('forgets an unused allowance 5 minutes after it was given', async () => {
+    const { requestId } = await broker.request(OPEN, toolCall());
+    clock.advance(WAITING_TTL_MS - 1000); // Decided late: the allowance still gets its full time.
+    broker.decide(requestId, 'allow');
+    clock.advance(ALLOWED_TTL_MS - 1);
+    expect(broker.list()).toMatchObject([{ status: 'allowed' }]);
+    clock.advance(1);
+    expect(broker.list()).toEqual([]);
+    expect((await broker.request(OPEN, toolCall())).decision).toBe('pending');
+  });
+
+  it('stops refusing 30 minutes after a deny', async () => {
+    const { requestId } = await broker.request(OPEN, toolCall());
+    broker.decide(requestId, 'deny');
+    clock.advance(DENIED_TTL_MS - 1);
+    expect((await broker.request(OPEN, toolCall())).decision).toBe('denied');
+    clock.advance(1);
+    expect((await broker.request(OPEN, toolCall())).decision).toBe('pending');
+  });
+});
+
+describe('UI approvers', () => {
+  it('asks a UI approver first, and its answer wins', async () => {
+    const elicit = vi.fn(() => Promise.resolve<ElicitationAnswer>('accept'));
+    const ask = vi.fn((_request: ApprovalRequest, _id: string) => Promise.resolve<'allow' | 'deny'>('deny'));
+    broker.registerApprover(uiApprover(ask));
+    const outcome = await broker.request(OPEN, toolCall(elicit));
+    expect(outcome).toEqual({ decision: 'denied', requestId: expect.stringMatching(APPROVAL_ID), by: 'ui' });
+    expect(ask).toHaveBeenCalledWith(
+      expect.objectContaining({ operation: 'open_workspace' }),
+      outcome.requestId,
+    );
+    expect(elicit).not.toHaveBeenCalled();
+
+    ask.mockResolvedValueOnce('allow');
+    expect(await broker.request(OPEN, toolCall(elicit))).toMatchObject({ decision: 'allowed', by: 'ui' });
+    expect(elicit).not.toHaveBeenCalled();
+  });
+
+  it('falls through to elicitation when the UI cannot ask, and stops asking a disposed approver', async () => {
+    const ask = vi.fn(() => Promise.reject(new Error('window closed')));
+    const registration = broker.registerApprover(uiApprover(ask));
+    const elicit = vi.fn(() => Promise.resolve<ElicitationAnswer>('accept'));
+    expect(await broker.request(OPEN, toolCall(elicit))).toMatchObject({
+      decision: 'allowed',
+      by: 'elicitation',
+    });
+    registration.dispose();
+    expect(await broker.request(OPEN, toolCall(elicit))).toMatchObject({ decision: 'allowed' });
+    expect(ask).toHaveBeenCalledTimes(1);
+  });
+
+  it('treats an answer other than allow as a refusal', async () => {
+    broker.registerApprover(uiApprover(() => Promise.resolve('ok' as 'allow')));
+    expect(await broker.request(OPEN, toolCall())).toMatchObject({ decision: 'denied', by: 'ui' });
+  });
+});
+
+describe('failing closed', () => {
+  it('denies a malformed request instead of matching it loosely', async () => {
+    const elicit = vi.fn(() => Promise.resolve<ElicitationAnswer>('accept'));
+    const malformed = {
+      operation: 'open_workspace',
+      subject: 42,
+      grantable: false,
+    } as unknown as ApprovalRequest;
+    expect(await broker.request(malformed, toolCall(elicit))).toMatchObject({ decision: 'denied' });
+    expect(elicit).not.toHaveBeenCalled();
+  });
+
+  it('denies when something unexpected breaks while the request is stored', async () => {
+    const broken = { ...toolCall(), caller: undefined } as unknown as ToolCall;
+    expect(await broker.request(OPEN, broken)).toMatchObject({ decision: 'denied' });
+    expect(broker.list()).toEqual([]);
+  });
+});
+
+describe('dependency injection', () => {
+  it('resolves with the system clock when no clock is bound, and serves the SDK token', async () => {
+    const container = new Container();
+    container.bind(ApprovalBroker).toSelf().inSingletonScope();
+    container.bind(ApprovalsToken).toService(ApprovalBroker);
+    const approvals = container.get(ApprovalsToken);
+    expect(approvals).toBe(container.get(ApprovalBroker));
+    await approvals.request(OPEN, toolCall());
+    const [entry] = container.get(ApprovalBroker).list();
+    expect(Math.abs(Date.parse(entry!.createdAt) - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('uses a bound clock', async () => {
+    const container = new Container();
+    container.bind(ClockToken).toConstantValue(clock);
+    container.bind(ApprovalBroker).toSelf();
+    const injected = container.get(ApprovalBroker);
+    await injected.request(OPEN, toolCall());
+    expect(injected.list()[0]!.createdAt).toBe('2026-01-02T03:04:05.000Z');
+  });
+});

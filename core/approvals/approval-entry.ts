@@ -1,0 +1,43 @@
+import type { ApproverKind } from '@vmark/sdk';
+
+/**
+ * - `waiting`: nobody could be asked yet; a person at a terminal (or the UI) may answer.
+ * - `allowed`: a person allowed it; the next identical request goes ahead, once.
+ * - `denied`: a person refused it; identical requests fail until someone allows it.
+ */
+export type ApprovalStatus = 'waiting' | 'allowed' | 'denied';
+
+export type ApprovalDecision = 'allow' | 'deny';
+
+/** One request as a person deciding on it sees it (`vmark approvals list`, the UI). */
+export interface ApprovalEntry {
+  readonly id: string;
+  readonly operation: string;
+  readonly subject: string;
+  readonly origin?: string;
+  readonly status: ApprovalStatus;
+  /** ISO 8601. */
+  readonly createdAt: string;
+  /** ISO 8601: when the entry is forgotten unless something happens to it first. */
+  readonly expiresAt: string;
+  /** The MCP client whose call asked for it. */
+  readonly clientName: string;
+  readonly decidedBy?: ApproverKind;
+  readonly decidedAt?: string;
+}
+
+/** What a person at a terminal can do with waiting requests: the control channel's view of the broker. */
+export interface ApprovalDesk {
+  list(): ApprovalEntry[];
+  /** @throws ApprovalNotFoundError when no entry has this id (never existed, used, or expired). */
+  decide(id: string, decision: ApprovalDecision): ApprovalEntry;
+}
+
+/** `decide` named an id the broker does not hold. */
+export class ApprovalNotFoundError extends Error {
+  override readonly name = 'ApprovalNotFoundError';
+
+  constructor(readonly id: string) {
+    super(`No approval request ${id}: it was already used, has expired, or never existed`);
+  }
+}

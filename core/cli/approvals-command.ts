@@ -1,0 +1,182 @@
+import { parseArgs } from 'node:util';
+import type { ApprovalEntry } from '../approvals/approval-entry.js';
+import { APPROVAL_ID } from '../approvals/approval-id.js';
+import { quoteSubject } from '../approvals/approval-message.js';
+import { controlRequest } from '../control/control-client.js';
+import { listRunningHosts, type RunningHost } from '../control/host-file.js';
+import { vmarkHome } from './environment.js';
+import { UsageError } from './usage.js';
+
+/** An entry as `list --json` prints it: which host holds it, never that host's token. */
+type ListedEntry = ApprovalEntry & { readonly hostPid: number };
+
+/**
+ * `vmark approvals list | allow ID | deny ID`: a person at a terminal answers
+ * the requests that running hosts of this VMARK_HOME could not put to anyone.
+ */
+export async function approvalsCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { json: { type: 'boolean' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const [verb, id, ...rest] = positionals;
+  if (rest.length > 0) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
+  const json = values.json === true;
+  if (verb === 'list' || verb === undefined) {
+    if (id !== undefined) throw new UsageError('approvals list takes no id');
+    return list(json);
+  }
+  if (verb !== 'allow' && verb !== 'deny') throw new UsageError(`unknown approvals command: ${verb}`);
+  if (id === undefined)
+    throw new UsageError(`approvals ${verb} needs an approval id (see vmark approvals list)`);
+  if (!APPROVAL_ID.test(id)) {
+    throw new UsageError(
+      `"${id}" is not an approval id; ids look like apr-Ab3dE6gH (see vmark approvals list)`,
+    );
+  }
+  return decide(verb, id, json);
+}
+
+async function list(json: boolean): Promise<number> {
+  const home = vmarkHome();
+  const hosts = await listRunningHosts(home);
+  if (hosts.length === 0) {
+    process.stdout.write(json ? '[]\n' : `no running vmark host (VMARK_HOME=${home})\n`);
+    return 0;
+  }
+  const listings = await Promise.all(
+    hosts.map(async (host) => {
+      try {
+        const response = await controlRequest(host, 'GET', '/approvals');
+        const approvals = (response.body as { approvals?: unknown } | null)?.approvals;
+        if (response.status !== 200 || !Array.isArray(approvals) || !approvals.every(isEntry)) {
+          throw new Error(`vmark host ${host.pid} answered ${response.status}: ${messageOf(response.body)}`);
+        }
+        return { host, entries: approvals };
+      } catch (error) {
+        process.stderr.write(`vmark: ${error instanceof Error ? error.message : String(error)}\n`);
+        return { host, entries: [] };
+      }
+    }),
+  );
+  if (json) {
+    const entries: ListedEntry[] = listings.flatMap(({ host, entries }) =>
+      entries.map((entry) => ({ ...entry, hostPid: host.pid })),
+    );
+    process.stdout.write(JSON.stringify(entries, null, 2) + '\n');
+  } else {
+    process.stdout.write(table(listings, Date.now()));
+  }
+  return 0;
+}
+
+async function decide(verb: 'allow' | 'deny', id: string, json: boolean): Promise<number> {
+  const home = vmarkHome();
+  const hosts = await listRunningHosts(home);
+  if (hosts.length === 0) {
+    process.stderr.write(
+      `vmark: no running vmark host (VMARK_HOME=${home}), so nothing waits for approval\n`,
+    );
+    return 1;
+  }
+  for (const host of hosts) {
+    let response;
+    try {
+      response = await controlRequest(host, 'POST', `/approvals/${id}/${verb}`);
+    } catch (error) {
+      process.stderr.write(`vmark: ${error instanceof Error ? error.message : String(error)}\n`);
+      continue;
+    }
+    if (response.status === 404) continue;
+    const approval = (response.body as { approval?: unknown } | null)?.approval;
+    if (response.status !== 200 || !isEntry(approval)) {
+      process.stderr.write(
+        `vmark: vmark host ${host.pid} answered ${response.status}: ${messageOf(response.body)}\n`,
+      );
+      continue;
+    }
+    process.stdout.write(
+      json ? JSON.stringify({ ...approval, hostPid: host.pid }, null, 2) + '\n' : decided(approval),
+    );
+    return 0;
+  }
+  process.stderr.write(
+    `vmark: no running vmark host holds approval request ${id}: it was already used, has expired, ` +
+      'or never existed (see vmark approvals list)\n',
+  );
+  return 1;
+}
+
+function decided(entry: ApprovalEntry): string {
+  const what = `${entry.operation} on ${quoteSubject(entry.subject)}`;
+  return entry.status === 'allowed'
+    ? `allowed ${entry.id}: ${what}\nThe AI's next try of this operation goes ahead (once).\n`
+    : `denied ${entry.id}: ${what}\nThe AI's tries of this operation are refused until someone allows it.\n`;
+}
+
+const STATUS_LABEL: Readonly<Record<ApprovalEntry['status'], string>> = {
+  waiting: 'waiting',
+  allowed: 'allowed (not used yet)',
+  denied: 'denied',
+};
+
+/**
+ * One block per entry: the subject gets a line of its own, whole and quoted,
+ * because a person must see exactly what they are allowing (a path, a full script).
+ */
+function table(
+  listings: readonly { host: RunningHost; entries: readonly ApprovalEntry[] }[],
+  now: number,
+): string {
+  const total = listings.reduce((sum, listing) => sum + listing.entries.length, 0);
+  if (total === 0) {
+    const hosts = listings.length === 1 ? '1 running vmark host' : `${listings.length} running vmark hosts`;
+    return `no approval requests (${hosts})\n`;
+  }
+  const lines: string[] = [];
+  for (const { host, entries } of listings) {
+    if (entries.length === 0) continue;
+    if (listings.length > 1) lines.push(`vmark host ${host.pid} (version ${host.version}):`);
+    for (const entry of entries) {
+      lines.push(
+        `${entry.id}  ${STATUS_LABEL[entry.status]}  ${entry.operation}  from ${entry.clientName}  ${age(entry.createdAt, now)}`,
+        `    subject: ${quoteSubject(entry.subject)}`,
+        ...(entry.origin === undefined ? [] : [`    origin:  ${quoteSubject(entry.origin)}`]),
+      );
+    }
+  }
+  if (listings.some(({ entries }) => entries.some((entry) => entry.status !== 'allowed'))) {
+    lines.push('', 'Answer with: vmark approvals allow ID   or   vmark approvals deny ID');
+  }
+  return lines.join('\n') + '\n';
+}
+
+function age(iso: string, now: number): string {
+  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (!Number.isFinite(seconds)) return '';
+  if (seconds < 60) return `${seconds} s ago`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  return `${Math.floor(seconds / 3600)} h ago`;
+}
+
+/** A host of another version might send other shapes: only well-formed entries are shown. */
+function isEntry(value: unknown): value is ApprovalEntry {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Record<string, unknown>;
+  return (
+    typeof entry.id === 'string' &&
+    typeof entry.operation === 'string' &&
+    typeof entry.subject === 'string' &&
+    (entry.origin === undefined || typeof entry.origin === 'string') &&
+    (entry.status === 'waiting' || entry.status === 'allowed' || entry.status === 'denied') &&
+    typeof entry.createdAt === 'string' &&
+    typeof entry.clientName === 'string'
+  );
+}
+
+function messageOf(body: unknown): string {
+  const message = (body as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : 'unexpected reply';
+}

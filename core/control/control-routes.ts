@@ -1,0 +1,75 @@
+import type { ApprovalDesk } from '../approvals/approval-entry.js';
+import { ApprovalNotFoundError } from '../approvals/approval-entry.js';
+
+/** What the control channel reaches inside the host. A new route group adds a member here. */
+export interface ControlHandlers {
+  readonly approvals: ApprovalDesk;
+}
+
+export interface ControlReply {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+type Method = 'GET' | 'POST';
+
+interface Route {
+  readonly method: Method;
+  /** Matched against the whole path; its capture groups are the route's parameters. */
+  readonly path: RegExp;
+  handle(params: readonly string[], handlers: ControlHandlers): ControlReply;
+}
+
+/** The control channel's API. Adding a command for a running host means adding a row. */
+const ROUTES: readonly Route[] = [
+  {
+    method: 'GET',
+    path: /^\/approvals$/,
+    handle: (_params, { approvals }) => ok({ approvals: approvals.list() }),
+  },
+  {
+    method: 'POST',
+    path: /^\/approvals\/([A-Za-z0-9-]+)\/(allow|deny)$/,
+    handle: ([id, verb], { approvals }) => {
+      try {
+        return ok({ approval: approvals.decide(id!, verb === 'allow' ? 'allow' : 'deny') });
+      } catch (error) {
+        if (error instanceof ApprovalNotFoundError) return failure(404, 'NOT_FOUND', error.message);
+        throw error;
+      }
+    },
+  },
+];
+
+/** Finds the route for a request and runs it; a failure inside a handler is a 500, not a crash. */
+export function routeControlRequest(
+  method: string,
+  pathname: string,
+  handlers: ControlHandlers,
+): ControlReply {
+  const matches = ROUTES.map((route) => ({ route, match: route.path.exec(pathname) })).filter(
+    (candidate) => candidate.match !== null,
+  );
+  if (matches.length === 0) return failure(404, 'NOT_FOUND', `No such control route: ${pathname}`);
+  const chosen = matches.find((candidate) => candidate.route.method === method);
+  if (!chosen) {
+    return failure(
+      405,
+      'METHOD_NOT_ALLOWED',
+      `${pathname} accepts ${matches.map((c) => c.route.method).join(', ')}`,
+    );
+  }
+  try {
+    return chosen.route.handle(chosen.match!.slice(1), handlers);
+  } catch (error) {
+    return failure(500, 'INTERNAL', error instanceof Error ? error.message : String(error));
+  }
+}
+
+function ok(body: unknown): ControlReply {
+  return { status: 200, body };
+}
+
+export function failure(status: number, error: string, message: string): ControlReply {
+  return { status, body: { error, message } };
+}

@@ -1,0 +1,112 @@
+import { constants } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { writeFileAtomic } from '../vault/atomic-write.js';
+import { errorCode } from '../vault/error-code.js';
+
+/**
+ * How a command at a terminal finds a running host: `$VMARK_HOME/hosts/<pid>.json`.
+ * It holds the control channel's bearer token, so only its owner may read it.
+ */
+export interface RunningHost {
+  readonly pid: number;
+  readonly port: number;
+  readonly token: string;
+  readonly version: string;
+  /** ISO 8601. */
+  readonly startedAt: string;
+}
+
+const HOST_FILE = /^(\d+)\.json$/;
+
+export function hostsFolder(home: string): string {
+  return path.join(home, 'hosts');
+}
+
+export function hostFilePath(home: string, pid: number): string {
+  return path.join(hostsFolder(home), `${pid}.json`);
+}
+
+/** Writes this process's host file (mode 0600 in a 0700 folder) and returns its path. */
+export async function writeHostFile(home: string, host: RunningHost): Promise<string> {
+  const folder = hostsFolder(home);
+  await fs.mkdir(folder, { recursive: true, mode: 0o700 });
+  // mkdir's mode is filtered by the umask and ignored for a folder that exists already.
+  await fs.chmod(folder, 0o700);
+  const file = hostFilePath(home, host.pid);
+  // Created 0600 and empty before the token goes in: writeFileAtomic keeps the mode of the
+  // file it replaces, so the token is never in a file others may read. O_NOFOLLOW: never
+  // chmod whatever a planted link points at.
+  const handle = await fs.open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+  try {
+    await handle.chmod(0o600);
+  } finally {
+    await handle.close();
+  }
+  await writeFileAtomic(file, JSON.stringify(host) + '\n');
+  return file;
+}
+
+/**
+ * The hosts of this `VMARK_HOME` whose process is alive. A file left by a host
+ * that died without cleaning up is deleted on the way. A file being written (or
+ * not ours to understand) is skipped, not deleted: its process is still alive.
+ */
+export async function listRunningHosts(home: string): Promise<RunningHost[]> {
+  const folder = hostsFolder(home);
+  let names: string[];
+  try {
+    names = await fs.readdir(folder);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return [];
+    throw error;
+  }
+  const hosts: RunningHost[] = [];
+  for (const name of names.sort()) {
+    const pid = Number(HOST_FILE.exec(name)?.[1]);
+    if (!Number.isSafeInteger(pid) || pid <= 0) continue;
+    const file = path.join(folder, name);
+    if (!isAlive(pid)) {
+      await fs.rm(file, { force: true });
+      continue;
+    }
+    const host = parseHost(await fs.readFile(file, 'utf8').catch(() => ''));
+    if (host?.pid === pid) hosts.push(host);
+  }
+  return hosts.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+}
+
+/** Signal 0 checks that the process exists without touching it; EPERM means it exists as another user. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return errorCode(error) !== 'ESRCH';
+  }
+}
+
+function parseHost(text: string): RunningHost | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const { pid, port, token, version, startedAt } = value as Record<string, unknown>;
+  if (
+    typeof pid !== 'number' ||
+    typeof port !== 'number' ||
+    !Number.isInteger(port) ||
+    port <= 0 ||
+    port > 65535 ||
+    typeof token !== 'string' ||
+    token === '' ||
+    typeof version !== 'string' ||
+    typeof startedAt !== 'string'
+  ) {
+    return null;
+  }
+  return { pid, port, token, version, startedAt };
+}

@@ -1,0 +1,58 @@
+import { type FSWatcher, watch } from 'node:fs';
+import path from 'node:path';
+import type { Disposable } from '@vmark/sdk';
+import { injectable } from 'inversify';
+import { TEMP_SUFFIX } from '../vault/atomic-write.js';
+
+interface Watched {
+  readonly watcher: FSWatcher;
+  readonly listeners: Set<(name: string | null) => void>;
+}
+
+/**
+ * One `fs.watch` per folder that holds open documents, shared by them. A
+ * listener hears every change in the folder (a rename shows up under the old
+ * and the new name, so filtering by name would miss where a file went).
+ */
+@injectable()
+export class FolderWatcher {
+  #folders = new Map<string, Watched>();
+
+  watchFolderOf(file: string, listener: (name: string | null) => void): Disposable {
+    const folder = path.dirname(file);
+    let watched = this.#folders.get(folder);
+    if (!watched) {
+      const listeners = new Set<(name: string | null) => void>();
+      let watcher: FSWatcher;
+      try {
+        watcher = watch(folder, { persistent: false }, (_event, name) => {
+          // Our own temp files come and go with every save.
+          if (name?.endsWith(TEMP_SUFFIX)) return;
+          for (const l of [...listeners]) l(name);
+        });
+      } catch {
+        // A folder that cannot be watched (gone, or out of inotify watches): saves still check the disk.
+        return { dispose: () => undefined };
+      }
+      watcher.on('error', () => undefined);
+      watched = { watcher, listeners };
+      this.#folders.set(folder, watched);
+    }
+    const entry = watched;
+    entry.listeners.add(listener);
+    return {
+      dispose: () => {
+        entry.listeners.delete(listener);
+        if (entry.listeners.size === 0) {
+          entry.watcher.close();
+          this.#folders.delete(folder);
+        }
+      },
+    };
+  }
+
+  dispose(): void {
+    for (const { watcher } of this.#folders.values()) watcher.close();
+    this.#folders.clear();
+  }
+}

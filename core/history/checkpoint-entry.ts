@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+
+/** One line of `index.jsonl`: what an AI edit changed, without the text it replaced. */
+export interface CheckpointEntry {
+  readonly id: string;
+  /** ISO 8601, UTC. */
+  readonly createdAt: string;
+  /** The tab the edit was made in, null when the document had none (the tab dies with its host). */
+  readonly tabId: string | null;
+  /** The document's file, null for an untitled buffer (which cannot be restored from the CLI). */
+  readonly filePath: string | null;
+  /** `<tool>.<action>`, e.g. `document.write`. */
+  readonly tool: string;
+  readonly description: string;
+  readonly revisionBefore: string;
+  readonly revisionAfter: string;
+  /** UTF-8 size of the replaced text: what retention counts. */
+  readonly bytesBefore: number;
+}
+
+/** An entry with the text the edit replaced. */
+export interface Checkpoint extends CheckpointEntry {
+  readonly contentBefore: string;
+}
+
+// Nine base-36 digits of milliseconds last until the year 5188; eight random ones tell apart ids of one millisecond.
+const TIME_DIGITS = 9;
+const RANDOM_DIGITS = 8;
+const ID_PATTERN = /^ckpt-[0-9a-z]{17}$/;
+
+/** `ckpt-` + the time (so ids sort by creation) + random digits. */
+export function newCheckpointId(at: Date): string {
+  const time = at.getTime().toString(36).padStart(TIME_DIGITS, '0');
+  const random = [...randomBytes(RANDOM_DIGITS)].map((byte) => (byte % 36).toString(36)).join('');
+  return `ckpt-${time}${random}`;
+}
+
+/** Ids name files: anything else (`../x`, an empty string) must never reach a path. */
+export function isCheckpointId(value: string): boolean {
+  return ID_PATTERN.test(value);
+}
+
+export function serializeEntry(entry: CheckpointEntry): string {
+  const { id, createdAt, tabId, filePath, tool, description, revisionBefore, revisionAfter, bytesBefore } =
+    entry;
+  // Fixed field order, and only these fields: a Checkpoint passed in by mistake must not put text in the index.
+  return JSON.stringify({
+    id,
+    createdAt,
+    tabId,
+    filePath,
+    tool,
+    description,
+    revisionBefore,
+    revisionAfter,
+    bytesBefore,
+  });
+}
+
+/**
+ * One index line, or undefined for a line that is not a whole entry: the torn
+ * tail of an append cut short by a crash, or anything else that is not ours.
+ */
+export function parseEntry(line: string): CheckpointEntry | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const isText = (x: unknown): x is string => typeof x === 'string';
+  const isTextOrNull = (x: unknown): x is string | null => x === null || typeof x === 'string';
+  if (
+    !isText(v.id) ||
+    !isCheckpointId(v.id) ||
+    !isText(v.createdAt) ||
+    !isTextOrNull(v.tabId) ||
+    !isTextOrNull(v.filePath) ||
+    !isText(v.tool) ||
+    !isText(v.description) ||
+    !isText(v.revisionBefore) ||
+    !isText(v.revisionAfter) ||
+    typeof v.bytesBefore !== 'number' ||
+    !Number.isSafeInteger(v.bytesBefore) ||
+    v.bytesBefore < 0
+  ) {
+    return undefined;
+  }
+  return {
+    id: v.id,
+    createdAt: v.createdAt,
+    tabId: v.tabId,
+    filePath: v.filePath,
+    tool: v.tool,
+    description: v.description,
+    revisionBefore: v.revisionBefore,
+    revisionAfter: v.revisionAfter,
+    bytesBefore: v.bytesBefore,
+  };
+}
+
+/** Every whole entry of an index file's text, oldest first. */
+export function parseIndex(text: string): CheckpointEntry[] {
+  const entries: CheckpointEntry[] = [];
+  for (const line of text.split('\n')) {
+    const entry = line.trim() === '' ? undefined : parseEntry(line);
+    if (entry) entries.push(entry);
+  }
+  return entries;
+}

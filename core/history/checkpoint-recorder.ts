@@ -1,0 +1,83 @@
+import type { Disposable, DocumentWrittenEvent, HostHooks } from '@vmark/sdk';
+import { inject, injectable } from 'inversify';
+import { HostHooksToken } from '../container/host-tokens.js';
+import { pluginHooks } from '../hooks/plugin-hooks.js';
+import { errorCode } from '../vault/error-code.js';
+import { HostWorkbench } from '../workbench/workbench.js';
+import { CheckpointStore, type NewCheckpoint } from './checkpoint-store.js';
+import { describeChange } from './describe-change.js';
+
+/**
+ * Records a checkpoint for every change an MCP tool makes to a document, so that
+ * AI edits can be undone (`vmark checkpoints restore`). Changes typed in an
+ * editor or read from disk are the person's own and are not recorded.
+ *
+ * The hook is synchronous and runs inside the write: the tap only queues the
+ * checkpoint, and the disk work happens afterwards, in order. A failure to
+ * record never fails the write; it is reported on stderr once per kind.
+ */
+@injectable()
+export class CheckpointRecorder {
+  #tap: Disposable | undefined;
+  #queue: Promise<void> = Promise.resolve();
+  #reported = new Set<string>();
+
+  constructor(
+    @inject(HostHooksToken) private readonly hooks: HostHooks,
+    @inject(HostWorkbench) private readonly workbench: HostWorkbench,
+    @inject(CheckpointStore) private readonly store: CheckpointStore,
+  ) {}
+
+  /** Starts recording; calling it again changes nothing. */
+  start(): void {
+    this.#tap ??= pluginHooks(this.hooks, 'checkpoints').tap('documentWritten', (event) => {
+      try {
+        this.#record(event);
+      } catch (error) {
+        // The text has already changed when the hook runs: throwing here would fail a write that happened.
+        this.#report(error);
+      }
+    });
+  }
+
+  /** Resolves once every checkpoint queued so far is on disk (or has failed). */
+  flush(): Promise<void> {
+    return this.#queue;
+  }
+
+  /** Stops recording. Checkpoints already queued are still written: `flush` waits for them. */
+  dispose(): void {
+    this.#tap?.dispose();
+    this.#tap = undefined;
+  }
+
+  #record({ before, after, origin }: DocumentWrittenEvent): void {
+    if (origin.kind !== 'mcp' || before.content === after.content) return;
+    const tool = `${origin.tool}.${origin.action}`;
+    const checkpoint: NewCheckpoint = {
+      tabId: this.workbench.tabOfDocument(after.id)?.id ?? null,
+      filePath: after.filePath,
+      tool,
+      description: origin.description ?? describeChange(tool, before.content, after.content),
+      revisionBefore: before.revision,
+      revisionAfter: after.revision,
+      contentBefore: before.content,
+      createdAt: new Date(),
+    };
+    this.#queue = this.#queue.then(() =>
+      this.store.append(checkpoint).then(
+        () => undefined,
+        (error: unknown) => this.#report(error),
+      ),
+    );
+  }
+
+  /** Once per kind of failure (ENOSPC, EACCES, ...), naming the error but never the document's text. */
+  #report(error: unknown): void {
+    const kind = errorCode(error) ?? (error instanceof Error ? error.name : typeof error);
+    if (this.#reported.has(kind)) return;
+    this.#reported.add(kind);
+    const reason = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`vmark: could not record an AI edit checkpoint (${kind}): ${reason}\n`);
+  }
+}

@@ -1,0 +1,243 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TEMP_SUFFIX } from '../vault/atomic-write.js';
+import {
+  CheckpointStore,
+  type CheckpointStoreOptions,
+  type NewCheckpoint,
+  UnknownCheckpointError,
+} from './checkpoint-store.js';
+
+let home: string;
+let folder: string;
+let index: string;
+
+beforeEach(async () => {
+  home = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'vmark-ckpt-')));
+  folder = path.join(home, 'checkpoints');
+  index = path.join(folder, 'index.jsonl');
+});
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await fs.rm(home, { recursive: true, force: true });
+});
+
+function storeWith(options: Partial<CheckpointStoreOptions> = {}): CheckpointStore {
+  return new CheckpointStore({ home, ...options });
+}
+
+function edit(contentBefore: string, more: Partial<NewCheckpoint> = {}): NewCheckpoint {
+  return {
+    tabId: 'tab-1',
+    filePath: '/notes/a.md',
+    tool: 'document.write',
+    description: 'Wrote document (+1 chars, was 0, now 1)',
+    revisionBefore: 'rev-AAAAAAAA',
+    revisionAfter: 'rev-BBBBBBBB',
+    contentBefore,
+    ...more,
+  };
+}
+
+async function filesIn(dir: string): Promise<string[]> {
+  return (await fs.readdir(dir)).sort();
+}
+
+describe('CheckpointStore', () => {
+  it('appends, lists newest first, and gets an entry with the text it replaced', async () => {
+    const store = storeWith();
+    expect(await store.list()).toEqual([]);
+    const first = await store.append(edit('# 第一版\n', { createdAt: new Date('2025-01-01T10:00:00Z') }));
+    const second = await store.append(edit('second', { tabId: null, filePath: null, tool: 'selection.set' }));
+
+    expect(first).toEqual({
+      id: expect.stringMatching(/^ckpt-[0-9a-z]{17}$/),
+      createdAt: '2025-01-01T10:00:00.000Z',
+      tabId: 'tab-1',
+      filePath: '/notes/a.md',
+      tool: 'document.write',
+      description: 'Wrote document (+1 chars, was 0, now 1)',
+      revisionBefore: 'rev-AAAAAAAA',
+      revisionAfter: 'rev-BBBBBBBB',
+      // UTF-8 bytes, not characters.
+      bytesBefore: Buffer.byteLength('# 第一版\n'),
+    });
+    // Ids sort by time.
+    expect(first.id < second.id).toBe(true);
+    expect(await store.list()).toEqual([second, first]);
+    expect(await store.get(first.id)).toEqual({ ...first, contentBefore: '# 第一版\n' });
+    expect(await store.get(second.id)).toEqual({ ...second, contentBefore: 'second' });
+
+    // Another store over the same folder (another process) sees the same history.
+    expect(await storeWith().list()).toEqual([second, first]);
+    expect(await filesIn(folder)).toEqual([`${first.id}.md`, `${second.id}.md`, 'index.jsonl'].sort());
+  });
+
+  it('keeps the text out of the index', async () => {
+    const store = storeWith();
+    await store.append(edit('SECRET TEXT'));
+    const line = (await fs.readFile(index, 'utf8')).trim();
+    expect(line).not.toContain('SECRET');
+    expect(Object.keys(JSON.parse(line) as object)).toEqual([
+      'id',
+      'createdAt',
+      'tabId',
+      'filePath',
+      'tool',
+      'description',
+      'revisionBefore',
+      'revisionAfter',
+      'bytesBefore',
+    ]);
+  });
+
+  it('writes the text file before the index line that names it', async () => {
+    const store = storeWith();
+    await store.append(edit('one'));
+    const seen: string[][] = [];
+    const open = fs.open.bind(fs);
+    vi.spyOn(fs, 'open').mockImplementation(async (file, flags, mode) => {
+      if (file === index) seen.push(await fs.readdir(folder));
+      return open(file, flags, mode);
+    });
+    const entry = await store.append(edit('two'));
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toContain(`${entry.id}.md`);
+  });
+
+  it('adds no index line when the text cannot be written', async () => {
+    const store = storeWith();
+    const kept = await store.append(edit('one'));
+    const before = await fs.readFile(index, 'utf8');
+    vi.spyOn(fs, 'rename').mockRejectedValueOnce(Object.assign(new Error('disk full'), { code: 'ENOSPC' }));
+    await expect(store.append(edit('two'))).rejects.toThrow('disk full');
+    expect(await fs.readFile(index, 'utf8')).toBe(before);
+    expect((await filesIn(folder)).filter((n) => n.endsWith('.md'))).toEqual([`${kept.id}.md`]);
+    // The store still works after a failure.
+    await store.append(edit('three'));
+    expect(await store.list()).toHaveLength(2);
+  });
+
+  it('removes the text again when the index line cannot be appended', async () => {
+    const store = storeWith();
+    await store.append(edit('one'));
+    const open = fs.open.bind(fs);
+    vi.spyOn(fs, 'open').mockImplementation((file, flags, mode) =>
+      file === index
+        ? Promise.reject(Object.assign(new Error('no space'), { code: 'ENOSPC' }))
+        : open(file, flags, mode),
+    );
+    await expect(store.append(edit('two'))).rejects.toThrow('no space');
+    expect((await filesIn(folder)).filter((n) => n.endsWith('.md'))).toHaveLength(1);
+  });
+
+  it('ignores a torn last line and starts the next append on a new line', async () => {
+    const store = storeWith();
+    const first = await store.append(edit('one'));
+    // What a crash in the middle of an append leaves: half a line, no newline.
+    const torn = '{"id":"ckpt-0000000000000000","createdAt":"2025-';
+    await fs.appendFile(index, torn);
+    expect(await store.list()).toEqual([first]);
+
+    const second = await store.append(edit('two'));
+    expect(await store.list()).toEqual([second, first]);
+    const lines = (await fs.readFile(index, 'utf8')).split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toBe(torn);
+    expect(JSON.parse(lines[2]!)).toMatchObject({ id: second.id });
+    expect(lines[3]).toBe('');
+    expect(await store.get(second.id)).toMatchObject({ contentBefore: 'two' });
+  });
+
+  it('skips lines that are not whole entries anywhere in the index', async () => {
+    const store = storeWith();
+    const entry = await store.append(edit('one'));
+    const line = await fs.readFile(index, 'utf8');
+    await fs.writeFile(
+      index,
+      ['not json', '{"id":"../../etc/passwd"}', '[]', 'null', line.trim(), '', '{"id":'].join('\n'),
+    );
+    expect(await store.list()).toEqual([entry]);
+  });
+
+  it('keeps the newest checkpoints by count and removes the text of the rest', async () => {
+    const store = storeWith({ checkpointRetention: { maxCount: 3, maxBytes: 1024 } });
+    const entries = [];
+    for (let i = 0; i < 5; i++) entries.push(await store.append(edit(`text ${i}`)));
+    const kept = entries.slice(2).reverse();
+    expect(await store.list()).toEqual(kept);
+    expect(await filesIn(folder)).toEqual([...kept.map((e) => `${e.id}.md`), 'index.jsonl'].sort());
+    await expect(store.get(entries[0]!.id)).rejects.toBeInstanceOf(UnknownCheckpointError);
+    expect(await store.get(entries[4]!.id)).toMatchObject({ contentBefore: 'text 4' });
+  });
+
+  it('keeps the newest checkpoints by bytes, and always the newest one', async () => {
+    const store = storeWith({ checkpointRetention: { maxCount: 100, maxBytes: 10 } });
+    const a = await store.append(edit('aaaa'));
+    const b = await store.append(edit('bbbb'));
+    expect(await store.list()).toEqual([b, a]);
+    const c = await store.append(edit('cccc'));
+    // 12 bytes would pass the limit: the oldest goes.
+    expect(await store.list()).toEqual([c, b]);
+    // Larger than the limit on its own: kept anyway, so the edit just recorded can still be undone.
+    const big = await store.append(edit('x'.repeat(50)));
+    expect(await store.list()).toEqual([big]);
+    expect(await filesIn(folder)).toEqual([`${big.id}.md`, 'index.jsonl']);
+  });
+
+  it('prunes by whichever limit is smaller', async () => {
+    const store = storeWith({ checkpointRetention: { maxCount: 2, maxBytes: 1000 } });
+    for (let i = 0; i < 4; i++) await store.append(edit('12345'));
+    expect(await store.list()).toHaveLength(2);
+    const tight = storeWith({ checkpointRetention: { maxCount: 100, maxBytes: 5 } });
+    const last = await tight.append(edit('12345'));
+    expect(await tight.list()).toEqual([last]);
+  });
+
+  it('sweeps text and temp files left by crashed appends when it prunes', async () => {
+    const store = storeWith({ checkpointRetention: { maxCount: 1, maxBytes: 1000 } });
+    await store.append(edit('one'));
+    await fs.writeFile(path.join(folder, 'ckpt-00000000000000000.md'), 'orphan');
+    await fs.writeFile(path.join(folder, `.ckpt-x.md.abc${TEMP_SUFFIX}`), 'half');
+    await fs.writeFile(path.join(folder, 'notes.txt'), 'not ours');
+    const last = await store.append(edit('two'));
+    expect(await filesIn(folder)).toEqual([`${last.id}.md`, 'index.jsonl', 'notes.txt']);
+  });
+
+  it('refuses unknown, malformed and pruned ids with a clear error', async () => {
+    const store = storeWith({ checkpointRetention: { maxCount: 1, maxBytes: 1000 } });
+    await expect(store.get('ckpt-00000000000000000')).rejects.toThrow(
+      'no checkpoint with id ckpt-00000000000000000',
+    );
+    const gone = await store.append(edit('one'));
+    await store.append(edit('two'));
+    for (const id of [gone.id, '../index.jsonl', 'ckpt-', '', 'CKPT-00000000000000000']) {
+      await expect(store.get(id)).rejects.toBeInstanceOf(UnknownCheckpointError);
+    }
+    await expect(store.get('../index')).rejects.toThrow('"../index" is not a checkpoint id');
+  });
+
+  it('reports text pruned by another process between reading the index and the text', async () => {
+    const store = storeWith();
+    const entry = await store.append(edit('one'));
+    await fs.rm(path.join(folder, `${entry.id}.md`));
+    await expect(store.get(entry.id)).rejects.toThrow(`checkpoint ${entry.id} was pruned`);
+  });
+
+  it('loses no append when several stores (processes) share one folder and prune', async () => {
+    const limits = { checkpointRetention: { maxCount: 5, maxBytes: 1000 } };
+    const [one, two] = [storeWith(limits), storeWith(limits)];
+    const appended = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => (i % 2 ? one : two).append(edit(`text ${i}`))),
+    );
+    const listed = await one.list();
+    expect(listed).toHaveLength(5);
+    for (const entry of listed) expect(appended).toContainEqual(entry);
+    expect((await filesIn(folder)).filter((n) => n.endsWith('.md'))).toHaveLength(5);
+    for (const entry of listed) await one.get(entry.id);
+    expect(await filesIn(folder)).not.toContain('index.lock');
+  });
+});

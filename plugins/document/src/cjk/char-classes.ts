@@ -1,0 +1,73 @@
+/**
+ * Character classes shared by the CJK transforms.
+ *
+ * Two families live here on purpose. The narrow transforms (`cjk-spacing`,
+ * `cjk-punctuation`) are specified with one exact class, `CJK_RE` of the design notes
+ * (§6), Hangul included; they must keep it byte for byte so that a document formats
+ * the same way here as in the original editor. The full formatter (`cjk-format`)
+ * instead works with "CJK letters without Korean": Korean is written with spaces
+ * between words and with Western punctuation, so spacing and punctuation rules that
+ * suit Chinese and Japanese would damage it.
+ */
+
+/** The class of §6, as a regex source: CJK Unified Ideographs, Hiragana, Katakana, Hangul syllables. */
+export const NARROW_CJK_CLASS = '[\\u4E00-\\u9FFF\\u3040-\\u309F\\u30A0-\\u30FF\\uAC00-\\uD7AF]';
+
+/**
+ * Ranges (regex class body, for `u` regexes) of the letters the full formatter treats as
+ * CJK: Han (basic, extension A, the supplementary-plane extensions and compatibility
+ * ideographs), Bopomofo and Japanese kana. Hangul is deliberately absent (see above).
+ */
+export const CJK_LETTER_RANGES =
+  '\\u4E00-\\u9FFF\\u3400-\\u4DBF\\uF900-\\uFAFF\\u3100-\\u312F\\u31A0-\\u31BF' +
+  '\\u3040-\\u309F\\u30A0-\\u30FF\\u31F0-\\u31FF\\u{20000}-\\u{3134F}';
+
+/** Hangul syllables and jamo: CJK for the "does this segment contain CJK?" gate only. */
+const HANGUL_RANGES = '\\uAC00-\\uD7AF\\u1100-\\u11FF\\u3130-\\u318F';
+
+const CJK_LETTER = new RegExp(`^[${CJK_LETTER_RANGES}]$`, 'u');
+const CONTAINS_CJK = new RegExp(`[${CJK_LETTER_RANGES}${HANGUL_RANGES}]`, 'u');
+
+/** Fullwidth marks that end a clause; punctuation next to them is in CJK context. */
+export const CJK_TERMINAL_PUNCTUATION = '，。！？；：、';
+/** Fullwidth closing brackets and corner quotes. */
+export const CJK_CLOSING_BRACKETS = '》」』】）〉';
+/** Fullwidth opening brackets and corner quotes. */
+export const CJK_OPENING_BRACKETS = '《「『【（〈';
+
+/** Whether the text holds any CJK letter (Hangul included): the gate of the CJK-only rules. */
+export function containsCjk(text: string): boolean {
+  return CONTAINS_CJK.test(text);
+}
+
+/** Whether one code point (a string of one or two UTF-16 units) is a CJK letter (no Hangul). */
+export function isCjkLetter(char: string): boolean {
+  return char !== '' && CJK_LETTER.test(char);
+}
+
+/** The code point that ends right before `index` ('' at the start), surrogate pairs joined. */
+export function charBefore(text: string, index: number): string {
+  if (index <= 0) return '';
+  const low = text.charCodeAt(index - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && index >= 2) {
+    const high = text.charCodeAt(index - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return text.slice(index - 2, index);
+  }
+  return text.charAt(index - 1);
+}
+
+/** The code point that starts at `index` ('' past the end), surrogate pairs joined. */
+export function charAt(text: string, index: number): string {
+  if (index >= text.length) return '';
+  const high = text.charCodeAt(index);
+  if (high >= 0xd800 && high <= 0xdbff && index + 1 < text.length) {
+    const low = text.charCodeAt(index + 1);
+    if (low >= 0xdc00 && low <= 0xdfff) return text.slice(index, index + 2);
+  }
+  return text.charAt(index);
+}
+
+/** Latin letters (ASCII and the Latin-1/Extended-A/B blocks): the side of an apostrophe. */
+export function isLatinLetter(char: string): boolean {
+  return /^[A-Za-z\u00C0-\u024F]$/.test(char);
+}

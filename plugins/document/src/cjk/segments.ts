@@ -1,0 +1,81 @@
+/**
+ * The formattable segments of a document — the text between its protected regions —
+ * and the reconstruction of a document from rewritten segments. Protected bytes are
+ * copied from the input, never from a rule's output, so they cannot change.
+ */
+import type { ProtectedRegion } from './region-types.js';
+
+/** Where a segment sits, for the rules whose behaviour depends on its edges. */
+export interface SegmentContext {
+  /** An inline construct (code span, emphasis mark, link syntax…) ends right where the segment starts. */
+  afterInline: boolean;
+  /** An inline construct starts right where the segment ends. */
+  beforeInline: boolean;
+  /** The segment runs to the end of the document. */
+  atDocumentEnd: boolean;
+}
+
+export interface Segment extends SegmentContext {
+  from: number;
+  to: number;
+  text: string;
+}
+
+/** The context of a whole document with no protected region: both edges are the document's. */
+export const WHOLE_TEXT: SegmentContext = { afterInline: false, beforeInline: false, atDocumentEnd: true };
+
+/** The gaps between `regions` (ordered, disjoint), empty gaps omitted. */
+export function extractSegments(content: string, regions: readonly ProtectedRegion[]): Segment[] {
+  const segments: Segment[] = [];
+  let cursor = 0;
+  let previous: ProtectedRegion | undefined;
+  for (const region of regions) {
+    if (region.from > cursor) {
+      segments.push({
+        from: cursor,
+        to: region.from,
+        text: content.slice(cursor, region.from),
+        afterInline: previous?.inline ?? false,
+        beforeInline: region.inline,
+        atDocumentEnd: false,
+      });
+    }
+    cursor = Math.max(cursor, region.to);
+    previous = region;
+  }
+  if (cursor < content.length) {
+    segments.push({
+      from: cursor,
+      to: content.length,
+      text: content.slice(cursor),
+      afterInline: previous?.inline ?? false,
+      beforeInline: false,
+      atDocumentEnd: true,
+    });
+  }
+  return segments;
+}
+
+/**
+ * Rebuilds the document with each segment's text replaced by `rewrite(segment)`.
+ * Built as one array join, so a megabyte document costs one copy, not one per segment.
+ */
+export function rewriteSegments(
+  content: string,
+  regions: readonly ProtectedRegion[],
+  rewrite: (segment: Segment) => string,
+): string {
+  const parts: string[] = [];
+  let changed = false;
+  let cursor = 0;
+  for (const segment of extractSegments(content, regions)) {
+    if (segment.from > cursor) parts.push(content.slice(cursor, segment.from));
+    const next = rewrite(segment);
+    if (next !== segment.text) changed = true;
+    parts.push(next);
+    cursor = segment.to;
+  }
+  if (!changed) return content;
+  if (cursor < content.length) parts.push(content.slice(cursor));
+  return parts.join('');
+}

@@ -1,0 +1,353 @@
+import { mkdir, readFile, realpath, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call, connectStdio, type ElicitationPolicy, eventually, runCli, TempDirs } from './support/cli.js';
+
+const temp = new TempDirs();
+afterAll(() => temp.cleanup());
+
+let workspace: string;
+let home: string;
+let client: Client;
+
+async function start(args: string[] = [], elicitation?: ElicitationPolicy, onElicit?: (m: string) => void) {
+  ({ client } = await connectStdio(['--workspace', workspace, ...args], home, { elicitation, onElicit }));
+}
+
+beforeEach(async () => {
+  workspace = await realpath(await temp.make());
+  home = await temp.make('vmark-home-');
+  await writeFile(path.join(workspace, 'a.md'), '# A\n');
+  await mkdir(path.join(workspace, 'notes'));
+  await writeFile(path.join(workspace, 'notes', 'b.md'), '# B\n');
+});
+afterEach(() => client?.close());
+
+const ws = (args: Record<string, unknown>) => call(client, 'workspace', args);
+const approvals = async () =>
+  JSON.parse((await runCli(['approvals', 'list', '--json'], { VMARK_HOME: home })).stdout) as {
+    id: string;
+    subject: string;
+    status: string;
+  }[];
+
+describe('workspace.new and workspace.open', () => {
+  beforeEach(() => start());
+
+  it('lists the workspace tool with the seed annotations and its eight actions', async () => {
+    const tool = (await client.listTools()).tools.find((t) => t.name === 'workspace')!;
+    expect(tool.annotations).toEqual({
+      title: 'VMark Workspace and Files',
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
+    expect(tool.inputSchema.properties!.action).toMatchObject({
+      enum: ['new', 'open', 'open_workspace', 'save', 'save_as', 'close', 'switch_tab', 'focus_window'],
+    });
+  });
+
+  it('creates untitled tabs of either kind', async () => {
+    const md = await ws({ action: 'new' });
+    const yaml = await ws({ action: 'new', kind: 'yaml-workflow' });
+    expect(md.data).toEqual({ tabId: expect.stringMatching(/^tab-\d+$/) });
+    const state = (await call(client, 'session', { action: 'get_state' })).data as {
+      windows: { tabs: { id: string; kind: string; filePath: unknown }[] }[];
+    };
+    const tabs = state.windows[0]!.tabs;
+    expect(tabs.find((t) => t.id === md.data.tabId)).toMatchObject({ kind: 'markdown', filePath: null });
+    expect(tabs.find((t) => t.id === yaml.data.tabId)).toMatchObject({
+      kind: 'yaml-workflow',
+      filePath: null,
+    });
+    expect((await ws({ action: 'new', kind: 'html' })).text).toContain(
+      'kind must be one of: markdown, yaml-workflow',
+    );
+  });
+
+  it('opens files as background tabs: the visible tab does not change', async () => {
+    const first = await ws({ action: 'open', filePath: path.join(workspace, 'a.md') });
+    expect(first.data).toEqual({
+      tabId: 'tab-1',
+      workspaceInstanceId: expect.stringMatching(/^wsi-/),
+      activationChanged: true,
+      workspaceSwitched: false,
+    });
+    const second = await ws({ action: 'open', filePath: path.join(workspace, 'notes', 'b.md') });
+    expect(second.data).toMatchObject({ tabId: 'tab-2', activationChanged: false, workspaceSwitched: false });
+    expect((await call(client, 'document', { action: 'read' })).data).toMatchObject({ content: '# A\n' });
+    const again = await ws({ action: 'open', filePath: path.join(workspace, 'notes', 'b.md') });
+    expect(again.data).toMatchObject({ tabId: 'tab-2' });
+  });
+
+  it('resolves a relative path against the workspace and keeps trailing spaces', async () => {
+    await writeFile(path.join(workspace, 'a.md '), 'with a space\n');
+    const spaced = await ws({ action: 'open', filePath: 'a.md ' });
+    expect((await call(client, 'document', { action: 'read', tabId: spaced.data.tabId })).data).toMatchObject(
+      {
+        content: 'with a space\n',
+        filePath: path.join(workspace, 'a.md '),
+      },
+    );
+  });
+
+  it.each([
+    ['a file outside the workspace', () => path.join(path.dirname(workspace), 'elsewhere.md')],
+    ['a ../ traversal', () => path.join(workspace, '..', path.basename(workspace) + '-evil', 'x.md')],
+    ['a NUL byte', () => path.join(workspace, 'a.md\0.txt')],
+    ['a file that does not exist', () => path.join(workspace, 'missing.md')],
+  ])('refuses %s with INVALID_PATH', async (_name, target) => {
+    const result = await ws({ action: 'open', filePath: target() });
+    expect(result.isError).toBe(true);
+    expect(result.data).toMatchObject({ error: 'INVALID_PATH' });
+  });
+
+  it('refuses a symlink that points outside the workspace', async () => {
+    const outside = path.join(await temp.make(), 'secret.md');
+    await writeFile(outside, 'secret');
+    await symlink(outside, path.join(workspace, 'link.md'));
+    expect((await ws({ action: 'open', filePath: path.join(workspace, 'link.md') })).data).toMatchObject({
+      error: 'INVALID_PATH',
+    });
+  });
+
+  it('focuses a window by label, and refuses an unknown one', async () => {
+    expect((await ws({ action: 'focus_window', windowLabel: 'main' })).data).toEqual({
+      windowLabel: 'main',
+      focused: true,
+    });
+    const unknown = await ws({ action: 'focus_window', windowLabel: 'doc-9' });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toContain('does not name an open window');
+  });
+});
+
+describe('with nothing open', () => {
+  it('refuses every file operation', async () => {
+    ({ client } = await connectStdio([], home));
+    const result = await ws({ action: 'open', filePath: path.join(workspace, 'a.md') });
+    expect(result.data).toMatchObject({
+      error: 'INVALID_PATH',
+      message: expect.stringMatching(/no workspace or document is open/),
+    });
+  });
+});
+
+describe('workspace.open_workspace asks a person first', () => {
+  it('without elicitation: needsApproval, then `vmark approvals allow` lets the same call through once', async () => {
+    await start();
+    const other = await realpath(await temp.make());
+    const first = await ws({ action: 'open_workspace', folderPath: other });
+    expect(first.isError).toBe(true);
+    expect(first.data).toEqual({
+      needsApproval: true,
+      folderPath: other,
+      requestId: expect.stringMatching(/^apr-/),
+    });
+    expect(first.text).toMatch(/^approval required to open workspace '/);
+    expect((await ws({ action: 'open_workspace', folderPath: other })).data).toMatchObject({
+      requestId: first.data.requestId,
+    });
+    expect(await approvals()).toEqual([
+      expect.objectContaining({ id: first.data.requestId, subject: other, status: 'waiting' }),
+    ]);
+
+    expect(
+      (await runCli(['approvals', 'allow', first.data.requestId as string], { VMARK_HOME: home })).code,
+    ).toBe(0);
+    const opened = await ws({ action: 'open_workspace', folderPath: other });
+    expect(opened.data).toEqual({ folderPath: other, workspaceInstanceId: expect.stringMatching(/^wsi-/) });
+    // Every open is approved on its own: the approval was used up.
+    expect((await ws({ action: 'open_workspace', folderPath: other })).data).toMatchObject({
+      needsApproval: true,
+    });
+  });
+
+  it('a denied request keeps failing until someone approves it', async () => {
+    await start();
+    const other = await realpath(await temp.make());
+    const { requestId } = (await ws({ action: 'open_workspace', folderPath: other })).data as {
+      requestId: string;
+    };
+    await runCli(['approvals', 'deny', requestId], { VMARK_HOME: home });
+    for (let i = 0; i < 2; i++) {
+      const denied = await ws({ action: 'open_workspace', folderPath: other });
+      expect(denied.data).toMatchObject({ needsApproval: true, denied: true, folderPath: other });
+    }
+    await runCli(['approvals', 'allow', requestId], { VMARK_HOME: home });
+    expect((await ws({ action: 'open_workspace', folderPath: other })).data).toMatchObject({
+      folderPath: other,
+    });
+  });
+
+  it('names the canonical, symlink-resolved folder', async () => {
+    const real = await realpath(await temp.make());
+    const link = path.join(await temp.make(), 'shortcut');
+    await symlink(real, link);
+    const messages: string[] = [];
+    await start([], 'accept', (m) => messages.push(m));
+    const opened = await ws({ action: 'open_workspace', folderPath: link });
+    expect(opened.data).toMatchObject({ folderPath: real });
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain('open_workspace');
+    expect(messages[0]).toContain(real);
+    expect(messages[0]).not.toContain(link);
+  });
+
+  it('with an elicitation handler that accepts, opens in the same call', async () => {
+    await start([], 'accept');
+    const other = await realpath(await temp.make());
+    await writeFile(path.join(other, 'c.md'), '# C\n');
+    expect((await ws({ action: 'open_workspace', folderPath: other })).data).toMatchObject({
+      folderPath: other,
+    });
+    expect((await ws({ action: 'open', filePath: path.join(other, 'c.md') })).isError).toBe(false);
+  });
+
+  it.each(['decline', 'cancel'] as const)(
+    'with an elicitation handler that answers %s, refuses',
+    async (answer) => {
+      await start([], answer);
+      const other = await realpath(await temp.make());
+      const refused = await ws({ action: 'open_workspace', folderPath: other });
+      expect(refused.isError).toBe(true);
+      expect(refused.data).toMatchObject({ needsApproval: true, denied: true, folderPath: other });
+      expect((await ws({ action: 'open', filePath: path.join(other, 'x.md') })).data).toMatchObject({
+        error: 'INVALID_PATH',
+      });
+    },
+  );
+
+  it('refuses a folder that does not exist before asking anyone', async () => {
+    await start([], 'accept');
+    const result = await ws({ action: 'open_workspace', folderPath: path.join(workspace, 'nope') });
+    expect(result.data).toMatchObject({ error: 'INVALID_PATH' });
+  });
+
+  it('bounds the requests that wait for a person: RESOURCE_EXHAUSTED past the bound', async () => {
+    await start();
+    const outcomes = [];
+    for (let i = 0; i < 17; i++)
+      outcomes.push(await ws({ action: 'open_workspace', folderPath: await realpath(await temp.make()) }));
+    expect(outcomes.slice(0, 16).every((o) => o.data.needsApproval === true)).toBe(true);
+    expect(outcomes[16]!.data).toMatchObject({ error: 'RESOURCE_EXHAUSTED' });
+  });
+});
+
+describe('workspace.save, save_as, close and switch_tab', () => {
+  beforeEach(() => start(['--open', path.join(workspace, 'a.md')]));
+
+  it("saves to the tab's own file", async () => {
+    await call(client, 'document', { action: 'write', content: '# A2\n', save: false });
+    const saved = await ws({ action: 'save' });
+    expect(saved.data).toEqual({
+      filePath: path.join(workspace, 'a.md'),
+      revision: expect.stringMatching(/^rev-/),
+    });
+    expect(await readFile(path.join(workspace, 'a.md'), 'utf8')).toBe('# A2\n');
+  });
+
+  it('refuses to save an untitled tab', async () => {
+    const { tabId } = (await ws({ action: 'new' })).data as { tabId: string };
+    expect((await ws({ action: 'save', tabId })).data).toMatchObject({
+      error: 'INVALID_PATH',
+      message: expect.stringMatching(/untitled/),
+    });
+  });
+
+  it('save_as to a new location needs "Auto-approve edits"; onto its own path it is always allowed', async () => {
+    const target = path.join(workspace, 'copy.md');
+    const refused = await ws({ action: 'save_as', filePath: target });
+    expect(refused.data).toMatchObject({ error: 'APPROVAL_REQUIRED' });
+    await expect(stat(target)).rejects.toThrow();
+    expect((await ws({ action: 'save_as', filePath: path.join(workspace, 'a.md') })).data).toEqual({
+      revision: expect.stringMatching(/^rev-/),
+    });
+
+    await writeFile(
+      path.join(home, 'settings.json'),
+      JSON.stringify({ integrations: { autoApproveEdits: true } }),
+    );
+    expect((await ws({ action: 'save_as', filePath: target })).isError).toBe(false);
+    expect(await readFile(target, 'utf8')).toBe('# A\n');
+    expect((await call(client, 'document', { action: 'read' })).data).toMatchObject({ filePath: target });
+    expect(
+      (await ws({ action: 'save_as', filePath: path.join(workspace, 'notes', 'b.md') })).data,
+    ).toMatchObject({
+      error: 'INVALID_PATH',
+      message: expect.stringMatching(/already exists/),
+    });
+    expect(
+      (await ws({ action: 'save_as', filePath: path.join(await temp.make(), 'out.md') })).data,
+    ).toMatchObject({
+      error: 'INVALID_PATH',
+    });
+  });
+
+  it('close refuses a dirty tab unless forced', async () => {
+    await call(client, 'document', { action: 'write', content: 'unsaved\n', save: false });
+    expect((await ws({ action: 'close', tabId: 'tab-1' })).data).toEqual({ closed: false, reason: 'DIRTY' });
+    expect((await ws({ action: 'close', tabId: 'tab-1', force: true })).data).toEqual({ closed: true });
+    expect((await call(client, 'document', { action: 'read', tabId: 'tab-1' })).data).toMatchObject({
+      error: 'INVALID_TAB',
+    });
+    expect((await ws({ action: 'close', tabId: 'tab-1' })).data).toMatchObject({ error: 'INVALID_TAB' });
+    expect((await ws({ action: 'close' })).text).toBe('tabId must be a non-empty string');
+  });
+
+  it('switch_tab activates a tab and reads the result back; across workspaces it says so', async () => {
+    await ws({ action: 'open', filePath: path.join(workspace, 'notes', 'b.md') });
+    const switched = await ws({ action: 'switch_tab', tabId: 'tab-2' });
+    expect(switched.data).toEqual({
+      activated: true,
+      workspaceSwitched: false,
+      workspaceInstanceId: expect.stringMatching(/^wsi-/),
+      activeTabId: 'tab-2',
+    });
+    expect((await ws({ action: 'switch_tab', tabId: 'tab-9' })).data).toMatchObject({ error: 'INVALID_TAB' });
+  });
+});
+
+describe('changes made on disk by someone else', () => {
+  beforeEach(() => start(['--open', path.join(workspace, 'a.md')]));
+  const read = async () => (await call(client, 'document', { action: 'read' })).data;
+
+  it('a clean tab reloads the file, with a new revision', async () => {
+    const before = await read();
+    await writeFile(path.join(workspace, 'a.md'), '# A, edited elsewhere\n');
+    await eventually(async () => (await read()).content === '# A, edited elsewhere\n');
+    expect((await read()).revision).not.toBe(before.revision);
+  });
+
+  it('a dirty tab keeps its text and reports the conflict; a deliberate save after that overwrites', async () => {
+    await call(client, 'document', { action: 'write', content: '# mine\n', save: false });
+    await writeFile(path.join(workspace, 'a.md'), '# theirs\n');
+    await eventually(async () => (await read()).conflict !== undefined);
+    expect(await read()).toMatchObject({
+      content: '# mine\n',
+      dirty: true,
+      conflict: { reason: 'changed-on-disk' },
+    });
+    expect(await readFile(path.join(workspace, 'a.md'), 'utf8')).toBe('# theirs\n');
+    expect((await ws({ action: 'save' })).isError).toBe(false);
+    expect(await readFile(path.join(workspace, 'a.md'), 'utf8')).toBe('# mine\n');
+  });
+
+  it("a deleted file keeps the tab's text, marked as deleted on disk", async () => {
+    await rm(path.join(workspace, 'a.md'));
+    await eventually(async () => (await read()).conflict !== undefined);
+    expect(await read()).toMatchObject({
+      content: '# A\n',
+      dirty: true,
+      conflict: { reason: 'deleted-on-disk' },
+    });
+  });
+
+  it('a file renamed within its folder is followed by its tab', async () => {
+    await rename(path.join(workspace, 'a.md'), path.join(workspace, 'renamed.md'));
+    await eventually(async () => (await read()).filePath === path.join(workspace, 'renamed.md'));
+    expect(await read()).toMatchObject({ content: '# A\n', dirty: false });
+  });
+});
