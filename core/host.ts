@@ -6,6 +6,7 @@ import { Container } from 'inversify';
 import { hostModule } from './container/host-module.js';
 import { HostHooksToken } from './container/host-tokens.js';
 import { HostDocumentStore } from './documents/document-store.js';
+import { CheckpointRecorder } from './history/checkpoint-recorder.js';
 import { FolderWatcher } from './documents/folder-watcher.js';
 import type { HostOptions } from './host-options.js';
 import { createMcpSession } from './mcp/mcp-session.js';
@@ -44,6 +45,9 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   const container = new Container();
   container.load(hostModule(container, hostOptions, { version: VMARK_VERSION, home: hostOptions.home }));
 
+  // Every AI edit is recorded from the first one on, so the recorder starts before any plugin.
+  const recorder = container.get(CheckpointRecorder);
+  recorder.start();
   const plugins = container.get(PluginHost);
   const roots = [
     ...hostOptions.builtinPluginDirs.map((dir) => ({ dir, source: 'builtin' as const })),
@@ -70,6 +74,8 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       }),
     async dispose() {
       await plugins.dispose();
+      await recorder.flush();
+      recorder.dispose();
       container.get(HostDocumentStore).dispose();
       container.get(FolderWatcher).dispose();
     },

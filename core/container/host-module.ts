@@ -13,6 +13,8 @@ import { ApprovalBroker } from '../approvals/approval-broker.js';
 import { HostDocumentStore } from '../documents/document-store.js';
 import { FolderWatcher } from '../documents/folder-watcher.js';
 import { KindRegistry } from '../documents/kind-registry.js';
+import { CheckpointRecorder } from '../history/checkpoint-recorder.js';
+import { CheckpointStore } from '../history/checkpoint-store.js';
 import { createHostHooks } from '../hooks/host-hooks.js';
 import type { HostOptions } from '../host-options.js';
 import { ToolRegistry } from '../mcp/tool-registry.js';
@@ -47,6 +49,9 @@ export function hostModule(container: Container, options: HostOptions, info: Hos
     bind(ApprovalsToken).toService(ApprovalBroker);
     bind(SettingsStore).toSelf().inSingletonScope();
     bind(SettingsToken).toService(SettingsStore);
+
+    bind(CheckpointStore).toSelf().inSingletonScope();
+    bind(CheckpointRecorder).toSelf().inSingletonScope();
 
     bind(ToolRegistry).toSelf().inSingletonScope();
     bind(PluginHost).toSelf().inSingletonScope();

@@ -48,12 +48,10 @@ beforeEach(async () => {
       { source: 'inline', dir: null, raw: documentManifest, load: () => Promise.resolve(documentPlugin) },
     ],
   });
-  host.container.bind(CheckpointStore).toSelf().inSingletonScope();
-  host.container.bind(CheckpointRecorder).toSelf().inSingletonScope();
+  // The host binds and starts the recorder itself.
   recorder = host.container.get(CheckpointRecorder);
   store = host.container.get(CheckpointStore);
   documents = host.container.get(HostDocumentStore);
-  recorder.start();
 
   await host.workbench.openWorkspace(workspace);
   await host.workbench.openFile(file);
@@ -67,8 +65,6 @@ beforeEach(async () => {
 
 afterEach(async () => {
   vi.restoreAllMocks();
-  await recorder.flush();
-  recorder.dispose();
   await client.close();
   closeSession();
   await host.dispose();

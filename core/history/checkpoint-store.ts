@@ -146,7 +146,7 @@ export class CheckpointStore {
         await handle.read(last, 0, 1, size - 1);
         torn = last[0] !== 0x0a;
       }
-      // One write of a whole line: appends of other processes (under the lock) never interleave with it.
+      // One write for the whole line, so that a crash can tear at most this one line.
       await handle.write(`${torn ? '\n' : ''}${line}\n`);
       await handle.datasync();
     } finally {

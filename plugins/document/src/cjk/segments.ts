@@ -11,6 +11,8 @@ export interface SegmentContext {
   afterInline: boolean;
   /** An inline construct starts right where the segment ends. */
   beforeInline: boolean;
+  /** The segment starts the document (nothing protected before it). */
+  atDocumentStart: boolean;
   /** The segment runs to the end of the document. */
   atDocumentEnd: boolean;
 }
@@ -22,7 +24,12 @@ export interface Segment extends SegmentContext {
 }
 
 /** The context of a whole document with no protected region: both edges are the document's. */
-export const WHOLE_TEXT: SegmentContext = { afterInline: false, beforeInline: false, atDocumentEnd: true };
+export const WHOLE_TEXT: SegmentContext = {
+  afterInline: false,
+  beforeInline: false,
+  atDocumentStart: true,
+  atDocumentEnd: true,
+};
 
 /** The gaps between `regions` (ordered, disjoint), empty gaps omitted. */
 export function extractSegments(content: string, regions: readonly ProtectedRegion[]): Segment[] {
@@ -37,6 +44,7 @@ export function extractSegments(content: string, regions: readonly ProtectedRegi
         text: content.slice(cursor, region.from),
         afterInline: previous?.inline ?? false,
         beforeInline: region.inline,
+        atDocumentStart: cursor === 0,
         atDocumentEnd: false,
       });
     }
@@ -50,6 +58,7 @@ export function extractSegments(content: string, regions: readonly ProtectedRegi
       text: content.slice(cursor),
       afterInline: previous?.inline ?? false,
       beforeInline: false,
+      atDocumentStart: cursor === 0,
       atDocumentEnd: true,
     });
   }

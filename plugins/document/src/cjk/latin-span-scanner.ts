@@ -1,0 +1,80 @@
+/**
+ * The Latin span scanner: finds the technical tokens inside runs of ASCII text —
+ * URLs, e-mail addresses, versions (`v1.2.3`), times (`12:30`), thousands (`1,000`),
+ * domains and file names (`example.com`, `Node.js`), decimals (`3.14`) — so that the
+ * punctuation rules leave their dots, colons and commas alone.
+ *
+ * A span is a run of printable ASCII on one line; a CJK letter ends it, which is what
+ * lets `访问https://example.com/docs获取` keep its URL without swallowing the Chinese.
+ */
+
+const TECHNICAL_TOKENS: readonly RegExp[] = [
+  // URLs with a scheme, and bare www. hosts.
+  /\b(?:[a-z][a-z0-9+.-]*:\/\/|www\.)[^\s<>]+/gi,
+  /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g,
+  /\b(?:v\d+(?:\.\d+)+|\d+(?:\.\d+){2,})\b/g,
+  /\b\d{1,2}:\d{2}(?::\d{2})?\b/g,
+  /\b\d{1,3}(?:,\d{3})+\b/g,
+  /\b[a-zA-Z][a-zA-Z0-9-]*\.[a-zA-Z0-9.-]+[a-zA-Z]\b/g,
+  /\b\d+\.\d+\b/g,
+];
+
+/**
+ * Trailing characters that end a sentence rather than a URL (GFM's autolink rule):
+ * `见 https://example.com/a.` keeps its final full stop convertible.
+ */
+const URL_TRAILER = /[?!.,:;*_~'"]+$/;
+
+/**
+ * A mask over `text`: 1 where a character belongs to a technical token. One pass to
+ * find the spans, one regex pass per token kind inside each span: linear in the text.
+ */
+export function technicalMask(text: string): Uint8Array {
+  const mask = new Uint8Array(text.length);
+  let start = -1;
+  for (let index = 0; index <= text.length; index++) {
+    const code = index < text.length ? text.charCodeAt(index) : 0x0a;
+    const latin = (code >= 0x20 && code <= 0x7e) || code === 0x09;
+    if (latin) {
+      if (start === -1) start = index;
+    } else if (start !== -1) {
+      markSpan(text.slice(start, index), start, mask);
+      start = -1;
+    }
+  }
+  return mask;
+}
+
+function markSpan(span: string, offset: number, mask: Uint8Array): void {
+  // Most spans are a word or two of prose: no digit, dot, colon, comma or @, no token.
+  if (!/[.:,@\d]/.test(span)) return;
+  for (const pattern of TECHNICAL_TOKENS) {
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(span); match; match = pattern.exec(span)) {
+      let token = match[0];
+      if (pattern === TECHNICAL_TOKENS[0]) token = trimUrl(token);
+      mask.fill(1, offset + match.index, offset + match.index + token.length);
+    }
+  }
+}
+
+/** Drops sentence punctuation and an unbalanced closing parenthesis from a URL's end. */
+function trimUrl(url: string): string {
+  let trimmed = url;
+  for (;;) {
+    const before = trimmed;
+    trimmed = trimmed.replace(URL_TRAILER, '');
+    if (trimmed.endsWith(')')) {
+      const opens = trimmed.split('(').length - 1;
+      const closes = trimmed.split(')').length - 1;
+      if (closes > opens) trimmed = trimmed.slice(0, -1);
+    }
+    if (trimmed === before) return trimmed;
+  }
+}
+
+/** Whether any character of `[from, to)` is technical. */
+export function masked(mask: Uint8Array, from: number, to: number): boolean {
+  for (let index = from; index < to; index++) if (mask[index] === 1) return true;
+  return false;
+}

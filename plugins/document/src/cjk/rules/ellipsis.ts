@@ -1,0 +1,38 @@
+/**
+ * `ellipsisNormalization` (universal): a spaced ellipsis `. . .` becomes `...`, and an
+ * ellipsis followed by a word gets exactly one space after it (`然后... 继续`).
+ */
+import { technicalMask } from '../latin-span-scanner.js';
+
+/**
+ * Three or more dots separated by horizontal space. The space before the first dot is
+ * removed only when a character precedes it on the line: at a line start it is
+ * indentation (or the space after a list marker) and stays.
+ */
+const SPACED_ELLIPSIS = /([^\s]?)([ \t]*)\.[ \t]+\.[ \t]+\.(?:[ \t]+\.)*/g;
+
+/**
+ * An ellipsis (the last three dots of a run) followed by a letter or digit. §6 puts a
+ * space before any non-space; here only before a word, because a space between `...`
+ * and a closing bracket or quote (`(等等...)`, `"Wait..."`) would detach them.
+ */
+const ELLIPSIS_BEFORE_WORD = /\.\.\.(?!\.)[ \t]*(?=[\p{L}\p{N}])/gu;
+
+export function normalizeEllipsis(text: string): string {
+  if (!text.includes('.')) return text;
+  let result = text.replace(SPACED_ELLIPSIS, (_match, lead: string, space: string) =>
+    lead === '' ? `${space}...` : `${lead}...`,
+  );
+  if (!result.includes('...')) return result;
+  let mask: Uint8Array | undefined;
+  const source = result;
+  result = source.replace(ELLIPSIS_BEFORE_WORD, (match: string, offset: number) => {
+    const next = source.charAt(offset + match.length);
+    // A digit range (`1...10`) is not an ellipsis; a URL's dots are not either.
+    if (/[0-9]/.test(next) && /[0-9]/.test(source.charAt(offset - 1))) return match;
+    mask ??= technicalMask(source);
+    if (mask[offset] === 1) return match;
+    return '... ';
+  });
+  return result;
+}

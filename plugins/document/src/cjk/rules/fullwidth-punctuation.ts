@@ -1,0 +1,69 @@
+/**
+ * `fullwidthPunctuation`: `, . ! ? ; :` become `，。！？；：` when they touch CJK —
+ * a CJK letter (or a fullwidth closing bracket or clause mark) right before them, or a
+ * CJK letter (or fullwidth opening bracket) right after. Only direct contact counts: a
+ * mark separated from the CJK by a space is Western punctuation in Western text.
+ *
+ * Left alone: escaped marks, the dots of an ellipsis, an ordered-list number's dot,
+ * and every mark inside a technical token (URL, e-mail, version, time, thousands,
+ * domain, decimal) found by the Latin span scanner.
+ */
+import {
+  charAt,
+  charBefore,
+  CJK_CLOSING_BRACKETS,
+  CJK_OPENING_BRACKETS,
+  CJK_TERMINAL_PUNCTUATION,
+  isCjkLetter,
+} from '../char-classes.js';
+import { technicalMask } from '../latin-span-scanner.js';
+
+const FULLWIDTH: Readonly<Record<string, string>> = {
+  ',': '，',
+  '.': '。',
+  '!': '！',
+  '?': '？',
+  ';': '；',
+  ':': '：',
+};
+
+const CANDIDATE = /[,.!?;:]/g;
+
+export function normalizeFullwidthPunctuation(text: string): string {
+  const parts: string[] = [];
+  let cursor = 0;
+  let lastConverted = -2;
+  let mask: Uint8Array | undefined;
+  for (const match of text.matchAll(CANDIDATE)) {
+    const index = match.index;
+    const char = match[0];
+    const full = FULLWIDTH[char];
+    if (full === undefined || text.charAt(index - 1) === '\\') continue;
+    if (char === '.' && (text.charAt(index - 1) === '.' || text.charAt(index + 1) === '.')) continue;
+    if (char === '.' && isOrderedListNumber(text, index)) continue;
+    // The left neighbour is read from the output: in `中,,` the second comma follows a
+    // `，` once the first is converted, so one scan settles the whole run.
+    const left = lastConverted === index - 1 ? (FULLWIDTH[text.charAt(index - 1)] ?? '') : charBefore(text, index);
+    const right = charAt(text, index + 1);
+    const leftIsCjk = isCjkLetter(left) || (left !== '' && (CJK_CLOSING_BRACKETS + CJK_TERMINAL_PUNCTUATION).includes(left));
+    const rightIsCjk = isCjkLetter(right) || (right !== '' && CJK_OPENING_BRACKETS.includes(right));
+    if (!leftIsCjk && !rightIsCjk) continue;
+    mask ??= technicalMask(text);
+    if (mask[index] === 1) continue;
+    parts.push(text.slice(cursor, index), full);
+    cursor = index + 1;
+    lastConverted = index;
+  }
+  if (parts.length === 0) return text;
+  parts.push(text.slice(cursor));
+  return parts.join('');
+}
+
+/** `1.` or `  12.` at the start of a line: an ordered-list number the parser did not claim. */
+function isOrderedListNumber(text: string, dot: number): boolean {
+  let index = dot - 1;
+  if (!/[0-9]/.test(text.charAt(index))) return false;
+  while (index >= 0 && /[0-9]/.test(text.charAt(index))) index--;
+  while (index >= 0 && (text.charAt(index) === ' ' || text.charAt(index) === '\t')) index--;
+  return index < 0 || text.charAt(index) === '\n';
+}

@@ -1,0 +1,39 @@
+/**
+ * `cjkParenthesisSpacing` and `fullwidthParentheses` (§6: the spacing rule runs first).
+ *
+ * Half-width parentheses are Western punctuation and are set off from CJK by a space:
+ * `测试(text)` → `测试 (text)`. Parentheses whose content starts with a CJK letter
+ * become fullwidth: `(注意)` → `（注意）`. A fullwidth parenthesis carries its own
+ * spacing, so the conversion also drops the spaces outside it — including the one the
+ * spacing rule has just added (`中文(注意)中文` → `中文（注意）中文`, where running the
+ * two rules blindly would leave `中文 （注意） 中文`). Whitespace at a line edge is
+ * indentation and stays.
+ */
+import { technicalMask } from '../latin-span-scanner.js';
+import { CJK } from './patterns.js';
+
+const CJK_THEN_OPEN = new RegExp(`(${CJK})\\(`, 'gu');
+const CLOSE_THEN_CJK = new RegExp(`\\)(${CJK})`, 'gu');
+
+export function addCjkParenthesisSpacing(text: string): string {
+  if (!text.includes('(') && !text.includes(')')) return text;
+  return text.replace(CJK_THEN_OPEN, '$1 (').replace(CLOSE_THEN_CJK, ') $1');
+}
+
+const CJK_PARENTHESIZED = new RegExp(`([ \\t]*)\\((${CJK}[^()\\n]*)\\)([ \\t]*)`, 'gu');
+
+export function normalizeFullwidthParentheses(text: string): string {
+  if (!text.includes('(')) return text;
+  let mask: Uint8Array | undefined;
+  return text.replace(
+    CJK_PARENTHESIZED,
+    (match: string, before: string, inner: string, after: string, offset: number) => {
+      mask ??= technicalMask(text);
+      if (mask[offset + before.length] === 1) return match;
+      const end = offset + match.length;
+      const lineStart = offset === 0 || text.charAt(offset - 1) === '\n';
+      const lineEnd = end === text.length || text.charAt(end) === '\n' || text.charAt(end) === '\r';
+      return `${lineStart ? before : ''}（${inner}）${lineEnd ? after : ''}`;
+    },
+  );
+}

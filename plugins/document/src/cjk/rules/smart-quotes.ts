@@ -1,0 +1,94 @@
+/**
+ * `smartQuoteConversion`: straight quotes become typographic ones, pair by pair.
+ *
+ * Which glyphs a pair gets (§6, with `quoteStyle` and the two flags):
+ * - a pair that involves CJK (CJK inside, or a CJK letter touching it outside) takes
+ *   corner brackets 「」/『』 when `cjkCornerQuotes` is on or `quoteStyle` is `corner`
+ *   AND the quoted text holds a Chinese character (U+4E00–U+9FFF) — kana-only or
+ *   Hangul-only text keeps “”, as in the original; otherwise the style's glyphs
+ *   (curly “” ‘’, or guillemets « » ‹ ›);
+ * - a pure-Latin pair stays straight when `contextualQuotes` is on, else takes the
+ *   style's glyphs (curly for `corner`: corner brackets are for Chinese text).
+ *
+ * Only straight quotes are rewritten, plus curly → corner where corner brackets apply.
+ * A curly quote the author typed is never turned back into a straight one.
+ */
+import { charAt, charBefore, isCjkLetter } from '../char-classes.js';
+import { technicalMask } from '../latin-span-scanner.js';
+import type { CjkFormattingSettings } from '../settings.js';
+import { pairQuotes, type QuoteKind, type QuotePair } from './quote-pairing.js';
+
+type QuoteSettings = Pick<CjkFormattingSettings, 'quoteStyle' | 'contextualQuotes' | 'cjkCornerQuotes'>;
+type Glyphs = Readonly<Record<QuoteKind, readonly [string, string]>>;
+
+const CURLY: Glyphs = { double: ['“', '”'], single: ['‘', '’'] };
+const CORNER: Glyphs = { double: ['「', '」'], single: ['『', '』'] };
+const GUILLEMETS: Glyphs = { double: ['«', '»'], single: ['‹', '›'] };
+
+const HAS_QUOTE = /["'“”‘’]/;
+const HAN = /[\u4E00-\u9FFF]/;
+
+export function convertSmartQuotes(text: string, settings: QuoteSettings): string {
+  if (!HAS_QUOTE.test(text)) return text;
+  let mask: Uint8Array | undefined;
+  const pairs = pairQuotes(text, (index) => (mask ??= technicalMask(text))[index] === 1);
+  if (pairs.length === 0) return text;
+  const counts = letterCounts(text);
+  const replacements = new Map<number, string>();
+  for (const pair of pairs) {
+    const glyphs = glyphsFor(text, pair, counts, settings);
+    if (!glyphs) continue;
+    const [open, close] = glyphs[pair.kind];
+    setGlyph(text, pair.open, open, glyphs, replacements);
+    setGlyph(text, pair.close, close, glyphs, replacements);
+  }
+  if (replacements.size === 0) return text;
+  const positions = [...replacements.keys()].sort((a, b) => a - b);
+  const parts: string[] = [];
+  let cursor = 0;
+  for (const position of positions) {
+    parts.push(text.slice(cursor, position), replacements.get(position) ?? text.charAt(position));
+    cursor = position + 1;
+  }
+  parts.push(text.slice(cursor));
+  return parts.join('');
+}
+
+function glyphsFor(text: string, pair: QuotePair, counts: LetterCounts, settings: QuoteSettings): Glyphs | null {
+  const inside = (prefix: Int32Array) => (prefix[pair.close] ?? 0) - (prefix[pair.open + 1] ?? 0) > 0;
+  const involvesCjk =
+    inside(counts.cjk) || isCjkLetter(charBefore(text, pair.open)) || isCjkLetter(charAt(text, pair.close + 1));
+  const style = settings.quoteStyle === 'guillemets' ? GUILLEMETS : CURLY;
+  if (involvesCjk) {
+    const corner = settings.cjkCornerQuotes || settings.quoteStyle === 'corner';
+    return corner && inside(counts.han) ? CORNER : style;
+  }
+  return settings.contextualQuotes ? null : style;
+}
+
+function setGlyph(text: string, index: number, glyph: string, glyphs: Glyphs, into: Map<number, string>): void {
+  const current = text.charAt(index);
+  const straight = current === '"' || current === "'";
+  if (straight || (glyphs === CORNER && current !== glyph)) into.set(index, glyph);
+}
+
+interface LetterCounts {
+  /** cjk[i] = CJK letters in text[0, i). */
+  cjk: Int32Array;
+  /** han[i] = Chinese characters (U+4E00–U+9FFF) in text[0, i). */
+  han: Int32Array;
+}
+
+function letterCounts(text: string): LetterCounts {
+  const cjk = new Int32Array(text.length + 1);
+  const han = new Int32Array(text.length + 1);
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charAt(index);
+    const code = text.charCodeAt(index);
+    // A surrogate pair is counted at its high half (the pair as one letter).
+    const letter = code >= 0xdc00 && code <= 0xdfff ? false : isCjkLetter(charAt(text, index));
+    cjk[index + 1] = (cjk[index] ?? 0) + (letter ? 1 : 0);
+    han[index + 1] = (han[index] ?? 0) + (HAN.test(char) ? 1 : 0);
+  }
+  return { cjk, han };
+}
