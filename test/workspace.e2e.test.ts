@@ -124,6 +124,69 @@ describe('workspace.new and workspace.open', () => {
   });
 });
 
+describe("the path guard, through MCP (the filesystem reference server's cases)", () => {
+  it('opens names with unicode, spaces and percent signs', async () => {
+    await start();
+    for (const name of ['中文筆記.md', 'Reading list.md', '100% done.md', 'café.md']) {
+      await writeFile(path.join(workspace, name), name);
+      const opened = await ws({ action: 'open', filePath: path.join(workspace, name) });
+      expect(
+        (await call(client, 'document', { action: 'read', tabId: opened.data.tabId })).data,
+      ).toMatchObject({ content: name });
+    }
+  });
+
+  it('works in a workspace whose root is itself a symlink', async () => {
+    const link = path.join(await temp.make(), 'ws-link');
+    await symlink(workspace, link);
+    ({ client } = await connectStdio(['--workspace', link], home));
+    expect((await ws({ action: 'open', filePath: path.join(link, 'a.md') })).isError).toBe(false);
+    expect((await ws({ action: 'open', filePath: path.join(workspace, 'notes', 'b.md') })).isError).toBe(
+      false,
+    );
+  });
+
+  it('refuses a chain of symlinks that ends outside', async () => {
+    const outside = path.join(await temp.make(), 'secret.md');
+    await writeFile(outside, 'secret');
+    await symlink(outside, path.join(workspace, 'hop2.md'));
+    await symlink(path.join(workspace, 'hop2.md'), path.join(workspace, 'hop1.md'));
+    await start();
+    expect((await ws({ action: 'open', filePath: path.join(workspace, 'hop1.md') })).data).toMatchObject({
+      error: 'INVALID_PATH',
+    });
+  });
+
+  it('refuses save_as into a symlinked folder that points outside, and writes nothing there', async () => {
+    const outsideDir = await temp.make();
+    await symlink(outsideDir, path.join(workspace, 'escape'));
+    await writeFile(
+      path.join(home, 'settings.json'),
+      JSON.stringify({ integrations: { autoApproveEdits: true } }),
+    );
+    await start(['--open', path.join(workspace, 'a.md')]);
+    const result = await ws({ action: 'save_as', filePath: path.join(workspace, 'escape', 'stolen.md') });
+    expect(result.data).toMatchObject({ error: 'INVALID_PATH' });
+    await expect(stat(path.join(outsideDir, 'stolen.md'))).rejects.toThrow();
+  });
+
+  it('treats a trailing separator and a prefix-sharing sibling folder correctly', async () => {
+    const sibling = workspace + '-evil';
+    await mkdir(sibling);
+    await writeFile(path.join(sibling, 'x.md'), 'x');
+    await start();
+    expect((await ws({ action: 'open', filePath: path.join(sibling, 'x.md') })).data).toMatchObject({
+      error: 'INVALID_PATH',
+    });
+    expect(
+      (await ws({ action: 'open', filePath: path.join(workspace, 'notes') + path.sep })).data,
+    ).toMatchObject({
+      error: 'INVALID_PATH',
+    });
+    await rm(sibling, { recursive: true });
+  });
+});
+
 describe('with nothing open', () => {
   it('refuses every file operation', async () => {
     ({ client } = await connectStdio([], home));

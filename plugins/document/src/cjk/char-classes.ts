@@ -22,11 +22,14 @@ export const CJK_LETTER_RANGES =
   '\\u4E00-\\u9FFF\\u3400-\\u4DBF\\uF900-\\uFAFF\\u3100-\\u312F\\u31A0-\\u31BF' +
   '\\u3040-\\u309F\\u30A0-\\u30FF\\u31F0-\\u31FF\\u{20000}-\\u{3134F}';
 
-/** Hangul syllables and jamo: CJK for the "does this segment contain CJK?" gate only. */
-const HANGUL_RANGES = '\\uAC00-\\uD7AF\\u1100-\\u11FF\\u3130-\\u318F';
+/**
+ * Also CJK for the "does this segment contain CJK?" gate, and only for it: Hangul
+ * (syllables and jamo), and fullwidth letters and digits (`Ａ１`), which only a CJK
+ * input method produces — so a lone `３` is still normalized to `3`.
+ */
+const GATE_ONLY_RANGES = '\\uAC00-\\uD7AF\\u1100-\\u11FF\\u3130-\\u318F\\uFF10-\\uFF19\\uFF21-\\uFF3A\\uFF41-\\uFF5A';
 
-const CJK_LETTER = new RegExp(`^[${CJK_LETTER_RANGES}]$`, 'u');
-const CONTAINS_CJK = new RegExp(`[${CJK_LETTER_RANGES}${HANGUL_RANGES}]`, 'u');
+const CONTAINS_CJK = new RegExp(`[${CJK_LETTER_RANGES}${GATE_ONLY_RANGES}]`, 'u');
 
 /** Fullwidth marks that end a clause; punctuation next to them is in CJK context. */
 export const CJK_TERMINAL_PUNCTUATION = '，。！？；：、';
@@ -35,14 +38,31 @@ export const CJK_CLOSING_BRACKETS = '》」』】）〉';
 /** Fullwidth opening brackets and corner quotes. */
 export const CJK_OPENING_BRACKETS = '《「『【（〈';
 
-/** Whether the text holds any CJK letter (Hangul included): the gate of the CJK-only rules. */
+/** Whether the text holds any CJK (Hangul and fullwidth alphanumerics included): the gate of the CJK-only rules. */
 export function containsCjk(text: string): boolean {
   return CONTAINS_CJK.test(text);
 }
 
+/** Whether a code point is a CJK letter (no Hangul): `CJK_LETTER_RANGES` as numbers, for hot loops. */
+export function isCjkCodePoint(code: number): boolean {
+  if (code < 0x3040) return false;
+  if (code <= 0x30ff) return code >= 0x3040; // Hiragana, Katakana
+  if (code < 0x4e00) {
+    return (
+      (code >= 0x3400 && code <= 0x4dbf) || // Han extension A
+      (code >= 0x3100 && code <= 0x312f) || // Bopomofo
+      (code >= 0x31a0 && code <= 0x31bf) || // Bopomofo extended
+      (code >= 0x31f0 && code <= 0x31ff) // Katakana phonetic extensions
+    );
+  }
+  if (code <= 0x9fff) return true; // CJK Unified Ideographs
+  return (code >= 0xf900 && code <= 0xfaff) || (code >= 0x20000 && code <= 0x3134f);
+}
+
 /** Whether one code point (a string of one or two UTF-16 units) is a CJK letter (no Hangul). */
 export function isCjkLetter(char: string): boolean {
-  return char !== '' && CJK_LETTER.test(char);
+  const code = char.codePointAt(0);
+  return code !== undefined && char.length === (code > 0xffff ? 2 : 1) && isCjkCodePoint(code);
 }
 
 /** The code point that ends right before `index` ('' at the start), surrogate pairs joined. */

@@ -15,7 +15,9 @@ const TECHNICAL_TOKENS: readonly RegExp[] = [
   /\b(?:v\d+(?:\.\d+)+|\d+(?:\.\d+){2,})\b/g,
   /\b\d{1,2}:\d{2}(?::\d{2})?\b/g,
   /\b\d{1,3}(?:,\d{3})+\b/g,
-  /\b[a-zA-Z][a-zA-Z0-9-]*\.[a-zA-Z0-9.-]+[a-zA-Z]\b/g,
+  // Domains and file names: dot-separated labels, two or more characters after the
+  // first dot, ending in a letter (`example.com`, `Node.js`; not `e.g`, not `wait...ok`).
+  /\b[a-zA-Z][a-zA-Z0-9-]*\.(?=[a-zA-Z0-9-]{2})[a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-]+)*(?<=[a-zA-Z])\b/g,
   /\b\d+\.\d+\b/g,
 ];
 

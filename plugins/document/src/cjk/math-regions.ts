@@ -63,5 +63,7 @@ export function findMathRegions(text: string, isOpaque: (position: number) => bo
 function isClosingDollar(text: string, index: number): boolean {
   const before = text.charAt(index - 1);
   const after = text.charAt(index + 1);
-  return !/\s/.test(before) && !/[0-9$]/.test(after);
+  // Fullwidth digits count as digits: `cjk-format` turns `１` into `1`, and the
+  // document's math must be the same before and after.
+  return !/\s/.test(before) && !/[0-9\uFF10-\uFF19$]/.test(after);
 }

@@ -1,16 +1,18 @@
 /**
  * The two narrow transforms of `document.transform`, exactly as the design notes (§6)
- * specify them, applied to one formattable segment. They are kept literal — the same
- * class, the same replacement order — so a document comes out as it would from the
- * original editor; the full formatter (`cjk-format`) is where typesetting judgment goes.
+ * specify them, applied to one formattable segment: the same character class and the
+ * same results, so a document comes out as it would from the original editor. The
+ * full formatter (`cjk-format`) is where typesetting judgment goes.
  */
 import { NARROW_CJK_CLASS } from './char-classes.js';
 
 const CJK_THEN_ALNUM = new RegExp(`(${NARROW_CJK_CLASS})([A-Za-z0-9])`, 'g');
 const ALNUM_THEN_CJK = new RegExp(`([A-Za-z0-9])(${NARROW_CJK_CLASS})`, 'g');
+const HAS_CJK = new RegExp(NARROW_CJK_CLASS);
 
 /** `cjk-spacing`: one space between a CJK character and an adjacent ASCII letter or digit. */
 export function cjkSpacing(text: string): string {
+  if (!HAS_CJK.test(text)) return text;
   return text.replace(CJK_THEN_ALNUM, '$1 $2').replace(ALNUM_THEN_CJK, '$1 $2');
 }
 
@@ -26,13 +28,20 @@ export const HALF_TO_FULL: readonly (readonly [string, string])[] = [
   [')', '）'],
 ];
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const FULL_OF: ReadonlyMap<string, string> = new Map(HALF_TO_FULL);
 
-const PUNCTUATION_PASSES = HALF_TO_FULL.map(([half, full]) => ({
-  after: new RegExp(`(${NARROW_CJK_CLASS})${escapeRegExp(half)}`, 'g'),
-  before: new RegExp(`${escapeRegExp(half)}(${NARROW_CJK_CLASS})`, 'g'),
-  full,
-}));
+/**
+ * §6 runs one `(CJK)half → $1full` and one `half(CJK) → full$1` replacement per pair of
+ * `HALF_TO_FULL`. Those sixteen passes convert exactly the marks that touch a CJK
+ * character in the input: a conversion never adds or removes a CJK character, each
+ * mark has one fullwidth form, and a CJK character can be consumed by one match only
+ * on each side. So one pass with lookarounds gives the same result, sixteen times
+ * cheaper (a test checks the equivalence against the literal sequence).
+ */
+const HALF_NEXT_TO_CJK = new RegExp(
+  `(?<=${NARROW_CJK_CLASS})[,.!?;:()]|[,.!?;:()](?=${NARROW_CJK_CLASS})`,
+  'g',
+);
 
 /**
  * `cjk-punctuation`: ASCII punctuation right after or right before a CJK character
@@ -40,9 +49,6 @@ const PUNCTUATION_PASSES = HALF_TO_FULL.map(([half, full]) => ({
  * comma that touches the ideograph (as in the original).
  */
 export function cjkPunctuation(text: string): string {
-  let result = text;
-  for (const { after, before, full } of PUNCTUATION_PASSES) {
-    result = result.replace(after, `$1${full}`).replace(before, `${full}$1`);
-  }
-  return result;
+  if (!HAS_CJK.test(text)) return text;
+  return text.replace(HALF_NEXT_TO_CJK, (half) => FULL_OF.get(half) ?? half);
 }

@@ -10,7 +10,7 @@
  * underline), and a rule must never join lines.
  */
 import { technicalMask } from '../latin-span-scanner.js';
-import { CJK_CONTEXT, NO_SPACE_AFTER, NO_SPACE_BEFORE } from './patterns.js';
+import { CJK_CONTEXT, endsBlockMarker, NO_SPACE_AFTER, NO_SPACE_BEFORE, STICKY } from './patterns.js';
 
 const CJK_CONTEXT_CHAR = new RegExp(`^${CJK_CONTEXT}$`, 'u');
 const SIDE = `(${CJK_CONTEXT}|[A-Za-z0-9])`;
@@ -30,13 +30,22 @@ export function convertDashes(text: string): string {
 }
 
 /** An existing `——` (two or more U+2014) between two non-spaces, on one line. */
-const EM_DASH_RUN = /([^\s—])[ \t]*(—{2,})[ \t]*(?=([^\s—]))/g;
+const EM_DASH_RUN = /([^\s—])([ \t]*)(—{2,})([ \t]*)(?=([^\s—]))/g;
 
+/**
+ * Next to a sticky character (`*`, `_`, `$`…), and after a line-start `-`, `+`, `#`,
+ * `>` or `1.`, the author's spacing is kept: adding or removing a space there can
+ * change what the Markdown means (`+——` would become a list item `+ ——`).
+ */
 export function fixEmdashSpacing(text: string): string {
   if (!text.includes('——')) return text;
   return text.replace(
     EM_DASH_RUN,
-    (_match, left: string, dashes: string, right: string) => `${left}${spaceAfter(left)}${dashes}${spaceBefore(right)}`,
+    (_match, left: string, leftSpace: string, dashes: string, rightSpace: string, right: string, offset: number) => {
+      const keepLeft = STICKY.includes(left) || endsBlockMarker(text, offset);
+      const keepRight = STICKY.includes(right);
+      return `${left}${keepLeft ? leftSpace : spaceAfter(left)}${dashes}${keepRight ? rightSpace : spaceBefore(right)}`;
+    },
   );
 }
 

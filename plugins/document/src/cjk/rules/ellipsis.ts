@@ -3,25 +3,29 @@
  * ellipsis followed by a word gets exactly one space after it (`然后... 继续`).
  */
 import { technicalMask } from '../latin-span-scanner.js';
+import { STICKY } from './patterns.js';
 
 /**
  * Three or more dots separated by horizontal space. The space before the first dot is
  * removed only when a character precedes it on the line: at a line start it is
- * indentation (or the space after a list marker) and stays.
+ * indentation (or the space after a list marker) and stays. After a sticky character
+ * (`$`, `*`, `_`…) it stays too: `$...` could open math where `$ ...` cannot.
  */
-const SPACED_ELLIPSIS = /([^\s]?)([ \t]*)\.[ \t]+\.[ \t]+\.(?:[ \t]+\.)*/g;
+const SPACED_ELLIPSIS = /([^\s.]?)([ \t]*)\.[ \t]+\.[ \t]+\.(?:[ \t]+\.)*/g;
 
 /**
- * An ellipsis (the last three dots of a run) followed by a letter or digit. §6 puts a
- * space before any non-space; here only before a word, because a space between `...`
- * and a closing bracket or quote (`(等等...)`, `"Wait..."`) would detach them.
+ * An ellipsis (the last three dots of a run) that trails a word and is followed by a
+ * letter or digit. §6 puts a space before any non-space; here only before a word,
+ * because a space between `...` and a closing bracket or quote (`(等等...)`,
+ * `"Wait..."`) would detach them; and only after a word, because a leading ellipsis
+ * (`"...and then"`) belongs to the word it precedes.
  */
-const ELLIPSIS_BEFORE_WORD = /\.\.\.(?!\.)[ \t]*(?=[\p{L}\p{N}])/gu;
+const ELLIPSIS_BEFORE_WORD = /(?<=[^\s"'“‘「『(（[【《])\.\.\.(?!\.)[ \t]*(?=[\p{L}\p{N}])/gu;
 
 export function normalizeEllipsis(text: string): string {
   if (!text.includes('.')) return text;
   let result = text.replace(SPACED_ELLIPSIS, (_match, lead: string, space: string) =>
-    lead === '' ? `${space}...` : `${lead}...`,
+    lead === '' || STICKY.includes(lead) ? `${lead}${space}...` : `${lead}...`,
   );
   if (!result.includes('...')) return result;
   let mask: Uint8Array | undefined;

@@ -9,12 +9,10 @@
  * domain, decimal) found by the Latin span scanner.
  */
 import {
-  charAt,
-  charBefore,
   CJK_CLOSING_BRACKETS,
   CJK_OPENING_BRACKETS,
   CJK_TERMINAL_PUNCTUATION,
-  isCjkLetter,
+  isCjkCodePoint,
 } from '../char-classes.js';
 import { technicalMask } from '../latin-span-scanner.js';
 
@@ -28,6 +26,12 @@ const FULLWIDTH: Readonly<Record<string, string>> = {
 };
 
 const CANDIDATE = /[,.!?;:]/g;
+
+const codes = (chars: string) => new Set([...chars].map((char) => char.charCodeAt(0)));
+/** What may stand right before a mark for it to be in CJK context, besides a CJK letter. */
+const CJK_BEFORE = codes(CJK_CLOSING_BRACKETS + CJK_TERMINAL_PUNCTUATION);
+/** What may stand right after it, besides a CJK letter. */
+const CJK_AFTER = codes(CJK_OPENING_BRACKETS);
 
 export function normalizeFullwidthPunctuation(text: string): string {
   const parts: string[] = [];
@@ -43,11 +47,8 @@ export function normalizeFullwidthPunctuation(text: string): string {
     if (char === '.' && isOrderedListNumber(text, index)) continue;
     // The left neighbour is read from the output: in `中,,` the second comma follows a
     // `，` once the first is converted, so one scan settles the whole run.
-    const left = lastConverted === index - 1 ? (FULLWIDTH[text.charAt(index - 1)] ?? '') : charBefore(text, index);
-    const right = charAt(text, index + 1);
-    const leftIsCjk = isCjkLetter(left) || (left !== '' && (CJK_CLOSING_BRACKETS + CJK_TERMINAL_PUNCTUATION).includes(left));
-    const rightIsCjk = isCjkLetter(right) || (right !== '' && CJK_OPENING_BRACKETS.includes(right));
-    if (!leftIsCjk && !rightIsCjk) continue;
+    const leftIsCjk = lastConverted === index - 1 || cjkBefore(text, index);
+    if (!leftIsCjk && !cjkAfter(text, index + 1)) continue;
     mask ??= technicalMask(text);
     if (mask[index] === 1) continue;
     parts.push(text.slice(cursor, index), full);
@@ -57,6 +58,19 @@ export function normalizeFullwidthPunctuation(text: string): string {
   if (parts.length === 0) return text;
   parts.push(text.slice(cursor));
   return parts.join('');
+}
+
+function cjkBefore(text: string, index: number): boolean {
+  if (index === 0) return false;
+  const unit = text.charCodeAt(index - 1);
+  if (CJK_BEFORE.has(unit)) return true;
+  const code = unit >= 0xdc00 && unit <= 0xdfff && index >= 2 ? (text.codePointAt(index - 2) ?? unit) : unit;
+  return isCjkCodePoint(code);
+}
+
+function cjkAfter(text: string, index: number): boolean {
+  const code = text.codePointAt(index);
+  return code !== undefined && (CJK_AFTER.has(code) || isCjkCodePoint(code));
 }
 
 /** `1.` or `  12.` at the start of a line: an ordered-list number the parser did not claim. */

@@ -10,7 +10,7 @@
  * indentation and stays.
  */
 import { technicalMask } from '../latin-span-scanner.js';
-import { CJK } from './patterns.js';
+import { CJK, STICKY } from './patterns.js';
 
 const CJK_THEN_OPEN = new RegExp(`(${CJK})\\(`, 'gu');
 const CLOSE_THEN_CJK = new RegExp(`\\)(${CJK})`, 'gu');
@@ -31,9 +31,11 @@ export function normalizeFullwidthParentheses(text: string): string {
       mask ??= technicalMask(text);
       if (mask[offset + before.length] === 1) return match;
       const end = offset + match.length;
-      const lineStart = offset === 0 || text.charAt(offset - 1) === '\n';
-      const lineEnd = end === text.length || text.charAt(end) === '\n' || text.charAt(end) === '\r';
-      return `${lineStart ? before : ''}（${inner}）${lineEnd ? after : ''}`;
+      // Spaces stay at a line edge (indentation) and next to a sticky character, where
+      // removing them could turn it into markup (`$ （` → `$（` could open math).
+      const keepBefore = offset === 0 || `\n${STICKY}`.includes(text.charAt(offset - 1));
+      const keepAfter = end === text.length || `\r\n${STICKY}`.includes(text.charAt(end));
+      return `${keepBefore ? before : ''}（${inner}）${keepAfter ? after : ''}`;
     },
   );
 }

@@ -13,7 +13,7 @@
  * Only straight quotes are rewritten, plus curly → corner where corner brackets apply.
  * A curly quote the author typed is never turned back into a straight one.
  */
-import { charAt, charBefore, isCjkLetter } from '../char-classes.js';
+import { charAt, charBefore, isCjkCodePoint, isCjkLetter } from '../char-classes.js';
 import { technicalMask } from '../latin-span-scanner.js';
 import type { CjkFormattingSettings } from '../settings.js';
 import { pairQuotes, type QuoteKind, type QuotePair } from './quote-pairing.js';
@@ -26,7 +26,6 @@ const CORNER: Glyphs = { double: ['「', '」'], single: ['『', '』'] };
 const GUILLEMETS: Glyphs = { double: ['«', '»'], single: ['‹', '›'] };
 
 const HAS_QUOTE = /["'“”‘’]/;
-const HAN = /[\u4E00-\u9FFF]/;
 
 export function convertSmartQuotes(text: string, settings: QuoteSettings): string {
   if (!HAS_QUOTE.test(text)) return text;
@@ -82,13 +81,17 @@ interface LetterCounts {
 function letterCounts(text: string): LetterCounts {
   const cjk = new Int32Array(text.length + 1);
   const han = new Int32Array(text.length + 1);
+  let cjkSoFar = 0;
+  let hanSoFar = 0;
   for (let index = 0; index < text.length; index++) {
-    const char = text.charAt(index);
-    const code = text.charCodeAt(index);
-    // A surrogate pair is counted at its high half (the pair as one letter).
-    const letter = code >= 0xdc00 && code <= 0xdfff ? false : isCjkLetter(charAt(text, index));
-    cjk[index + 1] = (cjk[index] ?? 0) + (letter ? 1 : 0);
-    han[index + 1] = (han[index] ?? 0) + (HAN.test(char) ? 1 : 0);
+    const unit = text.charCodeAt(index);
+    // A surrogate pair is counted once, at its high half.
+    if (unit < 0xdc00 || unit > 0xdfff) {
+      if (isCjkCodePoint(text.codePointAt(index) ?? 0)) cjkSoFar++;
+      if (unit >= 0x4e00 && unit <= 0x9fff) hanSoFar++;
+    }
+    cjk[index + 1] = cjkSoFar;
+    han[index + 1] = hanSoFar;
   }
   return { cjk, han };
 }

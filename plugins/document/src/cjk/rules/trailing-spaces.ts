@@ -10,6 +10,7 @@
 import type { SegmentContext } from '../segments.js';
 
 const BEFORE_NEWLINE = /[ \t]+(?=\r?\n)/g;
+
 export function removeTrailingSpaces(text: string, context: SegmentContext): string {
   const result = text.replace(BEFORE_NEWLINE, '');
   if (!context.atDocumentEnd) return result;

@@ -1,0 +1,33 @@
+/** `document.transform`'s pure core: one of the three CJK rewrites over a whole document. */
+import { assertIntegrity } from './integrity.js';
+import { cjkPunctuation, cjkSpacing } from './narrow-transforms.js';
+import { formatCjkDocument } from './format-document.js';
+import { findProtectedRegions } from './protected-regions.js';
+import { rewriteSegments } from './segments.js';
+import { DEFAULT_CJK_FORMATTING, type CjkFormattingSettings } from './settings.js';
+import { INVALID_KIND_MESSAGE, isTransformKind, type TransformKind } from './transform-kind.js';
+
+/**
+ * Returns the transformed document — the very input string when nothing changes, so
+ * the caller can keep the revision. Only the formattable text between protected
+ * regions is rewritten.
+ *
+ * `settings` applies to `cjk-format` only; the narrow transforms have no options.
+ * Throws `CjkIntegrityError` when the `cjk-format` result fails its integrity check,
+ * and an `Error` with the seed's message for an unknown kind.
+ */
+export function applyTransform(
+  kind: TransformKind,
+  content: string,
+  settings: CjkFormattingSettings = DEFAULT_CJK_FORMATTING,
+): string {
+  if (!isTransformKind(kind)) throw new Error(INVALID_KIND_MESSAGE);
+  if (kind === 'cjk-format') {
+    const { text, regions } = formatCjkDocument(content, settings);
+    if (text === content) return content;
+    assertIntegrity(content, text, { skipReferenceSections: settings.skipReferenceSections }, regions);
+    return text;
+  }
+  const rewrite = kind === 'cjk-spacing' ? cjkSpacing : cjkPunctuation;
+  return rewriteSegments(content, findProtectedRegions(content), (segment) => rewrite(segment.text));
+}

@@ -1,0 +1,33 @@
+/**
+ * `cjk-format` over a whole document: find the protected regions, run the rule chain
+ * over each formattable segment to its fixed point, rebuild the document.
+ */
+import { findProtectedRegions } from './protected-regions.js';
+import type { ProtectedRegion } from './region-types.js';
+import { enabledRules, formatSegmentText } from './rules/apply-rules.js';
+import { rewriteSegments } from './segments.js';
+import type { CjkFormattingSettings } from './settings.js';
+
+export interface CjkFormatResult {
+  text: string;
+  /** The input's protected regions (reused by the integrity check). */
+  regions: ProtectedRegion[];
+  /**
+   * Segments whose rule chain had not settled after `MAX_RULE_PASSES` passes: formatted
+   * as far as it went, but a second run may change them again. The original logged a
+   * warning here; this module does no I/O, so the caller decides.
+   */
+  unconvergedSegments: number;
+}
+
+export function formatCjkDocument(content: string, settings: CjkFormattingSettings): CjkFormatResult {
+  const regions = findProtectedRegions(content, { skipReferenceSections: settings.skipReferenceSections });
+  const rules = enabledRules(settings);
+  let unconvergedSegments = 0;
+  const text = rewriteSegments(content, regions, (segment) => {
+    const formatted = formatSegmentText(segment.text, segment, settings, rules);
+    if (!formatted.converged) unconvergedSegments++;
+    return formatted.text;
+  });
+  return { text, regions, unconvergedSegments };
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { checkIntegrity, CJK_INTEGRITY_MESSAGE, CjkIntegrityError, contentSkeleton } from './index.js';
+import { assertIntegrity } from './integrity.js';
+
+describe('contentSkeleton', () => {
+  it('keeps letters, digits and symbols, folds width, drops whitespace and punctuation', () => {
+    expect(contentSkeleton('Ａ１ 中文，“引用”—— $100%')).toBe('A1中文引用$100');
+    expect(contentSkeleton('学习 TypeScript，')).toBe(contentSkeleton('学习TypeScript,'));
+  });
+});
+
+describe('checkIntegrity', () => {
+  it('accepts what the rules do', () => {
+    expect(checkIntegrity('学习TypeScript,`a,b`很好.', '学习 TypeScript，`a,b` 很好。')).toBeNull();
+  });
+
+  it('refuses a changed protected region', () => {
+    expect(checkIntegrity('中文`a,b`', '中文`a，b`')).toMatchObject({ check: 'structure', before: 1, after: 1, firstDifference: 0 });
+  });
+
+  it('refuses created or destroyed markup', () => {
+    expect(checkIntegrity('a _ b _ c', 'a _b_ c')).toMatchObject({ check: 'structure', before: 0, after: 2 });
+    expect(checkIntegrity('$ 5 and 6$ x', '$5 and 6$ x')).toMatchObject({ check: 'structure', before: 0, after: 1 });
+  });
+
+  it('refuses lost, added or reordered letters', () => {
+    expect(checkIntegrity('中文English', '中文 Englis')).toMatchObject({ check: 'content', firstDifference: 8 });
+    expect(checkIntegrity('甲乙', '乙甲')).toMatchObject({ check: 'content', firstDifference: 0 });
+  });
+
+  it('throws the seed message', () => {
+    expect(() => assertIntegrity('甲', '乙')).toThrow(CjkIntegrityError);
+    expect(() => assertIntegrity('甲', '乙')).toThrow(CJK_INTEGRITY_MESSAGE);
+    expect(CJK_INTEGRITY_MESSAGE).toBe('cjk-format refused: the result did not match the input');
+  });
+});

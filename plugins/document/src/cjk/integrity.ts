@@ -1,0 +1,99 @@
+/**
+ * The integrity check `cjk-format` must pass before its result is used (design notes
+ * §2.3: a failure is reported as an error, never a silent no-op).
+ *
+ * It compares the input and the output independently of how the output was built:
+ *
+ * 1. **Structure** — the output is parsed again and its protected regions (code,
+ *    HTML, math, link syntax, front matter, escapes, character references, hard
+ *    breaks, and the Markdown markup itself: list/quote/heading marks, table pipes,
+ *    emphasis delimiters) must be the input's, byte for byte, in the same order and
+ *    the same number. A rule that created or destroyed markup — turned text into an
+ *    emphasis, a link, math or a code span, or broke a table — fails here, and so
+ *    would any bug that let a rule reach protected bytes.
+ * 2. **Content** — the text's letters must survive: both sides are NFKC-folded (which
+ *    maps fullwidth `Ａ１` to `A1`, the one conversion that touches letters) and
+ *    stripped of whitespace and punctuation (what the rules legitimately change:
+ *    spacing, `,`→`，`, `--`→`——`, `"`→`“`, `...`), and the remainders must be equal.
+ *    Letters, digits, ideographs, kana, Hangul, symbols (`$`, `%`, emoji) all count,
+ *    and as a sequence, so a dropped, added or reordered character fails.
+ */
+import { findProtectedRegions, type RegionOptions } from './protected-regions.js';
+import type { ProtectedRegion } from './region-types.js';
+
+export const CJK_INTEGRITY_MESSAGE = 'cjk-format refused: the result did not match the input';
+
+/**
+ * What diverged. Counts and offsets only — never the document's text, which may end up
+ * in a log a user attaches to a bug report.
+ */
+export interface IntegrityFailure {
+  check: 'structure' | 'content';
+  /** Regions (structure) or skeleton characters (content) in the input and the output. */
+  before: number;
+  after: number;
+  /** Index of the first region / skeleton character that differs. */
+  firstDifference: number;
+}
+
+export class CjkIntegrityError extends Error {
+  override readonly name = 'CjkIntegrityError';
+
+  constructor(readonly failure: IntegrityFailure) {
+    super(CJK_INTEGRITY_MESSAGE);
+  }
+}
+
+const WHITESPACE_OR_PUNCTUATION = /[\p{White_Space}\p{P}]/gu;
+
+/** The letters of `text`: NFKC-folded, without whitespace and punctuation. */
+export function contentSkeleton(text: string): string {
+  return text.normalize('NFKC').replace(WHITESPACE_OR_PUNCTUATION, '');
+}
+
+/** The texts of the protected regions of `content`, in order. */
+export function protectedTexts(content: string, options: RegionOptions = {}, regions?: readonly ProtectedRegion[]): string[] {
+  return (regions ?? findProtectedRegions(content, options)).map((region) => content.slice(region.from, region.to));
+}
+
+/**
+ * Null when `after` is a faithful formatting of `before`, else what diverged.
+ * `beforeRegions` saves re-parsing the input when the caller already has its regions.
+ */
+export function checkIntegrity(
+  before: string,
+  after: string,
+  options: RegionOptions = {},
+  beforeRegions?: readonly ProtectedRegion[],
+): IntegrityFailure | null {
+  const expected = protectedTexts(before, options, beforeRegions);
+  const actual = protectedTexts(after, options);
+  const structure = firstDifference(expected, actual);
+  if (structure !== -1) {
+    return { check: 'structure', before: expected.length, after: actual.length, firstDifference: structure };
+  }
+  const beforeSkeleton = contentSkeleton(before);
+  const afterSkeleton = contentSkeleton(after);
+  const content = firstDifference(beforeSkeleton, afterSkeleton);
+  if (content !== -1) {
+    return { check: 'content', before: beforeSkeleton.length, after: afterSkeleton.length, firstDifference: content };
+  }
+  return null;
+}
+
+/** Throws `CjkIntegrityError` when `checkIntegrity` finds a divergence. */
+export function assertIntegrity(
+  before: string,
+  after: string,
+  options: RegionOptions = {},
+  beforeRegions?: readonly ProtectedRegion[],
+): void {
+  const failure = checkIntegrity(before, after, options, beforeRegions);
+  if (failure) throw new CjkIntegrityError(failure);
+}
+
+function firstDifference<T>(a: ArrayLike<T>, b: ArrayLike<T>): number {
+  const length = Math.min(a.length, b.length);
+  for (let index = 0; index < length; index++) if (a[index] !== b[index]) return index;
+  return a.length === b.length ? -1 : length;
+}

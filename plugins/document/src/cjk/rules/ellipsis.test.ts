@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeEllipsis } from './ellipsis.js';
+
+describe('normalizeEllipsis', () => {
+  it('joins a spaced ellipsis', () => {
+    expect(normalizeEllipsis('等等. . .')).toBe('等等...');
+    expect(normalizeEllipsis('. . . .')).toBe('...');
+    expect(normalizeEllipsis('text . . . more')).toBe('text... more');
+  });
+
+  it('puts one space between an ellipsis and the word after it (§6: 然后. . .继续 → 然后... 继续)', () => {
+    expect(normalizeEllipsis('然后. . .继续')).toBe('然后... 继续');
+    expect(normalizeEllipsis('然后...继续')).toBe('然后... 继续');
+    expect(normalizeEllipsis('wait...   what')).toBe('wait... what');
+  });
+
+  it('leaves an ellipsis before closing punctuation or at the end attached', () => {
+    expect(normalizeEllipsis('(等等...)')).toBe('(等等...)');
+    expect(normalizeEllipsis('"Wait..."')).toBe('"Wait..."');
+    expect(normalizeEllipsis('text...')).toBe('text...');
+  });
+
+  it('leaves a leading ellipsis with the word it introduces', () => {
+    expect(normalizeEllipsis('"...the mere consciousness"')).toBe('"...the mere consciousness"');
+    expect(normalizeEllipsis('...and then')).toBe('...and then');
+  });
+
+  it('does not split a longer run of dots, a digit range or a URL', () => {
+    expect(normalizeEllipsis('wait....ok')).toBe('wait.... ok');
+    expect(normalizeEllipsis('1...10')).toBe('1...10');
+    expect(normalizeEllipsis('see https://example.com/a...b now')).toBe('see https://example.com/a...b now');
+  });
+
+  it('keeps indentation and the space after a sticky character', () => {
+    expect(normalizeEllipsis('  . . . x')).toBe('  ... x');
+    expect(normalizeEllipsis('$ . . .')).toBe('$ ...');
+  });
+
+  it('never joins lines', () => {
+    expect(normalizeEllipsis('.\n.\n.')).toBe('.\n.\n.');
+    expect(normalizeEllipsis('然后...\n继续')).toBe('然后...\n继续');
+  });
+});
