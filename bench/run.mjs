@@ -6,8 +6,8 @@
  * or not the targets are met, and 1 only when it could not measure (a server
  * failed, or the file on disk does not hold what was written).
  *
- *   node bench/run.mjs [--quick] [--cold-runs N] [--small-iters N] [--large-iters N]
- *                      [--warmup N] [--only cold,small,large] [--tmp DIR] [--keep]
+ *   node bench/run.mjs [--quick] [--cold-runs N] [--small-iters N] [--large-iters N] [--huge-iters N]
+ *                      [--warmup N] [--only cold,small,large,huge] [--tmp DIR] [--keep]
  *                      [--vmark-node-arg=ARG]... [--peer-node-arg=ARG]...
  *
  * Environment: BENCH_QUICK=1, BENCH_COLD_RUNS, BENCH_SMALL_ITERS, BENCH_LARGE_ITERS,
@@ -25,7 +25,7 @@ import { callTool, closeAll, connectStdio } from './mcp-stdio.mjs';
 import { fmtBytes, fmtMs, fmtRatio, ratio, round, summarize, table } from './stats.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-const VMARK_CLI = path.join(REPO, 'core', 'dist', 'cli', 'main.js');
+const VMARK_CLI = path.join(REPO, 'core', 'dist', 'bundle', 'main.js');
 const PEER_CLI = path.join(
   REPO,
   'node_modules',
@@ -42,7 +42,10 @@ const TARGETS = { cold_start: 1.5, round_trip: 1.0 };
 const SIZES = {
   small: { label: '10 KB', bytes: 10 * 1024, seed: 10 },
   large: { label: '1 MB', bytes: 1024 * 1024, seed: 1024 },
+  huge: { label: '10 MB', bytes: 10 * 1024 * 1024, seed: 10240 },
 };
+const SECTIONS = ['cold', 'small', 'large', 'huge'];
+const TARGET_NAMES = { small: 'round_trip_10kb', large: 'round_trip_1mb' };
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -54,6 +57,7 @@ function readOptions() {
       'cold-runs': { type: 'string' },
       'small-iters': { type: 'string' },
       'large-iters': { type: 'string' },
+      'huge-iters': { type: 'string' },
       warmup: { type: 'string' },
       only: { type: 'string' },
       tmp: { type: 'string' },
@@ -79,10 +83,9 @@ function readOptions() {
   };
   const warmupRaw = values.warmup ?? env.BENCH_WARMUP;
   if (warmupRaw !== undefined && !/^\d+$/.test(warmupRaw)) throw new Error(`--warmup must be a whole number`);
-  const only = new Set((values.only ?? env.BENCH_ONLY ?? 'cold,small,large').split(',').map((s) => s.trim()));
+  const only = new Set((values.only ?? env.BENCH_ONLY ?? SECTIONS.join(',')).split(',').map((s) => s.trim()));
   for (const part of only) {
-    if (!['cold', 'small', 'large'].includes(part))
-      throw new Error(`--only takes cold, small, large; got ${part}`);
+    if (!SECTIONS.includes(part)) throw new Error(`--only takes ${SECTIONS.join(', ')}; got ${part}`);
   }
   return {
     quick,
@@ -90,10 +93,12 @@ function readOptions() {
     iterations: {
       small: count('small-iters', 'BENCH_SMALL_ITERS', 200, 40),
       large: count('large-iters', 'BENCH_LARGE_ITERS', 30, 8),
+      huge: count('huge-iters', 'BENCH_HUGE_ITERS', 8, 3),
     },
     warmup: {
       small: warmupRaw !== undefined ? Number(warmupRaw) : quick ? 5 : 20,
       large: warmupRaw !== undefined ? Math.min(Number(warmupRaw), 5) : quick ? 2 : 5,
+      huge: warmupRaw !== undefined ? Math.min(Number(warmupRaw), 2) : 1,
     },
     only,
     tmpBase: values.tmp ?? env.BENCH_TMPDIR ?? os.tmpdir(),
@@ -108,9 +113,10 @@ function fileHelp() {
   --quick                 short run (also BENCH_QUICK=1)
   --cold-runs N           cold starts per server (default 15; quick 5)
   --small-iters N         10 KB round trips per server (default 200; quick 40)
+  --huge-iters N          10 MB round trips per server (default 8; quick 3)
   --large-iters N         1 MB round trips per server (default 30; quick 8)
   --warmup N              untimed round trips first (default 20 / 5; quick 5 / 2)
-  --only LIST             any of cold,small,large (default all)
+  --only LIST             any of cold,small,large,huge (default all)
   --tmp DIR               where the temp workspace goes (default the OS temp folder)
   --keep                  keep the temp folder (for inspection)
   --vmark-node-arg=ARG    extra node flag for the vmark server, e.g. --vmark-node-arg=--cpu-prof (repeatable)
@@ -327,6 +333,75 @@ async function benchRoundTrip(context, sizeKey) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 3. document.write of a 10 MB document
+
+/**
+ * vmark alone, timed; the peer is asked once and its answer recorded. Its stdio transport keeps
+ * the MCP SDK's default 10 MiB message limit, so a 10 MB write closes its connection; vmark
+ * raises the limit (core/mcp/message-limits.ts) and frames lines without quadratic copying.
+ */
+async function benchHugeWrite(context) {
+  const iterations = context.options.iterations.huge;
+  const warmup = context.options.warmup.huge;
+  const body = context.bodies.huge;
+  const files = context.files.huge;
+  log(`\n[write 10 MB] ${warmup} warm-up + ${iterations} timed document.write (with save) by vmark`);
+
+  const vmark = await connectStdio(vmarkServer(context, ['--open', files.vmark]));
+  const times = [];
+  try {
+    let revision = (await callTool(vmark, 'session', { action: 'get_state' })).windows[0].tabs[0].revision;
+    for (let i = 1; i <= warmup + iterations; i++) {
+      const next = documentAt(body, i);
+      const t0 = performance.now();
+      const written = await callTool(vmark, 'document', {
+        action: 'write',
+        content: next,
+        expected_revision: revision,
+      });
+      const elapsed = performance.now() - t0;
+      if (written.saved !== true) fail(`vmark 10 MB write did not save: ${JSON.stringify(written)}`);
+      if ((await fs.readFile(files.vmark, 'utf8')) !== next)
+        fail('vmark: the 10 MB file on disk is not what was written');
+      revision = written.revision;
+      if (i > warmup) times.push(elapsed);
+    }
+  } finally {
+    await vmark.close();
+  }
+
+  let peerOutcome;
+  const peer = await connectStdio(peerServer(context));
+  try {
+    const t0 = performance.now();
+    await callTool(peer, 'write_file', { path: files.peer, content: documentAt(body, 1) });
+    peerOutcome = { ok: true, ms: round(performance.now() - t0) };
+  } catch (error) {
+    peerOutcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    await peer.close().catch(() => undefined);
+  }
+  const bytes = Buffer.byteLength(documentAt(body, 0));
+  const vmarkStats = summarize(times);
+  return {
+    bytes,
+    iterations,
+    vmark: statJson(vmarkStats),
+    mb_per_s: round(bytes / 1e6 / (vmarkStats.median / 1000)),
+    peer: peerOutcome,
+  };
+}
+
+function hugeWriteReport(huge) {
+  const peer = huge.peer.ok ? `${huge.peer.ms} ms` : `failed: ${huge.peer.error}`;
+  return [
+    `write 10 MB (${(huge.bytes / 1024 / 1024).toFixed(2)} MiB, n=${huge.iterations})`,
+    `  vmark document.write + save: median ${huge.vmark.median_ms} ms, p90 ${huge.vmark.p90_ms} ms (${huge.mb_per_s} MB/s)`,
+    `  peer write_file, once: ${peer}`,
+  ].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
 // Reporting
 
 function coldStartReport(cold) {
@@ -436,6 +511,7 @@ async function main() {
     await fs.mkdir(context.home, { recursive: true });
     await fs.mkdir(context.workspace, { recursive: true });
     for (const [key, size] of Object.entries(SIZES)) {
+      if (!options.only.has(key)) continue;
       context.bodies[key] = markdownBody(size.bytes - Buffer.byteLength(markerLine(0)) - 1, size.seed);
       const initial = documentAt(context.bodies[key], 0);
       context.files[key] = {
@@ -458,6 +534,7 @@ async function main() {
     if (options.only.has('cold')) results.cold = await benchColdStart(context);
     if (options.only.has('small')) results.small = await benchRoundTrip(context, 'small');
     if (options.only.has('large')) results.large = await benchRoundTrip(context, 'large');
+    if (options.only.has('huge')) results.huge = await benchHugeWrite(context);
 
     // ---- table
     log('\n=== Results (vmark vs ' + PEER_NAME + ', ratio = vmark / peer; lower is better) ===\n');
@@ -500,10 +577,14 @@ async function main() {
         TARGETS.cold_start,
       );
     }
+    if (results.huge) {
+      log(hugeWriteReport(results.huge) + '\n');
+      summary.write_10mb = results.huge;
+    }
     for (const key of ['small', 'large']) {
       const rt = results[key];
       if (!rt) continue;
-      const name = `round_trip_${key === 'small' ? '10kb' : '1mb'}`;
+      const name = TARGET_NAMES[key];
       const part = (k) => ({
         vmark: statJson(rt.vmark[k]),
         peer: statJson(rt.peer[k]),

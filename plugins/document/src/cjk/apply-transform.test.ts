@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { applyTransform, INVALID_KIND_MESSAGE, isTransformKind, TRANSFORM_KINDS, type TransformKind } from './index.js';
+import {
+  applyTransform,
+  INVALID_KIND_MESSAGE,
+  isTransformKind,
+  TRANSFORM_KINDS,
+  type TransformKind,
+} from './index.js';
 
 describe('applyTransform', () => {
   it('offers the three kinds of the seed', () => {

@@ -27,7 +27,8 @@ export const CJK_LETTER_RANGES =
  * (syllables and jamo), and fullwidth letters and digits (`Ａ１`), which only a CJK
  * input method produces — so a lone `３` is still normalized to `3`.
  */
-const GATE_ONLY_RANGES = '\\uAC00-\\uD7AF\\u1100-\\u11FF\\u3130-\\u318F\\uFF10-\\uFF19\\uFF21-\\uFF3A\\uFF41-\\uFF5A';
+const GATE_ONLY_RANGES =
+  '\\uAC00-\\uD7AF\\u1100-\\u11FF\\u3130-\\u318F\\uFF10-\\uFF19\\uFF21-\\uFF3A\\uFF41-\\uFF5A';
 
 const CONTAINS_CJK = new RegExp(`[${CJK_LETTER_RANGES}${GATE_ONLY_RANGES}]`, 'u');
 

@@ -11,7 +11,11 @@ import { applyTransform, protectedTexts, TRANSFORM_KINDS } from './index.js';
 // plugins/document/src/cjk/ → the repository root is four levels up; shared/ is its sibling.
 const CORPUS = fileURLToPath(new URL('../../../../../shared/corpora/defuddle/expected/', import.meta.url));
 
-const files = existsSync(CORPUS) ? readdirSync(CORPUS).filter((name) => name.endsWith('.md')).sort() : [];
+const files = existsSync(CORPUS)
+  ? readdirSync(CORPUS)
+      .filter((name) => name.endsWith('.md'))
+      .sort()
+  : [];
 
 describe('defuddle corpus', () => {
   it('is present', () => {

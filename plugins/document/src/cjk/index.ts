@@ -24,4 +24,9 @@ export {
   type ConsecutivePunctuationLimit,
   type QuoteStyle,
 } from './settings.js';
-export { INVALID_KIND_MESSAGE, isTransformKind, TRANSFORM_KINDS, type TransformKind } from './transform-kind.js';
+export {
+  INVALID_KIND_MESSAGE,
+  isTransformKind,
+  TRANSFORM_KINDS,
+  type TransformKind,
+} from './transform-kind.js';

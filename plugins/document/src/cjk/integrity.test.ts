@@ -15,16 +15,28 @@ describe('checkIntegrity', () => {
   });
 
   it('refuses a changed protected region', () => {
-    expect(checkIntegrity('中文`a,b`', '中文`a，b`')).toMatchObject({ check: 'structure', before: 1, after: 1, firstDifference: 0 });
+    expect(checkIntegrity('中文`a,b`', '中文`a，b`')).toMatchObject({
+      check: 'structure',
+      before: 1,
+      after: 1,
+      firstDifference: 0,
+    });
   });
 
   it('refuses created or destroyed markup', () => {
     expect(checkIntegrity('a _ b _ c', 'a _b_ c')).toMatchObject({ check: 'structure', before: 0, after: 2 });
-    expect(checkIntegrity('$ 5 and 6$ x', '$5 and 6$ x')).toMatchObject({ check: 'structure', before: 0, after: 1 });
+    expect(checkIntegrity('$ 5 and 6$ x', '$5 and 6$ x')).toMatchObject({
+      check: 'structure',
+      before: 0,
+      after: 1,
+    });
   });
 
   it('refuses lost, added or reordered letters', () => {
-    expect(checkIntegrity('中文English', '中文 Englis')).toMatchObject({ check: 'content', firstDifference: 8 });
+    expect(checkIntegrity('中文English', '中文 Englis')).toMatchObject({
+      check: 'content',
+      firstDifference: 8,
+    });
     expect(checkIntegrity('甲乙', '乙甲')).toMatchObject({ check: 'content', firstDifference: 0 });
   });
 

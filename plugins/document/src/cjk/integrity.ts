@@ -52,8 +52,14 @@ export function contentSkeleton(text: string): string {
 }
 
 /** The texts of the protected regions of `content`, in order. */
-export function protectedTexts(content: string, options: RegionOptions = {}, regions?: readonly ProtectedRegion[]): string[] {
-  return (regions ?? findProtectedRegions(content, options)).map((region) => content.slice(region.from, region.to));
+export function protectedTexts(
+  content: string,
+  options: RegionOptions = {},
+  regions?: readonly ProtectedRegion[],
+): string[] {
+  return (regions ?? findProtectedRegions(content, options)).map((region) =>
+    content.slice(region.from, region.to),
+  );
 }
 
 /**
@@ -76,7 +82,12 @@ export function checkIntegrity(
   const afterSkeleton = contentSkeleton(after);
   const content = firstDifference(beforeSkeleton, afterSkeleton);
   if (content !== -1) {
-    return { check: 'content', before: beforeSkeleton.length, after: afterSkeleton.length, firstDifference: content };
+    return {
+      check: 'content',
+      before: beforeSkeleton.length,
+      after: afterSkeleton.length,
+      firstDifference: content,
+    };
   }
   return null;
 }

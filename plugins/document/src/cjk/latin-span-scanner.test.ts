@@ -20,7 +20,9 @@ describe('technicalMask', () => {
   it('finds URLs, stopping at CJK and before sentence punctuation', () => {
     expect(tokens('访问https://example.com/docs获取')).toEqual(['https://example.com/docs']);
     expect(tokens('见 https://example.com/a?b=1,2.')).toEqual(['https://example.com/a?b=1,2']);
-    expect(tokens('(see https://en.wikipedia.org/wiki/A_(b))')).toEqual(['https://en.wikipedia.org/wiki/A_(b)']);
+    expect(tokens('(see https://en.wikipedia.org/wiki/A_(b))')).toEqual([
+      'https://en.wikipedia.org/wiki/A_(b)',
+    ]);
     expect(tokens('去www.example.com看')).toEqual(['www.example.com']);
   });
 

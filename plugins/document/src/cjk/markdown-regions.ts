@@ -22,7 +22,10 @@ type Tree = ReturnType<typeof markdownParser.parse>;
 type SyntaxNode = Tree['topNode'];
 
 /** Nodes protected whole, with their kind and whether they sit inside a line of prose. */
-const WHOLE: ReadonlyMap<string, readonly [RegionKind, boolean]> = new Map<string, readonly [RegionKind, boolean]>([
+const WHOLE: ReadonlyMap<string, readonly [RegionKind, boolean]> = new Map<
+  string,
+  readonly [RegionKind, boolean]
+>([
   ['FencedCode', ['code', false]],
   ['CodeBlock', ['code', false]],
   ['InlineCode', ['code', true]],

@@ -47,11 +47,32 @@ describe('cjk-punctuation', () => {
   });
 
   it('gives the same result as §6 written out literally', () => {
-    const char = fc.constantFrom('中', 'あ', 'カ', '한', 'a', '1', ' ', ',', '.', '!', '?', ';', ':', '(', ')', '，', '\n');
+    const char = fc.constantFrom(
+      '中',
+      'あ',
+      'カ',
+      '한',
+      'a',
+      '1',
+      ' ',
+      ',',
+      '.',
+      '!',
+      '?',
+      ';',
+      ':',
+      '(',
+      ')',
+      '，',
+      '\n',
+    );
     fc.assert(
-      fc.property(fc.array(char, { maxLength: 30 }).map((chars) => chars.join('')), (text) => {
-        expect(cjkPunctuation(text)).toBe(literalPunctuation(text));
-      }),
+      fc.property(
+        fc.array(char, { maxLength: 30 }).map((chars) => chars.join('')),
+        (text) => {
+          expect(cjkPunctuation(text)).toBe(literalPunctuation(text));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

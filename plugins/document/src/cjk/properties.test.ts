@@ -9,12 +9,72 @@ import { applyTransform, protectedTexts, TRANSFORM_KINDS } from './index.js';
 // Generators: Markdown documents mixing CJK and Latin prose, punctuation, quotations
 // and every construct the transforms must protect.
 
-const CJK_WORDS = ['中文', '学习', '测试内容', '日本語', 'ひらがな', 'カタカナ', '한국어', '𠀀字', '重点', '说'];
-const LATIN_WORDS = ['React', 'hello', 'TypeScript', 'don\'t', 'Xiaolai\'s', 'API', 'a', 'x1', '2024', '100'];
-const TECHNICAL = ['v1.2.3', '3.14', '12:30', '1,000', 'example.com', 'user@example.com', 'https://example.com/a?b=1,2', 'Node.js'];
+const CJK_WORDS = [
+  '中文',
+  '学习',
+  '测试内容',
+  '日本語',
+  'ひらがな',
+  'カタカナ',
+  '한국어',
+  '𠀀字',
+  '重点',
+  '说',
+];
+const LATIN_WORDS = ['React', 'hello', 'TypeScript', "don't", "Xiaolai's", 'API', 'a', 'x1', '2024', '100'];
+const TECHNICAL = [
+  'v1.2.3',
+  '3.14',
+  '12:30',
+  '1,000',
+  'example.com',
+  'user@example.com',
+  'https://example.com/a?b=1,2',
+  'Node.js',
+];
 const PUNCTUATION = [
-  ',', '.', '!', '?', ';', ':', '(', ')', '"', "'", '--', '---', '...', '. . .', '——', '/', ' / ', '$', '$ ', '%',
-  '  ', ' ', '   ', '[', ']', '「', '」', '“', '”', '‘', '’', '！！！', '，', '。', 'Ａ', '１', '\t', '-', '+', '*', '_', '~',
+  ',',
+  '.',
+  '!',
+  '?',
+  ';',
+  ':',
+  '(',
+  ')',
+  '"',
+  "'",
+  '--',
+  '---',
+  '...',
+  '. . .',
+  '——',
+  '/',
+  ' / ',
+  '$',
+  '$ ',
+  '%',
+  '  ',
+  ' ',
+  '   ',
+  '[',
+  ']',
+  '「',
+  '」',
+  '“',
+  '”',
+  '‘',
+  '’',
+  '！！！',
+  '，',
+  '。',
+  'Ａ',
+  '１',
+  '\t',
+  '-',
+  '+',
+  '*',
+  '_',
+  '~',
 ];
 const INLINE_CONSTRUCTS = [
   '`code, 中文.`',
@@ -44,7 +104,11 @@ const word = fc.constantFrom(...CJK_WORDS, ...LATIN_WORDS);
 
 /** A quotation: straight or curly quotes around a few words, sometimes with a space inside. */
 const quoted = fc
-  .tuple(fc.constantFrom('"', "'", '“', '‘', '「'), fc.array(word, { minLength: 1, maxLength: 3 }), fc.constantFrom('', ' '))
+  .tuple(
+    fc.constantFrom('"', "'", '“', '‘', '「'),
+    fc.array(word, { minLength: 1, maxLength: 3 }),
+    fc.constantFrom('', ' '),
+  )
   .map(([quote, words, space]) => {
     const close = { '"': '"', "'": "'", '“': '”', '‘': '’', '「': '」' }[quote] ?? quote;
     return `${quote}${words.join(space)}${close}`;
@@ -66,14 +130,32 @@ const line = inline.map((text) => `文${text}`);
 
 const block = fc.oneof(
   { weight: 5, arbitrary: fc.array(line, { minLength: 1, maxLength: 3 }).map((lines) => lines.join('\n')) },
-  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 1, max: 3 }), line).map(([level, text]) => `${'#'.repeat(level)} ${text}`) },
-  { weight: 2, arbitrary: fc.array(line, { minLength: 1, maxLength: 3 }).map((items) => items.map((item) => `- ${item}`).join('\n')) },
-  { weight: 1, arbitrary: fc.array(line, { minLength: 1, maxLength: 3 }).map((items) => items.map((item, i) => `${i + 1}. ${item}`).join('\n')) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.integer({ min: 1, max: 3 }), line)
+      .map(([level, text]) => `${'#'.repeat(level)} ${text}`),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .array(line, { minLength: 1, maxLength: 3 })
+      .map((items) => items.map((item) => `- ${item}`).join('\n')),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .array(line, { minLength: 1, maxLength: 3 })
+      .map((items) => items.map((item, i) => `${i + 1}. ${item}`).join('\n')),
+  },
   { weight: 1, arbitrary: line.map((text) => `> ${text}`) },
   { weight: 1, arbitrary: line.map((text) => `- [ ] ${text}`) },
   { weight: 1, arbitrary: inline.map((text) => `\`\`\`js\n${text}\n中文,code--"x"\n\`\`\``) },
   { weight: 1, arbitrary: inline.map((text) => `    ${text}`) },
-  { weight: 1, arbitrary: fc.tuple(line, line).map(([a, b]) => `| ${a} | b |\n| --- | :-: |\n| ${b} | 中文,c |`) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(line, line).map(([a, b]) => `| ${a} | b |\n| --- | :-: |\n| ${b} | 中文,c |`),
+  },
   { weight: 1, arbitrary: inline.map((text) => `<div>\n${text}\n</div>`) },
   { weight: 1, arbitrary: inline.map((text) => `$$\n${text}\n$$`) },
   { weight: 1, arbitrary: fc.constant('[ref]: https://x.com/a,b "标题,title"') },
@@ -90,8 +172,20 @@ const separator = fc.constantFrom('\n\n', '\n\n\n', '\n', '\r\n\r\n', '\n  \n');
 
 /** A whole document: optional front matter, blocks, and one of several endings. */
 const markdownDocument = fc
-  .tuple(frontMatter, fc.array(fc.tuple(block, separator), { minLength: 1, maxLength: 6 }), fc.constantFrom('', '\n', '\n\n', '  '))
-  .map(([front, blocks, ending]) => front + blocks.map(([text, sep]) => text + sep).join('').trimEnd() + ending);
+  .tuple(
+    frontMatter,
+    fc.array(fc.tuple(block, separator), { minLength: 1, maxLength: 6 }),
+    fc.constantFrom('', '\n', '\n\n', '  '),
+  )
+  .map(
+    ([front, blocks, ending]) =>
+      front +
+      blocks
+        .map(([text, sep]) => text + sep)
+        .join('')
+        .trimEnd() +
+      ending,
+  );
 
 /** Any settings object the schema accepts, every field drawn. */
 const cjkSettings = fc.record({

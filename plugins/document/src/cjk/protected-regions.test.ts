@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { findProtectedRegions, type RegionKind } from './index.js';
 
 const regions = (text: string, skipReferenceSections = false) =>
-  findProtectedRegions(text, { skipReferenceSections }).map((region) => [region.kind, text.slice(region.from, region.to)]);
+  findProtectedRegions(text, { skipReferenceSections }).map((region) => [
+    region.kind,
+    text.slice(region.from, region.to),
+  ]);
 
 const texts = (text: string, kind: RegionKind) =>
   regions(text)
@@ -16,7 +19,9 @@ describe('findProtectedRegions', () => {
   });
 
   it('protects front matter at the very top only', () => {
-    expect(texts('---\ntitle: 中文,标题\n---\n\n正文', 'front-matter')).toEqual(['---\ntitle: 中文,标题\n---']);
+    expect(texts('---\ntitle: 中文,标题\n---\n\n正文', 'front-matter')).toEqual([
+      '---\ntitle: 中文,标题\n---',
+    ]);
     expect(texts('\uFEFF---\na: 1\n...\n', 'front-matter')).toEqual(['\uFEFF---\na: 1\n...']);
     expect(texts('正文\n\n---\ntitle: x\n---\n', 'front-matter')).toEqual([]);
     // A fence inside front matter does not open a code block in the body.
@@ -61,7 +66,22 @@ describe('findProtectedRegions', () => {
 
   it('protects Markdown markup: list, quote, heading marks, table pipes, emphasis, task markers, rules', () => {
     const doc = '# 标题\n\n> 引用\n\n1. 一\n- [ ] 任务 **粗** ~~删~~\n\n---\n\n| a | b |\n|---|---|';
-    expect(texts(doc, 'markup')).toEqual(['#', '>', '1.', '-', '[ ]', '**', '**', '~~', '~~', '---', '|', '|', '|', '|---|---|']);
+    expect(texts(doc, 'markup')).toEqual([
+      '#',
+      '>',
+      '1.',
+      '-',
+      '[ ]',
+      '**',
+      '**',
+      '~~',
+      '~~',
+      '---',
+      '|',
+      '|',
+      '|',
+      '|---|---|',
+    ]);
   });
 
   it('protects math, and tells prices from formulas', () => {

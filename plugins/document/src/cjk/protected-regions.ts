@@ -58,7 +58,12 @@ function referenceSections(headings: readonly Heading[], end: number): Protected
   headings.forEach((heading, index) => {
     if (!REFERENCE_TITLE.test(heading.title)) return;
     const next = headings.slice(index + 1).find((other) => other.level <= heading.level);
-    sections.push({ from: heading.from, to: next ? next.from : end, kind: 'reference-section', inline: false });
+    sections.push({
+      from: heading.from,
+      to: next ? next.from : end,
+      kind: 'reference-section',
+      inline: false,
+    });
   });
   return sections;
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { applyTransform, cjkFormattingSchema, DEFAULT_CJK_FORMATTING, type CjkFormattingSettings } from './index.js';
+import {
+  applyTransform,
+  cjkFormattingSchema,
+  DEFAULT_CJK_FORMATTING,
+  type CjkFormattingSettings,
+} from './index.js';
 
 describe('cjkFormattingSchema', () => {
   it('parses an empty object to the defaults', () => {
@@ -7,7 +12,9 @@ describe('cjkFormattingSchema', () => {
   });
 
   it('fills a partial object with defaults and drops unknown keys', () => {
-    expect(cjkFormattingSchema.parse({ quoteStyle: 'corner', consecutivePunctuationLimit: 2, extra: 1 })).toEqual({
+    expect(
+      cjkFormattingSchema.parse({ quoteStyle: 'corner', consecutivePunctuationLimit: 2, extra: 1 }),
+    ).toEqual({
       ...DEFAULT_CJK_FORMATTING,
       quoteStyle: 'corner',
       consecutivePunctuationLimit: 2,
@@ -79,13 +86,21 @@ const TOGGLES: Toggle[] = [
   ['consecutivePunctuationLimit', 1, '太棒了！！！', '太棒了！！！', '太棒了！'],
   // With trailing removal off, space collapsing still shortens the run to one space.
   ['trailingSpaceRemoval', false, '中文  \n\n中文', '中文\n\n中文', '中文 \n\n中文'],
-  ['skipReferenceSections', true, '## References\n\n中文,English\n', '## References\n\n中文，English\n', '## References\n\n中文,English\n'],
+  [
+    'skipReferenceSections',
+    true,
+    '## References\n\n中文,English\n',
+    '## References\n\n中文，English\n',
+    '## References\n\n中文,English\n',
+  ],
 ];
 
 describe('each setting switches its rule', () => {
   it.each(TOGGLES)('%s = %s', (setting, value, input, withDefaults, toggled) => {
     expect(applyTransform('cjk-format', input)).toBe(withDefaults);
-    expect(applyTransform('cjk-format', input, { ...DEFAULT_CJK_FORMATTING, [setting]: value })).toBe(toggled);
+    expect(applyTransform('cjk-format', input, { ...DEFAULT_CJK_FORMATTING, [setting]: value })).toBe(
+      toggled,
+    );
   });
 
   it('covers every setting that a rule reads', () => {
@@ -98,7 +113,12 @@ describe('each setting switches its rule', () => {
 
   it('does nothing with every rule off', () => {
     const off = cjkFormattingSchema.parse(
-      Object.fromEntries(Object.entries(DEFAULT_CJK_FORMATTING).map(([key, value]) => [key, typeof value === 'boolean' ? false : value])),
+      Object.fromEntries(
+        Object.entries(DEFAULT_CJK_FORMATTING).map(([key, value]) => [
+          key,
+          typeof value === 'boolean' ? false : value,
+        ]),
+      ),
     );
     const input = '最近我在学习TypeScript和React,感觉收获很大.  \n\n\n"引用"--测试. . .（３）  ';
     expect(applyTransform('cjk-format', input, off)).toBe(input);

@@ -32,7 +32,9 @@ describe('the rule chain', () => {
   });
 
   it('enables rules from the settings', () => {
-    expect(enabledRules(DEFAULT_CJK_FORMATTING).map((rule) => rule.setting)).not.toContain('fullwidthBrackets');
+    expect(enabledRules(DEFAULT_CJK_FORMATTING).map((rule) => rule.setting)).not.toContain(
+      'fullwidthBrackets',
+    );
     expect(
       enabledRules({ ...DEFAULT_CJK_FORMATTING, consecutivePunctuationLimit: 1 }).map((rule) => rule.setting),
     ).toContain('consecutivePunctuationLimit');

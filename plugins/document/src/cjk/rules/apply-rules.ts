@@ -46,7 +46,11 @@ export const RULES: readonly Rule[] = [
   { setting: 'fullwidthBrackets', cjkOnly: true, apply: normalizeFullwidthBrackets },
   { setting: 'dashConversion', cjkOnly: true, apply: convertDashes },
   { setting: 'emdashSpacing', cjkOnly: true, apply: fixEmdashSpacing },
-  { setting: 'smartQuoteConversion', cjkOnly: true, apply: (text, _context, settings) => convertSmartQuotes(text, settings) },
+  {
+    setting: 'smartQuoteConversion',
+    cjkOnly: true,
+    apply: (text, _context, settings) => convertSmartQuotes(text, settings),
+  },
   { setting: 'cjkNestedQuotes', cjkOnly: true, apply: convertNestedCornerQuotes },
   { setting: 'quoteSpacing', cjkOnly: true, apply: fixDoubleQuoteSpacing },
   { setting: 'singleQuoteSpacing', cjkOnly: true, apply: fixSingleQuoteSpacing },
@@ -58,7 +62,8 @@ export const RULES: readonly Rule[] = [
   {
     setting: 'consecutivePunctuationLimit',
     cjkOnly: true,
-    apply: (text, _context, settings) => limitConsecutivePunctuation(text, settings.consecutivePunctuationLimit),
+    apply: (text, _context, settings) =>
+      limitConsecutivePunctuation(text, settings.consecutivePunctuationLimit),
   },
   { setting: 'spaceCollapsing', cjkOnly: false, apply: collapseSpaces },
   { setting: 'trailingSpaceRemoval', cjkOnly: false, apply: removeTrailingSpaces },

@@ -19,14 +19,17 @@ const DOUBLE_HYPHEN = new RegExp(`${SIDE}[ \\t]*(-{2,})[ \\t]*(?=${SIDE})`, 'gu'
 export function convertDashes(text: string): string {
   if (!text.includes('--')) return text;
   let mask: Uint8Array | undefined;
-  return text.replace(DOUBLE_HYPHEN, (match: string, left: string, hyphens: string, right: string, offset: number) => {
-    // At least one side must be CJK: `a--b` is not Chinese.
-    if (!CJK_CONTEXT_CHAR.test(left) && !CJK_CONTEXT_CHAR.test(right)) return match;
-    mask ??= technicalMask(text);
-    const dashAt = offset + match.indexOf(hyphens);
-    if (mask[dashAt] === 1) return match;
-    return `${left}${spaceAfter(left)}——${spaceBefore(right)}`;
-  });
+  return text.replace(
+    DOUBLE_HYPHEN,
+    (match: string, left: string, hyphens: string, right: string, offset: number) => {
+      // At least one side must be CJK: `a--b` is not Chinese.
+      if (!CJK_CONTEXT_CHAR.test(left) && !CJK_CONTEXT_CHAR.test(right)) return match;
+      mask ??= technicalMask(text);
+      const dashAt = offset + match.indexOf(hyphens);
+      if (mask[dashAt] === 1) return match;
+      return `${left}${spaceAfter(left)}——${spaceBefore(right)}`;
+    },
+  );
 }
 
 /** An existing `——` (two or more U+2014) between two non-spaces, on one line. */
@@ -41,7 +44,15 @@ export function fixEmdashSpacing(text: string): string {
   if (!text.includes('——')) return text;
   return text.replace(
     EM_DASH_RUN,
-    (_match, left: string, leftSpace: string, dashes: string, rightSpace: string, right: string, offset: number) => {
+    (
+      _match,
+      left: string,
+      leftSpace: string,
+      dashes: string,
+      rightSpace: string,
+      right: string,
+      offset: number,
+    ) => {
       const keepLeft = STICKY.includes(left) || endsBlockMarker(text, offset);
       const keepRight = STICKY.includes(right);
       return `${left}${keepLeft ? leftSpace : spaceAfter(left)}${dashes}${keepRight ? rightSpace : spaceBefore(right)}`;

@@ -8,5 +8,8 @@ const INNER_QUOTED = /(?<![A-Za-z])[‘']([^‘’'「」\n]+)[’'](?![A-Za-z])
 
 export function convertNestedCornerQuotes(text: string): string {
   if (!text.includes('「')) return text;
-  return text.replace(CORNER_QUOTED, (_match, inner: string) => `「${inner.replace(INNER_QUOTED, '『$1』')}」`);
+  return text.replace(
+    CORNER_QUOTED,
+    (_match, inner: string) => `「${inner.replace(INNER_QUOTED, '『$1』')}」`,
+  );
 }

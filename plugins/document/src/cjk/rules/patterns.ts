@@ -1,5 +1,10 @@
 /** Regex building blocks shared by the `cjk-format` rules (all used with the `u` flag). */
-import { CJK_CLOSING_BRACKETS, CJK_LETTER_RANGES, CJK_OPENING_BRACKETS, CJK_TERMINAL_PUNCTUATION } from '../char-classes.js';
+import {
+  CJK_CLOSING_BRACKETS,
+  CJK_LETTER_RANGES,
+  CJK_OPENING_BRACKETS,
+  CJK_TERMINAL_PUNCTUATION,
+} from '../char-classes.js';
 
 /** One CJK letter (Han, kana, Bopomofo; not Hangul). */
 export const CJK = `[${CJK_LETTER_RANGES}]`;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { pairQuotes } from './quote-pairing.js';
 
-const pairs = (text: string) => pairQuotes(text).map(({ open, close, kind }) => [text.slice(open + 1, close), kind]);
+const pairs = (text: string) =>
+  pairQuotes(text).map(({ open, close, kind }) => [text.slice(open + 1, close), kind]);
 
 describe('pairQuotes', () => {
   it('pairs straight quotes by context', () => {

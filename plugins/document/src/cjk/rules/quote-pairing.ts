@@ -55,7 +55,12 @@ export function pairQuotes(text: string, skip: (index: number) => boolean = () =
   return pairs.sort((a, b) => a.open - b.open);
 }
 
-function classify(text: string, index: number, char: string, stacks: Record<QuoteKind, Token[]>): Token | null {
+function classify(
+  text: string,
+  index: number,
+  char: string,
+  stacks: Record<QuoteKind, Token[]>,
+): Token | null {
   const kind: QuoteKind = char === '"' || char === '“' || char === '”' ? 'double' : 'single';
   const before = charBefore(text, index);
   const after = charAt(text, index + 1);

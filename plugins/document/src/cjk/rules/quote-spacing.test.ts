@@ -3,7 +3,7 @@ import { fixDoubleQuoteSpacing, fixSingleQuoteSpacing } from './quote-spacing.js
 
 describe('fixDoubleQuoteSpacing', () => {
   it('spaces a curly quotation from touching words', () => {
-    expect(fixDoubleQuoteSpacing('老师说“don\'t give up”然后')).toBe('老师说 “don\'t give up” 然后');
+    expect(fixDoubleQuoteSpacing("老师说“don't give up”然后")).toBe("老师说 “don't give up” 然后");
     expect(fixDoubleQuoteSpacing('word“a”and“b”end')).toBe('word “a” and “b” end');
     expect(fixDoubleQuoteSpacing('——“引用”——')).toBe('—— “引用” ——');
   });

@@ -24,10 +24,14 @@ export function fixDoubleQuoteSpacing(text: string): string {
 
 export function fixSingleQuoteSpacing(text: string): string {
   if (!text.includes('‘') && !text.includes('’')) return text;
-  return text.replace(BEFORE_SINGLE, (_match, before: string, offset: number, source: string) =>
-    // l‘amour typed with the wrong apostrophe: a letter on both sides is a word, not a quotation.
-    isLatinLetter(before) && isLatinLetter(source.charAt(offset + before.length + 1)) ? before : `${before} `,
-  ).replace(AFTER_SINGLE, (match: string, offset: number, source: string) =>
-    isLatinLetter(source.charAt(offset - 1)) && isLatinLetter(source.charAt(offset + 1)) ? match : '’ ',
-  );
+  return text
+    .replace(BEFORE_SINGLE, (_match, before: string, offset: number, source: string) =>
+      // l‘amour typed with the wrong apostrophe: a letter on both sides is a word, not a quotation.
+      isLatinLetter(before) && isLatinLetter(source.charAt(offset + before.length + 1))
+        ? before
+        : `${before} `,
+    )
+    .replace(AFTER_SINGLE, (match: string, offset: number, source: string) =>
+      isLatinLetter(source.charAt(offset - 1)) && isLatinLetter(source.charAt(offset + 1)) ? match : '’ ',
+    );
 }

@@ -7,7 +7,10 @@
  */
 import { STICKY_CLASS } from './patterns.js';
 
-const SPACED_SLASH = new RegExp(`(?<=[^\\s/:<${STICKY_CLASS}])[ \\t]*\\/[ \\t]*(?=[^\\s/>${STICKY_CLASS}])`, 'g');
+const SPACED_SLASH = new RegExp(
+  `(?<=[^\\s/:<${STICKY_CLASS}])[ \\t]*\\/[ \\t]*(?=[^\\s/>${STICKY_CLASS}])`,
+  'g',
+);
 
 export function fixSlashSpacing(text: string): string {
   if (!text.includes('/')) return text;

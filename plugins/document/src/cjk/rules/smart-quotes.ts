@@ -53,10 +53,17 @@ export function convertSmartQuotes(text: string, settings: QuoteSettings): strin
   return parts.join('');
 }
 
-function glyphsFor(text: string, pair: QuotePair, counts: LetterCounts, settings: QuoteSettings): Glyphs | null {
+function glyphsFor(
+  text: string,
+  pair: QuotePair,
+  counts: LetterCounts,
+  settings: QuoteSettings,
+): Glyphs | null {
   const inside = (prefix: Int32Array) => (prefix[pair.close] ?? 0) - (prefix[pair.open + 1] ?? 0) > 0;
   const involvesCjk =
-    inside(counts.cjk) || isCjkLetter(charBefore(text, pair.open)) || isCjkLetter(charAt(text, pair.close + 1));
+    inside(counts.cjk) ||
+    isCjkLetter(charBefore(text, pair.open)) ||
+    isCjkLetter(charAt(text, pair.close + 1));
   const style = settings.quoteStyle === 'guillemets' ? GUILLEMETS : CURLY;
   if (involvesCjk) {
     const corner = settings.cjkCornerQuotes || settings.quoteStyle === 'corner';
@@ -65,7 +72,13 @@ function glyphsFor(text: string, pair: QuotePair, counts: LetterCounts, settings
   return settings.contextualQuotes ? null : style;
 }
 
-function setGlyph(text: string, index: number, glyph: string, glyphs: Glyphs, into: Map<number, string>): void {
+function setGlyph(
+  text: string,
+  index: number,
+  glyph: string,
+  glyphs: Glyphs,
+  into: Map<number, string>,
+): void {
   const current = text.charAt(index);
   const straight = current === '"' || current === "'";
   if (straight || (glyphs === CORNER && current !== glyph)) into.set(index, glyph);
