@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { documentAt, markdownBody, markerLine } from './markdown-fixture.mjs';
 import { callTool, closeAll, connectStdio } from './mcp-stdio.mjs';
+import { runCjkBench } from './cjk-format.mjs';
 import { fmtBytes, fmtMs, fmtRatio, ratio, round, summarize, table } from './stats.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -44,7 +45,7 @@ const SIZES = {
   large: { label: '1 MB', bytes: 1024 * 1024, seed: 1024 },
   huge: { label: '10 MB', bytes: 10 * 1024 * 1024, seed: 10240 },
 };
-const SECTIONS = ['cold', 'small', 'large', 'huge'];
+const SECTIONS = ['cold', 'small', 'large', 'huge', 'cjk'];
 const TARGET_NAMES = { small: 'round_trip_10kb', large: 'round_trip_1mb' };
 
 // ---------------------------------------------------------------------------------------------
@@ -535,6 +536,8 @@ async function main() {
     if (options.only.has('small')) results.small = await benchRoundTrip(context, 'small');
     if (options.only.has('large')) results.large = await benchRoundTrip(context, 'large');
     if (options.only.has('huge')) results.huge = await benchHugeWrite(context);
+    // In-process, pure: the CJK transforms against AutoCorrect and pangu (bench/cjk-format.mjs prints its own table).
+    if (options.only.has('cjk')) results.cjk = await runCjkBench({ quick: options.quick });
 
     // ---- table
     log('\n=== Results (vmark vs ' + PEER_NAME + ', ratio = vmark / peer; lower is better) ===\n');
@@ -581,6 +584,7 @@ async function main() {
       log(hugeWriteReport(results.huge) + '\n');
       summary.write_10mb = results.huge;
     }
+    if (results.cjk) summary.cjk_transforms = results.cjk;
     for (const key of ['small', 'large']) {
       const rt = results[key];
       if (!rt) continue;

@@ -43,7 +43,7 @@ describe('vmark mcp over stdio, with the real MCP SDK client', () => {
     });
     expect(document!.title).toBe('VMark Document Read/Write');
     expect(document!.inputSchema.required).toEqual(['action']);
-    expect(document!.inputSchema.properties!.action).toMatchObject({ enum: ['read', 'write'] });
+    expect(document!.inputSchema.properties!.action).toMatchObject({ enum: ['read', 'write', 'transform'] });
     expect(document!.inputSchema.properties!.tabId).toMatchObject({ type: 'string', minLength: 1 });
     expect(Object.keys(document!.outputSchema!.properties!)).toEqual(
       expect.arrayContaining([

@@ -1,11 +1,29 @@
-import type { ChangeOrigin, DocumentStore, ToolCall, ToolDefinition, Workbench } from '@vmark/sdk';
+import type {
+  ChangeOrigin,
+  DocumentSnapshot,
+  DocumentStore,
+  Settings,
+  ToolCall,
+  ToolDefinition,
+  Workbench,
+} from '@vmark/sdk';
+import {
+  applyTransform,
+  CjkIntegrityError,
+  cjkFormattingSchema,
+  DEFAULT_CJK_FORMATTING,
+  TRANSFORM_KINDS,
+} from './cjk/index.js';
 import {
   defineAction,
   defineTool,
+  DomainError,
+  oneOf,
   optionalBoolean,
   optionalId,
   requiredString,
   revisionArg,
+  staleError,
   z,
 } from '@vmark/sdk';
 
@@ -17,6 +35,26 @@ export interface WriteResult {
   save_error?: string;
 }
 
+/** Saves a changed document when asked to and when it has a file; says what happened either way. */
+async function persist(
+  documents: DocumentStore,
+  written: DocumentSnapshot,
+  save: boolean,
+): Promise<WriteResult> {
+  if (!save) return { revision: written.revision, saved: false, save_skipped: 'opt_out' };
+  if (written.filePath === null)
+    return { revision: written.revision, saved: false, save_skipped: 'untitled' };
+  if (!written.dirty) return { revision: written.revision, saved: true };
+  try {
+    const saved = await documents.save(written.id);
+    return { revision: saved.revision, saved: !saved.dirty };
+  } catch (error) {
+    // The new text stays in the buffer (dirty), so nothing is lost; the file is untouched.
+    const reason = error instanceof Error ? error.message : String(error);
+    return { revision: written.revision, saved: false, save_error: reason };
+  }
+}
+
 const originOf = (call: ToolCall): ChangeOrigin => ({
   kind: 'mcp',
   caller: call.caller,
@@ -24,7 +62,11 @@ const originOf = (call: ToolCall): ChangeOrigin => ({
   action: call.action,
 });
 
-export function documentTool(workbench: Workbench, documents: DocumentStore): ToolDefinition {
+export function documentTool(
+  workbench: Workbench,
+  documents: DocumentStore,
+  settings: Settings,
+): ToolDefinition {
   return defineTool({
     name: 'document',
     title: 'VMark Document Read/Write',
@@ -32,7 +74,9 @@ export function documentTool(workbench: Workbench, documents: DocumentStore): To
       'Read and write whole documents (markdown and workflow YAML alike). read → {content, revision, filePath, kind, dirty}; ' +
       'write replaces the whole text and saves it (save: false keeps it in the editor only). Always pass the revision ' +
       'from your last read as expected_revision: a STALE error means the document changed since — re-read, never ' +
-      'write the stale content back. tabId defaults to the focused tab.',
+      "write the stale content back. transform applies a CJK rewrite (cjk-format with the user's settings, " +
+      'cjk-spacing, cjk-punctuation) to the whole document, leaving code, links, HTML and math alone → {revision}. ' +
+      'tabId defaults to the focused tab.',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     outputSchema: {
       content: z.string(),
@@ -88,6 +132,36 @@ export function documentTool(workbench: Workbench, documents: DocumentStore): To
             const reason = error instanceof Error ? error.message : String(error);
             return { revision: written.revision, saved: false, save_error: reason };
           }
+        },
+      }),
+      transform: defineAction({
+        args: {
+          tabId: optionalId('tabId', 'tab'),
+          kind: oneOf('kind', TRANSFORM_KINDS),
+          expected_revision: revisionArg(),
+        },
+        run: async ({ tabId, kind, expected_revision }, call): Promise<WriteResult> => {
+          const tab = workbench.resolveTab(tabId);
+          const document = documents.get(tab.documentId);
+          if (expected_revision !== undefined && expected_revision !== document.revision) {
+            throw staleError(document.revision);
+          }
+          const options = settings.get('cjkFormatting', cjkFormattingSchema, DEFAULT_CJK_FORMATTING);
+          let next: string;
+          try {
+            next = applyTransform(kind, document.content, options);
+          } catch (error) {
+            if (error instanceof CjkIntegrityError) throw new DomainError('INTERNAL', error.message);
+            throw error;
+          }
+          // Unchanged text keeps its revision: nothing happened.
+          if (next === document.content) return { revision: document.revision, saved: !document.dirty };
+          const origin = { ...originOf(call), description: `Applied ${kind}` };
+          const written = await documents.replace(document.id, next, {
+            expectedRevision: document.revision,
+            origin,
+          });
+          return persist(documents, written, true);
         },
       }),
     },

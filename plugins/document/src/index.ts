@@ -28,6 +28,6 @@ export default definePlugin({
         settings: context.get(SettingsToken),
       }),
     );
-    context.registerTool(documentTool(workbench, documents));
+    context.registerTool(documentTool(workbench, documents, context.get(SettingsToken)));
   },
 });

@@ -33,11 +33,15 @@ describe('checkIntegrity', () => {
   });
 
   it('refuses lost, added or reordered letters', () => {
-    expect(checkIntegrity('中文English', '中文 Englis')).toMatchObject({
+    expect(checkIntegrity('中文English', '中文 Englis')).toEqual({
       check: 'content',
-      firstDifference: 8,
+      before: 9,
+      after: 8,
+      firstDifference: 0,
     });
     expect(checkIntegrity('甲乙', '乙甲')).toMatchObject({ check: 'content', firstDifference: 0 });
+    // A letter moved across a protected region is caught too.
+    expect(checkIntegrity('甲`x`乙', '`x`甲乙')).toMatchObject({ check: 'content', firstDifference: 0 });
   });
 
   it('throws the seed message', () => {

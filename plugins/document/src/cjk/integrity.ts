@@ -11,12 +11,14 @@
  *    the same number. A rule that created or destroyed markup — turned text into an
  *    emphasis, a link, math or a code span, or broke a table — fails here, and so
  *    would any bug that let a rule reach protected bytes.
- * 2. **Content** — the text's letters must survive: both sides are NFKC-folded (which
- *    maps fullwidth `Ａ１` to `A1`, the one conversion that touches letters) and
- *    stripped of whitespace and punctuation (what the rules legitimately change:
- *    spacing, `,`→`，`, `--`→`——`, `"`→`“`, `...`), and the remainders must be equal.
- *    Letters, digits, ideographs, kana, Hangul, symbols (`$`, `%`, emoji) all count,
- *    and as a sequence, so a dropped, added or reordered character fails.
+ * 2. **Content** — with the regions equal, the text between region i-1 and region i
+ *    of the input corresponds to the same gap of the output, and each changed gap's
+ *    letters must survive: both sides are NFKC-folded (which maps fullwidth `Ａ１` to
+ *    `A1`, the one conversion that touches letters) and stripped of whitespace and
+ *    punctuation (what the rules legitimately change: spacing, `,`→`，`, `--`→`——`,
+ *    `"`→`“`, `...`), and the remainders must be equal. Letters, digits, ideographs,
+ *    kana, Hangul and symbols (`$`, `%`, emoji) all count, and as a sequence, so a
+ *    dropped, added, reordered or moved character fails.
  */
 import { findProtectedRegions, type RegionOptions } from './protected-regions.js';
 import type { ProtectedRegion } from './region-types.js';
@@ -29,10 +31,10 @@ export const CJK_INTEGRITY_MESSAGE = 'cjk-format refused: the result did not mat
  */
 export interface IntegrityFailure {
   check: 'structure' | 'content';
-  /** Regions (structure) or skeleton characters (content) in the input and the output. */
+  /** Structure: the number of regions; content: the letters of the differing gap. */
   before: number;
   after: number;
-  /** Index of the first region / skeleton character that differs. */
+  /** Structure: the first region that differs; content: the first gap that differs. */
   firstDifference: number;
 }
 
@@ -55,11 +57,21 @@ export function contentSkeleton(text: string): string {
 export function protectedTexts(
   content: string,
   options: RegionOptions = {},
-  regions?: readonly ProtectedRegion[],
+  regions: readonly ProtectedRegion[] = findProtectedRegions(content, options),
 ): string[] {
-  return (regions ?? findProtectedRegions(content, options)).map((region) =>
-    content.slice(region.from, region.to),
-  );
+  return regions.map((region) => content.slice(region.from, region.to));
+}
+
+/** The n+1 texts around n regions: before the first, between each two, after the last. */
+function gaps(content: string, regions: readonly ProtectedRegion[]): string[] {
+  const texts: string[] = [];
+  let cursor = 0;
+  for (const region of regions) {
+    texts.push(content.slice(cursor, region.from));
+    cursor = region.to;
+  }
+  texts.push(content.slice(cursor));
+  return texts;
 }
 
 /**
@@ -70,24 +82,26 @@ export function checkIntegrity(
   before: string,
   after: string,
   options: RegionOptions = {},
-  beforeRegions?: readonly ProtectedRegion[],
+  beforeRegions: readonly ProtectedRegion[] = findProtectedRegions(before, options),
 ): IntegrityFailure | null {
+  const afterRegions = findProtectedRegions(after, options);
   const expected = protectedTexts(before, options, beforeRegions);
-  const actual = protectedTexts(after, options);
+  const actual = protectedTexts(after, options, afterRegions);
   const structure = firstDifference(expected, actual);
   if (structure !== -1) {
     return { check: 'structure', before: expected.length, after: actual.length, firstDifference: structure };
   }
-  const beforeSkeleton = contentSkeleton(before);
-  const afterSkeleton = contentSkeleton(after);
-  const content = firstDifference(beforeSkeleton, afterSkeleton);
-  if (content !== -1) {
-    return {
-      check: 'content',
-      before: beforeSkeleton.length,
-      after: afterSkeleton.length,
-      firstDifference: content,
-    };
+  const beforeGaps = gaps(before, beforeRegions);
+  const afterGaps = gaps(after, afterRegions);
+  for (let index = 0; index < beforeGaps.length; index++) {
+    const was = beforeGaps[index] ?? '';
+    const is = afterGaps[index] ?? '';
+    if (was === is) continue;
+    const wasLetters = contentSkeleton(was);
+    const isLetters = contentSkeleton(is);
+    if (wasLetters !== isLetters) {
+      return { check: 'content', before: wasLetters.length, after: isLetters.length, firstDifference: index };
+    }
   }
   return null;
 }
@@ -97,7 +111,7 @@ export function assertIntegrity(
   before: string,
   after: string,
   options: RegionOptions = {},
-  beforeRegions?: readonly ProtectedRegion[],
+  beforeRegions: readonly ProtectedRegion[] = findProtectedRegions(before, options),
 ): void {
   const failure = checkIntegrity(before, after, options, beforeRegions);
   if (failure) throw new CjkIntegrityError(failure);

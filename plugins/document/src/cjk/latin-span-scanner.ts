@@ -8,17 +8,24 @@
  * lets `访问https://example.com/docs获取` keep its URL without swallowing the Chinese.
  */
 
-const TECHNICAL_TOKENS: readonly RegExp[] = [
+/**
+ * The token patterns, each with a cheap test that a span must pass before the pattern
+ * is run on it (most spans are a word or two of prose and pass none).
+ */
+const TECHNICAL_TOKENS: readonly { pattern: RegExp; needs: RegExp; url?: true }[] = [
   // URLs with a scheme, and bare www. hosts.
-  /\b(?:[a-z][a-z0-9+.-]*:\/\/|www\.)[^\s<>]+/gi,
-  /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g,
-  /\b(?:v\d+(?:\.\d+)+|\d+(?:\.\d+){2,})\b/g,
-  /\b\d{1,2}:\d{2}(?::\d{2})?\b/g,
-  /\b\d{1,3}(?:,\d{3})+\b/g,
+  { pattern: /\b(?:[a-z][a-z0-9+.-]*:\/\/|www\.)[^\s<>]+/gi, needs: /:\/\/|www\./i, url: true },
+  { pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, needs: /@/ },
+  { pattern: /\b(?:v\d+(?:\.\d+)+|\d+(?:\.\d+){2,})\b/g, needs: /\d\.\d/ },
+  { pattern: /\b\d{1,2}:\d{2}(?::\d{2})?\b/g, needs: /\d:\d/ },
+  { pattern: /\b\d{1,3}(?:,\d{3})+\b/g, needs: /\d,\d/ },
   // Domains and file names: dot-separated labels, two or more characters after the
   // first dot, ending in a letter (`example.com`, `Node.js`; not `e.g`, not `wait...ok`).
-  /\b[a-zA-Z][a-zA-Z0-9-]*\.(?=[a-zA-Z0-9-]{2})[a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-]+)*(?<=[a-zA-Z])\b/g,
-  /\b\d+\.\d+\b/g,
+  {
+    pattern: /\b[a-zA-Z][a-zA-Z0-9-]*\.(?=[a-zA-Z0-9-]{2})[a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-]+)*(?<=[a-zA-Z])\b/g,
+    needs: /[a-zA-Z0-9]\.[a-zA-Z0-9]/,
+  },
+  { pattern: /\b\d+\.\d+\b/g, needs: /\d\.\d/ },
 ];
 
 /**
@@ -27,11 +34,22 @@ const TECHNICAL_TOKENS: readonly RegExp[] = [
  */
 const URL_TRAILER = /[?!.,:;*_~'"]+$/;
 
+let lastText: string | undefined;
+let lastMask: Uint8Array | undefined;
+
 /**
  * A mask over `text`: 1 where a character belongs to a technical token. One pass to
  * find the spans, one regex pass per token kind inside each span: linear in the text.
+ * The last mask is kept: several rules of one pass ask about the same text.
  */
 export function technicalMask(text: string): Uint8Array {
+  if (text === lastText && lastMask) return lastMask;
+  lastMask = scan(text);
+  lastText = text;
+  return lastMask;
+}
+
+function scan(text: string): Uint8Array {
   const mask = new Uint8Array(text.length);
   let start = -1;
   for (let index = 0; index <= text.length; index++) {
@@ -48,13 +66,12 @@ export function technicalMask(text: string): Uint8Array {
 }
 
 function markSpan(span: string, offset: number, mask: Uint8Array): void {
-  // Most spans are a word or two of prose: no digit, dot, colon, comma or @, no token.
-  if (!/[.:,@\d]/.test(span)) return;
-  for (const pattern of TECHNICAL_TOKENS) {
+  if (!/[.:,@]/.test(span)) return;
+  for (const { pattern, needs, url } of TECHNICAL_TOKENS) {
+    if (!needs.test(span)) continue;
     pattern.lastIndex = 0;
     for (let match = pattern.exec(span); match; match = pattern.exec(span)) {
-      let token = match[0];
-      if (pattern === TECHNICAL_TOKENS[0]) token = trimUrl(token);
+      const token = url ? trimUrl(match[0]) : match[0];
       mask.fill(1, offset + match.index, offset + match.index + token.length);
     }
   }

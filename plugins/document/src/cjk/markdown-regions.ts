@@ -7,7 +7,7 @@
  * document's structure: a dash rule must not see a table's `|---|` row, and a spacing
  * rule must not push a space inside `**…**`.
  */
-import { parser as commonmarkParser, Strikethrough, Table, TaskList } from '@lezer/markdown';
+import { parser as commonmarkParser, Strikethrough, Table, TaskList } from '@vmark/sdk/markdown';
 import type { ProtectedRegion, RegionKind } from './region-types.js';
 
 /**

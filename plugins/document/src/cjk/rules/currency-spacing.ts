@@ -17,7 +17,10 @@ const SYMBOL_SPACE = /([$¥€£₹])[ \t]+(?=[0-9])/g;
 const UNIT_SPACE = /([0-9])[ \t]+(?=(?:%|‰|℃|℉|°[CcFf]?)(?:[\s,;.。，；、！？!?)\]」』】〉》]|$))/g;
 const CODE_AFTER_AMOUNT = /([0-9])(?=(?:USD|CNY|EUR|GBP|RMB|JPY)\b)/g;
 
+const MAY_NEED_WORK = /[$¥€£₹%‰℃℉°]|USD|CNY|EUR|GBP|RMB|JPY/;
+
 export function fixCurrencySpacing(text: string, context: SegmentContext): string {
+  if (!MAY_NEED_WORK.test(text)) return text;
   return text
     .replace(SYMBOL_SPACE, (match: string, symbol: string, offset: number) =>
       symbol === '$' && dollarMayFollow(text, offset + match.length, context) ? match : symbol,

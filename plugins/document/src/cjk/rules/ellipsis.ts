@@ -22,11 +22,15 @@ const SPACED_ELLIPSIS = /([^\s.]?)([ \t]*)\.[ \t]+\.[ \t]+\.(?:[ \t]+\.)*/g;
  */
 const ELLIPSIS_BEFORE_WORD = /(?<=[^\s"'“‘「『(（[【《])\.\.\.(?!\.)[ \t]*(?=[\p{L}\p{N}])/gu;
 
+const HAS_SPACED_DOTS = /\.[ \t]+\./;
+
 export function normalizeEllipsis(text: string): string {
   if (!text.includes('.')) return text;
-  let result = text.replace(SPACED_ELLIPSIS, (_match, lead: string, space: string) =>
-    lead === '' || STICKY.includes(lead) ? `${lead}${space}...` : `${lead}...`,
-  );
+  let result = !HAS_SPACED_DOTS.test(text)
+    ? text
+    : text.replace(SPACED_ELLIPSIS, (_match, lead: string, space: string) =>
+        lead === '' || STICKY.includes(lead) ? `${lead}${space}...` : `${lead}...`,
+      );
   if (!result.includes('...')) return result;
   let mask: Uint8Array | undefined;
   const source = result;

@@ -17,6 +17,7 @@ describe('normalizeFullwidthParentheses', () => {
   it('converts parentheses around CJK text', () => {
     expect(normalizeFullwidthParentheses('(注意)')).toBe('（注意）');
     expect(normalizeFullwidthParentheses('text(测试)more')).toBe('text（测试）more');
+    expect(normalizeFullwidthParentheses('还有( 括号 )以及')).toBe('还有（括号）以及');
   });
 
   it('drops the spaces outside the converted parentheses', () => {
@@ -26,6 +27,7 @@ describe('normalizeFullwidthParentheses', () => {
   it('keeps indentation and the space next to a sticky character', () => {
     expect(normalizeFullwidthParentheses('  (注意)')).toBe('  （注意）');
     expect(normalizeFullwidthParentheses('$ (注意)')).toBe('$ （注意）');
+    expect(normalizeFullwidthParentheses('(注意 $ )')).toBe('（注意 $ ）');
   });
 
   it('leaves Latin, numeric and Korean contents', () => {

@@ -20,14 +20,15 @@ export function addCjkParenthesisSpacing(text: string): string {
   return text.replace(CJK_THEN_OPEN, '$1 (').replace(CLOSE_THEN_CJK, ') $1');
 }
 
-const CJK_PARENTHESIZED = new RegExp(`([ \\t]*)\\((${CJK}[^()\\n]*)\\)([ \\t]*)`, 'gu');
+// Spaces just inside the parentheses go too: `( 括号 )` → `（括号）`.
+const CJK_PARENTHESIZED = new RegExp(`([ \\t]*)\\([ \\t]*(${CJK}[^()\\n]*?)([ \\t]*)\\)([ \\t]*)`, 'gu');
 
 export function normalizeFullwidthParentheses(text: string): string {
   if (!text.includes('(')) return text;
   let mask: Uint8Array | undefined;
   return text.replace(
     CJK_PARENTHESIZED,
-    (match: string, before: string, inner: string, after: string, offset: number) => {
+    (match: string, before: string, inner: string, innerEnd: string, after: string, offset: number) => {
       mask ??= technicalMask(text);
       if (mask[offset + before.length] === 1) return match;
       const end = offset + match.length;
@@ -35,7 +36,8 @@ export function normalizeFullwidthParentheses(text: string): string {
       // removing them could turn it into markup (`$ （` → `$（` could open math).
       const keepBefore = offset === 0 || `\n${STICKY}`.includes(text.charAt(offset - 1));
       const keepAfter = end === text.length || `\r\n${STICKY}`.includes(text.charAt(end));
-      return `${keepBefore ? before : ''}（${inner}）${keepAfter ? after : ''}`;
+      const keepInnerEnd = STICKY.includes(inner.charAt(inner.length - 1));
+      return `${keepBefore ? before : ''}（${inner}${keepInnerEnd ? innerEnd : ''}）${keepAfter ? after : ''}`;
     },
   );
 }

@@ -32,10 +32,9 @@ export function convertSmartQuotes(text: string, settings: QuoteSettings): strin
   let mask: Uint8Array | undefined;
   const pairs = pairQuotes(text, (index) => (mask ??= technicalMask(text))[index] === 1);
   if (pairs.length === 0) return text;
-  const counts = letterCounts(text);
   const replacements = new Map<number, string>();
   for (const pair of pairs) {
-    const glyphs = glyphsFor(text, pair, counts, settings);
+    const glyphs = glyphsFor(text, pair, settings);
     if (!glyphs) continue;
     const [open, close] = glyphs[pair.kind];
     setGlyph(text, pair.open, open, glyphs, replacements);
@@ -53,21 +52,15 @@ export function convertSmartQuotes(text: string, settings: QuoteSettings): strin
   return parts.join('');
 }
 
-function glyphsFor(
-  text: string,
-  pair: QuotePair,
-  counts: LetterCounts,
-  settings: QuoteSettings,
-): Glyphs | null {
-  const inside = (prefix: Int32Array) => (prefix[pair.close] ?? 0) - (prefix[pair.open + 1] ?? 0) > 0;
+function glyphsFor(text: string, pair: QuotePair, settings: QuoteSettings): Glyphs | null {
   const involvesCjk =
-    inside(counts.cjk) ||
     isCjkLetter(charBefore(text, pair.open)) ||
-    isCjkLetter(charAt(text, pair.close + 1));
+    isCjkLetter(charAt(text, pair.close + 1)) ||
+    someCodePoint(text, pair.open + 1, pair.close, isCjkCodePoint);
   const style = settings.quoteStyle === 'guillemets' ? GUILLEMETS : CURLY;
   if (involvesCjk) {
     const corner = settings.cjkCornerQuotes || settings.quoteStyle === 'corner';
-    return corner && inside(counts.han) ? CORNER : style;
+    return corner && someCodePoint(text, pair.open + 1, pair.close, isChinese) ? CORNER : style;
   }
   return settings.contextualQuotes ? null : style;
 }
@@ -84,27 +77,17 @@ function setGlyph(
   if (straight || (glyphs === CORNER && current !== glyph)) into.set(index, glyph);
 }
 
-interface LetterCounts {
-  /** cjk[i] = CJK letters in text[0, i). */
-  cjk: Int32Array;
-  /** han[i] = Chinese characters (U+4E00–U+9FFF) in text[0, i). */
-  han: Int32Array;
+/** Chinese characters: what corner brackets are for (U+4E00–U+9FFF). */
+function isChinese(code: number): boolean {
+  return code >= 0x4e00 && code <= 0x9fff;
 }
 
-function letterCounts(text: string): LetterCounts {
-  const cjk = new Int32Array(text.length + 1);
-  const han = new Int32Array(text.length + 1);
-  let cjkSoFar = 0;
-  let hanSoFar = 0;
-  for (let index = 0; index < text.length; index++) {
-    const unit = text.charCodeAt(index);
-    // A surrogate pair is counted once, at its high half.
-    if (unit < 0xdc00 || unit > 0xdfff) {
-      if (isCjkCodePoint(text.codePointAt(index) ?? 0)) cjkSoFar++;
-      if (unit >= 0x4e00 && unit <= 0x9fff) hanSoFar++;
-    }
-    cjk[index + 1] = cjkSoFar;
-    han[index + 1] = hanSoFar;
+/** Whether a code point of `text[from, to)` satisfies `test` (stops at the first). */
+function someCodePoint(text: string, from: number, to: number, test: (code: number) => boolean): boolean {
+  for (let index = from; index < to; index++) {
+    const code = text.codePointAt(index) ?? 0;
+    if (test(code)) return true;
+    if (code > 0xffff) index++;
   }
-  return { cjk, han };
+  return false;
 }
