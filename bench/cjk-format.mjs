@@ -9,11 +9,13 @@
  * lists, code fences, links and inline code, and times `cjk-format`, `cjk-spacing` and
  * `cjk-punctuation` over it: median, p90 and MB/s (MB = 10^6 bytes of UTF-8).
  *
- * Peer: AutoCorrect (`autocorrect-node`, a Rust formatter with a Markdown mode: the
+ * Peers: AutoCorrect (`autocorrect-node`, a Rust formatter with a Markdown mode: the
  * closest thing to `cjk-format`) and pangu.js (`pangu`, spacing only: like
- * `cjk-spacing`, but not Markdown-aware) are timed in the same run when they can be
- * resolved — from the repository, or from `CJK_BENCH_PEER_DIR`. Neither is a
- * dependency of the project, so by default the run reports absolute figures and says so.
+ * `cjk-spacing`, but not Markdown-aware), timed in the same run. pangu is a dev
+ * dependency. AutoCorrect ships per-platform native packages that npm leaves out of
+ * the lockfile (so `npm ci` would refuse it); the bench installs it from the npm
+ * registry into a cache folder on first use instead, or takes it from
+ * `CJK_BENCH_PEER_DIR`. Without it the run reports the AutoCorrect comparison as missing.
  *
  *   node bench/cjk-format.mjs [--quick] [--runs N] [--bytes N]
  *
@@ -21,7 +23,10 @@
  * The last line is `BENCH_JSON {...}`. Exit code 1 only when a result is wrong (the
  * formatter refused the document or is not idempotent on it), never for slowness.
  */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -102,21 +107,37 @@ export function cjkDocument(bytes = MB, seed = 20260101) {
   return sections.join('\n');
 }
 
-/** Resolves the optional peers; each entry is null when the package is not installed. */
-function loadPeers() {
-  const base = process.env.CJK_BENCH_PEER_DIR
-    ? path.join(path.resolve(process.env.CJK_BENCH_PEER_DIR), 'noop.js')
-    : fileURLToPath(import.meta.url);
-  const require = createRequire(base);
-  const load = (name) => {
+const AUTOCORRECT = 'autocorrect-node@2.14.0';
+
+/** A folder whose node_modules holds AutoCorrect: given, cached, or installed now (null if that fails). */
+function autocorrectFolder(log) {
+  if (process.env.CJK_BENCH_PEER_DIR) return path.resolve(process.env.CJK_BENCH_PEER_DIR);
+  const folder = path.join(os.tmpdir(), 'vmark-bench-peers');
+  if (existsSync(path.join(folder, 'node_modules', 'autocorrect-node'))) return folder;
+  log(`installing the peer ${AUTOCORRECT} into ${folder} …`);
+  const npm = spawnSync(
+    'npm',
+    ['install', '--prefix', folder, '--no-save', '--no-audit', '--no-fund', AUTOCORRECT],
+    {
+      stdio: 'ignore',
+      timeout: 120_000,
+    },
+  );
+  return npm.status === 0 ? folder : null;
+}
+
+/** Resolves the peers; each entry is null when the package cannot be loaded. */
+function loadPeers(log) {
+  const load = (name, from) => {
     try {
-      return require(name);
+      return createRequire(from)(name);
     } catch {
       return null;
     }
   };
-  const autocorrect = load('autocorrect-node');
-  const panguModule = load('pangu');
+  const folder = autocorrectFolder(log);
+  const autocorrect = folder && load('autocorrect-node', path.join(folder, 'noop.js'));
+  const panguModule = load('pangu', fileURLToPath(import.meta.url));
   const pangu = panguModule?.pangu ?? panguModule?.default ?? panguModule;
   return {
     autocorrect:
@@ -160,7 +181,7 @@ export async function runCjkBench({ quick = false, runs, bytes = MB, log = conso
   if (formatted === document) problems.push('cjk-format changed nothing');
   if (applyTransform('cjk-format', formatted) !== formatted) problems.push('cjk-format is not idempotent');
 
-  const peers = loadPeers();
+  const peers = loadPeers(log);
   const targets = [
     { key: 'cjk-format', run: (text) => applyTransform('cjk-format', text) },
     { key: 'cjk-spacing', run: (text) => applyTransform('cjk-spacing', text) },
@@ -215,10 +236,10 @@ export async function runCjkBench({ quick = false, runs, bytes = MB, log = conso
       ]),
     ]),
   );
+  if (!peers.autocorrect)
+    log('AutoCorrect could not be installed or loaded: no cjk-format comparison in this run.');
   if (!peers.autocorrect && !peers.pangu) {
-    log(
-      'No peer installed (autocorrect-node, pangu): absolute figures only. Set CJK_BENCH_PEER_DIR to compare.',
-    );
+    log('No peer could be loaded: absolute figures only.');
   } else {
     for (const [name, value] of Object.entries(summary.ratios))
       if (value !== null) log(`ratio ${name}: ${value}×`);
