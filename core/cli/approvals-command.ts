@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import type { ApprovalEntry } from '../approvals/approval-entry.js';
 import { APPROVAL_ID } from '../approvals/approval-id.js';
 import { quoteSubject } from '../approvals/approval-message.js';
@@ -6,6 +5,7 @@ import { controlRequest } from '../control/control-client.js';
 import { listRunningHosts, type RunningHost } from '../control/host-file.js';
 import { vmarkHome } from './environment.js';
 import { UsageError } from './usage.js';
+import { parseVerbArgs } from './verb-args.js';
 
 /** An entry as `list --json` prints it: which host holds it, never that host's token. */
 type ListedEntry = ApprovalEntry & { readonly hostPid: number };
@@ -15,15 +15,7 @@ type ListedEntry = ApprovalEntry & { readonly hostPid: number };
  * the requests that running hosts of this VMARK_HOME could not put to anyone.
  */
 export async function approvalsCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: { json: { type: 'boolean' } },
-    allowPositionals: true,
-    strict: true,
-  });
-  const [verb, id, ...rest] = positionals;
-  if (rest.length > 0) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
-  const json = values.json === true;
+  const { verb, id, json } = parseVerbArgs(argv);
   if (verb === 'list' || verb === undefined) {
     if (id !== undefined) throw new UsageError('approvals list takes no id');
     return list(json);

@@ -1,6 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import type { DocumentSnapshot } from '@vmark/sdk';
 import { isDomainError } from '@vmark/sdk';
 import { HostDocumentStore } from '../documents/document-store.js';
@@ -11,25 +10,19 @@ import { sizeChange } from '../history/describe-change.js';
 import { vmarkHome } from './environment.js';
 import { startHost } from './start-host.js';
 import { UsageError } from './usage.js';
+import { parseVerbArgs } from './verb-args.js';
 
 /** `vmark checkpoints list [--json] [--file PATH]` and `vmark checkpoints restore ID`. */
 export async function checkpointsCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: { json: { type: 'boolean' }, file: { type: 'string' } },
-    allowPositionals: true,
-    strict: true,
-  });
-  const [verb = 'list', id, ...rest] = positionals;
-  if (rest.length > 0) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
+  const { verb = 'list', id, json, file } = parseVerbArgs(argv, { file: true });
   const store = new CheckpointStore({ home: vmarkHome() });
   switch (verb) {
     case 'list':
       if (id !== undefined) throw new UsageError('checkpoints list takes no id (use --file PATH to filter)');
-      return list(store, values.json === true, values.file);
+      return list(store, json, file);
     case 'restore':
       if (id === undefined) throw new UsageError('checkpoints restore needs a checkpoint id');
-      if (values.file !== undefined) throw new UsageError('--file only applies to checkpoints list');
+      if (file !== undefined) throw new UsageError('--file only applies to checkpoints list');
       return restore(store, id);
     default:
       throw new UsageError(`unknown checkpoints command: ${verb}`);

@@ -1,23 +1,16 @@
-import { parseArgs } from 'node:util';
 import type { PluginReport } from '../plugins/plugin-host.js';
 import { startHost } from './start-host.js';
 import { UsageError } from './usage.js';
+import { parseVerbArgs } from './verb-args.js';
 
 export async function pluginsCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: { json: { type: 'boolean' } },
-    allowPositionals: true,
-    strict: true,
-  });
-  const [verb, id, ...rest] = positionals;
-  if (rest.length > 0) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
+  const { verb, id, json } = parseVerbArgs(argv);
   const host = await startHost();
   try {
     if (verb === 'list' || verb === undefined) {
       if (id !== undefined) throw new UsageError('plugins list takes no id');
       const reports = host.plugins.reports();
-      process.stdout.write(values.json ? JSON.stringify(reports, null, 2) + '\n' : table(reports));
+      process.stdout.write(json ? JSON.stringify(reports, null, 2) + '\n' : table(reports));
       return 0;
     }
     if (verb !== 'enable' && verb !== 'disable') throw new UsageError(`unknown plugins command: ${verb}`);
@@ -29,9 +22,7 @@ export async function pluginsCommand(argv: string[]): Promise<number> {
     await host.plugins.setEnabled(id, verb === 'enable');
     const report = host.plugins.reports().find((p) => p.id === id)!;
     process.stdout.write(
-      values.json
-        ? JSON.stringify(report, null, 2) + '\n'
-        : `${id}: ${report.enabled ? 'enabled' : 'disabled'}\n`,
+      json ? JSON.stringify(report, null, 2) + '\n' : `${id}: ${report.enabled ? 'enabled' : 'disabled'}\n`,
     );
     return 0;
   } finally {

@@ -47,13 +47,7 @@ export interface CheckpointStoreOptions {
 }
 
 /** What a caller records; the store adds the id, the time (unless given) and the size. */
-export interface NewCheckpoint {
-  readonly tabId: string | null;
-  readonly filePath: string | null;
-  readonly tool: string;
-  readonly description: string;
-  readonly revisionBefore: string;
-  readonly revisionAfter: string;
+export interface NewCheckpoint extends Omit<CheckpointEntry, 'id' | 'createdAt' | 'bytesBefore'> {
   readonly contentBefore: string;
   /** When the edit happened; defaults to now. */
   readonly createdAt?: Date;
