@@ -20,10 +20,12 @@ describe.each(folders)('the built-in plugin in plugins/%s', (folder) => {
     expect(manifest.id).toBe(folder);
   });
 
-  it('ships as its own package, versioned with its manifest, depending on the SDK alone', () => {
+  it('ships as its own package, versioned with its manifest, reaching vmark through the SDK alone', () => {
     expect(pkg.name).toBe(`@vmark/plugin-${folder}`);
     expect(pkg.version).toBe(manifest.version);
-    expect(Object.keys(pkg.dependencies as object)).toEqual(['@vmark/sdk']);
+    // Libraries of its own are its business; of vmark it may know the SDK and nothing else.
+    const vmarkDeps = Object.keys(pkg.dependencies as object).filter((name) => name.startsWith('@vmark/'));
+    expect(vmarkDeps).toEqual(['@vmark/sdk']);
     expect(pkg.keywords).toContain('vmark-plugin');
     expect(pkg.main).toBe(manifest.main);
   });
