@@ -7,7 +7,7 @@
  * failed, or the file on disk does not hold what was written).
  *
  *   node bench/run.mjs [--quick] [--cold-runs N] [--small-iters N] [--large-iters N] [--huge-iters N]
- *                      [--warmup N] [--only cold,small,large,huge] [--tmp DIR] [--keep]
+ *                      [--warmup N] [--only cold,small,large,huge,cjk] [--tmp DIR] [--keep]
  *                      [--vmark-node-arg=ARG]... [--peer-node-arg=ARG]...
  *
  * Environment: BENCH_QUICK=1, BENCH_COLD_RUNS, BENCH_SMALL_ITERS, BENCH_LARGE_ITERS,
@@ -117,7 +117,7 @@ function fileHelp() {
   --huge-iters N          10 MB round trips per server (default 8; quick 3)
   --large-iters N         1 MB round trips per server (default 30; quick 8)
   --warmup N              untimed round trips first (default 20 / 5; quick 5 / 2)
-  --only LIST             any of cold,small,large,huge (default all)
+  --only LIST             any of cold,small,large,huge,cjk (default all)
   --tmp DIR               where the temp workspace goes (default the OS temp folder)
   --keep                  keep the temp folder (for inspection)
   --vmark-node-arg=ARG    extra node flag for the vmark server, e.g. --vmark-node-arg=--cpu-prof (repeatable)

@@ -6,7 +6,7 @@ import { call, connectStdio, TempDirs } from './support/cli.js';
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
 
-it('a user plugin in $VMARK_HOME/plugins imports @vmark/sdk and serves its own tool', async () => {
+it('a user plugin in $VMARK_HOME/plugins imports @vmark/sdk (and its subpaths) and serves its own tool', async () => {
   const home = await temp.make();
   const dir = path.join(home, 'plugins', 'greeter');
   await mkdir(dir, { recursive: true });
@@ -30,10 +30,11 @@ it('a user plugin in $VMARK_HOME/plugins imports @vmark/sdk and serves its own t
   await writeFile(
     path.join(dir, 'main.js'),
     `import { defineAction, definePlugin, defineTool, requiredString } from '@vmark/sdk';
+import { parser } from '@vmark/sdk/markdown';
 const greeter = defineTool({
   name: 'greeter', title: 'Greeter', description: 'Greets someone.',
   annotations: ${JSON.stringify(annotations)},
-  actions: { greet: defineAction({ args: { name: requiredString('name') }, run: ({ name }) => ({ greeting: 'Hello, ' + name }) }) },
+  actions: { greet: defineAction({ args: { name: requiredString('name') }, run: ({ name }) => ({ greeting: 'Hello, ' + name, parsedAs: parser.parse('# ' + name).topNode.firstChild.name }) }) },
 });
 export default definePlugin({ activate(context) { context.registerTool(greeter); } });
 `,

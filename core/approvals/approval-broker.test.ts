@@ -1,6 +1,6 @@
 import type { ApprovalRequest, ElicitationAnswer, ToolCall } from '@vmark/sdk';
 import { ApprovalsToken } from '@vmark/sdk';
-import { refusalOf } from '@vmark/sdk/testing';
+import { domainErrorOf } from '@vmark/sdk/testing';
 import { Container } from 'inversify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApprovalNotFoundError } from './approval-entry.js';
@@ -234,7 +234,7 @@ describe('the bound', () => {
 
   it('refuses a new waiting request past MAX_WAITING and stores nothing', async () => {
     await fill();
-    const error = await refusalOf(broker.request({ ...OPEN, subject: '/w/one-too-many' }, toolCall()));
+    const error = await domainErrorOf(broker.request({ ...OPEN, subject: '/w/one-too-many' }, toolCall()));
     expect(error.code).toBe('RESOURCE_EXHAUSTED');
     expect(error.message).toMatch(/^Too many approval requests are waiting for a person; /);
     expect(broker.list()).toHaveLength(MAX_WAITING);

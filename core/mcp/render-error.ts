@@ -8,8 +8,10 @@ import type { ErrorEnvelope } from '@vmark/sdk';
  */
 export function renderDomainError(envelope: ErrorEnvelope): CallToolResult {
   const raw = JSON.stringify(envelope);
+  // A save refused over a change on disk says what happened in its own message.
+  const revisionMismatch = envelope.error === 'STALE' && envelope.conflict === undefined;
   const text =
-    envelope.error === 'STALE' && typeof envelope.current_revision === 'string'
+    revisionMismatch && typeof envelope.current_revision === 'string'
       ? `STALE: the document changed since your last read (current_revision: ${envelope.current_revision}). ` +
         'Re-read with `document.read` (or `selection.get`) and retry with the new revision — ' +
         `do not write the stale content back. Response: ${raw}`

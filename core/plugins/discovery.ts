@@ -34,7 +34,7 @@ function registerSdkResolution(): void {
   const hook = new URL('./sdk-resolve-hook.js', import.meta.url);
   if (sdkHookRegistered || !existsSync(hook)) return;
   sdkHookRegistered = true;
-  register(hook, { data: { sdkUrl: import.meta.resolve('@vmark/sdk') } });
+  register(hook, { data: { hostURL: import.meta.url } });
 }
 
 /** Every `<root>/<folder>/manifest.json`, in a stable order. Missing roots are simply empty. */

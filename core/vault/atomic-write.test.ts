@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { refusalOf } from '@vmark/sdk/testing';
+import { domainErrorOf } from '@vmark/sdk/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TEMP_SUFFIX, assertWritable, writeFileAtomic } from './atomic-write.js';
 
@@ -92,7 +92,7 @@ describe('writeFileAtomic refusals', () => {
   it('refuses a read-only (0o444) file with READ_ONLY and leaves it unchanged', async () => {
     await fs.writeFile(target, 'protected');
     await fs.chmod(target, 0o444);
-    const error = await refusalOf(writeFileAtomic(target, 'overwritten'));
+    const error = await domainErrorOf(writeFileAtomic(target, 'overwritten'));
     expect(error.code).toBe('READ_ONLY');
     expect(error.message).toContain(JSON.stringify(target));
     expect(await fs.readFile(target, 'utf8')).toBe('protected');
@@ -103,7 +103,7 @@ describe('writeFileAtomic refusals', () => {
   it('refuses a target that is a folder and leaves no temp file', async () => {
     await fs.mkdir(target);
     await fs.writeFile(path.join(target, 'inner.md'), 'keep');
-    const error = await refusalOf(writeFileAtomic(target, 'x'));
+    const error = await domainErrorOf(writeFileAtomic(target, 'x'));
     expect(error.code).toBe('INVALID_PATH');
     expect(error.message).toContain('is a folder');
     expect(await fs.readFile(path.join(target, 'inner.md'), 'utf8')).toBe('keep');
@@ -112,14 +112,14 @@ describe('writeFileAtomic refusals', () => {
 
   it('says so when the folder does not exist', async () => {
     const inMissing = path.join(tmp, 'missing', 'new.md');
-    const error = await refusalOf(writeFileAtomic(inMissing, 'x'));
+    const error = await domainErrorOf(writeFileAtomic(inMissing, 'x'));
     expect(error.code).toBe('INVALID_PATH');
     expect(error.message).toContain(`folder ${JSON.stringify(path.join(tmp, 'missing'))} does not exist`);
   });
 
   it('refuses a path whose "folder" is a file', async () => {
     await fs.writeFile(target, 'a file');
-    const error = await refusalOf(writeFileAtomic(path.join(target, 'child.md'), 'x'));
+    const error = await domainErrorOf(writeFileAtomic(path.join(target, 'child.md'), 'x'));
     expect(error.code).toBe('INVALID_PATH');
     expect(error.message).toContain('a part of its folder path is a file');
   });
@@ -135,13 +135,13 @@ describe('assertWritable', () => {
   it('refuses a file with no write bit by mode, even for root (where access(W_OK) succeeds)', async () => {
     await fs.writeFile(target, 'x');
     await fs.chmod(target, 0o444);
-    expect((await refusalOf(assertWritable(target))).code).toBe('READ_ONLY');
+    expect((await domainErrorOf(assertWritable(target))).code).toBe('READ_ONLY');
     await fs.chmod(target, 0o200);
     await expect(assertWritable(target)).resolves.toBeUndefined();
   });
 
   it('refuses a new file in a missing folder with INVALID_PATH', async () => {
-    const error = await refusalOf(assertWritable(path.join(tmp, 'nope', 'new.md')));
+    const error = await domainErrorOf(assertWritable(path.join(tmp, 'nope', 'new.md')));
     expect(error.code).toBe('INVALID_PATH');
     expect(error.message).toContain('does not exist');
   });

@@ -3,7 +3,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { refusalOf } from '@vmark/sdk/testing';
+import { domainErrorOf } from '@vmark/sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveInScope } from './resolve-in-scope.js';
 import type { ScopeRoot } from './resolve-in-scope.js';
@@ -20,7 +20,7 @@ async function scopeOf(...folders: string[]): Promise<ScopeRoot[]> {
 }
 
 async function expectRefused(pending: Promise<unknown>, reason: string | RegExp): Promise<void> {
-  const error = await refusalOf(pending);
+  const error = await domainErrorOf(pending);
   expect(error.code).toBe('INVALID_PATH');
   if (typeof reason === 'string') expect(error.message).toContain(reason);
   else expect(error.message).toMatch(reason);

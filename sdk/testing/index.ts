@@ -116,7 +116,7 @@ export function toolPlugin(
 }
 
 /** Awaits a call that must be refused with a DomainError, and returns that error. */
-export async function refusalOf(pending: Promise<unknown>): Promise<DomainError> {
+export async function domainErrorOf(pending: Promise<unknown>): Promise<DomainError> {
   const outcome: unknown = await pending.then(
     () => new Error('expected a refusal (DomainError), but the call succeeded'),
     (error: unknown) => error,

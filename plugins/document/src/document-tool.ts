@@ -7,13 +7,7 @@ import type {
   ToolDefinition,
   Workbench,
 } from '@vmark/sdk';
-import {
-  applyTransform,
-  CjkIntegrityError,
-  cjkFormattingSchema,
-  DEFAULT_CJK_FORMATTING,
-  TRANSFORM_KINDS,
-} from './cjk/index.js';
+import { TRANSFORM_KINDS } from './cjk/transform-kind.js';
 import {
   defineAction,
   defineTool,
@@ -146,12 +140,14 @@ export function documentTool(
           if (expected_revision !== undefined && expected_revision !== document.revision) {
             throw staleError(document.revision);
           }
-          const options = settings.get('cjkFormatting', cjkFormattingSchema, DEFAULT_CJK_FORMATTING);
+          // Loaded on first use: the Markdown parser it needs would otherwise cost every start-up.
+          const cjk = await import('./cjk/index.js');
+          const options = settings.get('cjkFormatting', cjk.cjkFormattingSchema, cjk.DEFAULT_CJK_FORMATTING);
           let next: string;
           try {
-            next = applyTransform(kind, document.content, options);
+            next = cjk.applyTransform(kind, document.content, options);
           } catch (error) {
-            if (error instanceof CjkIntegrityError) throw new DomainError('INTERNAL', error.message);
+            if (error instanceof cjk.CjkIntegrityError) throw new DomainError('INTERNAL', error.message);
             throw error;
           }
           // Unchanged text keeps its revision: nothing happened.
