@@ -49,6 +49,7 @@ export default definePlugin({ activate(context) { context.registerTool(greeter);
     ]);
     expect((await call(client, 'greeter', { action: 'greet', name: 'Ada' })).data).toEqual({
       greeting: 'Hello, Ada',
+      parsedAs: 'ATXHeading1',
     });
     expect((await call(client, 'greeter', { action: 'greet' })).text).toBe('name (string) is required');
   } finally {
