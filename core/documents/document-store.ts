@@ -9,6 +9,7 @@ import type {
   DocumentStore,
   HostHooks,
   ReplaceOptions,
+  SaveOutcome,
   Vault,
 } from '@vmark/sdk';
 import { DocumentKindsToken, DomainError, staleError, VaultToken } from '@vmark/sdk';
@@ -125,6 +126,20 @@ export class HostDocumentStore implements DocumentStore {
 
   save(documentId: string): Promise<DocumentSnapshot> {
     return this.#serially(documentId, () => this.#save(documentId));
+  }
+
+  async trySave(documentId: string): Promise<SaveOutcome> {
+    const document = this.get(documentId);
+    if (document.filePath === null)
+      return { revision: document.revision, saved: false, save_skipped: 'untitled' };
+    if (!document.dirty) return { revision: document.revision, saved: true };
+    try {
+      const saved = await this.save(documentId);
+      return { revision: saved.revision, saved: !saved.dirty };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { revision: this.get(documentId).revision, saved: false, save_error: reason };
+    }
   }
 
   /**

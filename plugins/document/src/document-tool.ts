@@ -1,6 +1,6 @@
 import type {
   ChangeOrigin,
-  DocumentSnapshot,
+  SaveOutcome,
   DocumentStore,
   Settings,
   ToolCall,
@@ -20,34 +20,6 @@ import {
   staleError,
   z,
 } from '@vmark/sdk';
-
-/** What document.write reports about persisting the new text. */
-export interface WriteResult {
-  revision: string;
-  saved: boolean;
-  save_skipped?: 'opt_out' | 'untitled';
-  save_error?: string;
-}
-
-/** Saves a changed document when asked to and when it has a file; says what happened either way. */
-async function persist(
-  documents: DocumentStore,
-  written: DocumentSnapshot,
-  save: boolean,
-): Promise<WriteResult> {
-  if (!save) return { revision: written.revision, saved: false, save_skipped: 'opt_out' };
-  if (written.filePath === null)
-    return { revision: written.revision, saved: false, save_skipped: 'untitled' };
-  if (!written.dirty) return { revision: written.revision, saved: true };
-  try {
-    const saved = await documents.save(written.id);
-    return { revision: saved.revision, saved: !saved.dirty };
-  } catch (error) {
-    // The new text stays in the buffer (dirty), so nothing is lost; the file is untouched.
-    const reason = error instanceof Error ? error.message : String(error);
-    return { revision: written.revision, saved: false, save_error: reason };
-  }
-}
 
 const originOf = (call: ToolCall): ChangeOrigin => ({
   kind: 'mcp',
@@ -108,7 +80,7 @@ export function documentTool(
           expected_revision: revisionArg(),
           save: optionalBoolean('save'),
         },
-        run: async ({ tabId, content, expected_revision, save }, call): Promise<WriteResult> => {
+        run: async ({ tabId, content, expected_revision, save }, call): Promise<SaveOutcome> => {
           const tab = workbench.resolveTab(tabId);
           const written = await documents.replace(tab.documentId, content, {
             expectedRevision: expected_revision,
@@ -134,7 +106,7 @@ export function documentTool(
           kind: oneOf('kind', TRANSFORM_KINDS),
           expected_revision: revisionArg(),
         },
-        run: async ({ tabId, kind, expected_revision }, call): Promise<WriteResult> => {
+        run: async ({ tabId, kind, expected_revision }, call): Promise<SaveOutcome> => {
           const tab = workbench.resolveTab(tabId);
           const document = documents.get(tab.documentId);
           if (expected_revision !== undefined && expected_revision !== document.revision) {
@@ -157,7 +129,7 @@ export function documentTool(
             expectedRevision: document.revision,
             origin,
           });
-          return persist(documents, written, true);
+          return documents.trySave(written.id);
         },
       }),
     },

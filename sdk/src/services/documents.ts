@@ -66,6 +66,20 @@ export interface DocumentStore {
    *   `conflict: "changed-on-disk"` (another program changed the file).
    */
   save(documentId: string): Promise<DocumentSnapshot>;
+  /**
+   * Saves the document if it has a file and unsaved changes, and reports the
+   * outcome instead of throwing: a failed save leaves the text in the buffer,
+   * dirty, and the file as it was (`save_error` says why).
+   */
+  trySave(documentId: string): Promise<SaveOutcome>;
+}
+
+/** What a write tool reports about persisting its change (the seed's `document.write` result). */
+export interface SaveOutcome {
+  readonly revision: string;
+  readonly saved: boolean;
+  readonly save_skipped?: 'opt_out' | 'untitled';
+  readonly save_error?: string;
 }
 
 /** A kind of document ("markdown", "yaml-workflow", ...) that a plugin contributes. */
