@@ -25,6 +25,6 @@ it('the MCP Inspector CLI lists the tools', async () => {
     { cwd: REPO, env: { ...process.env, VMARK_HOME: await temp.make() } },
   );
   const listed = JSON.parse(stdout) as { tools: { name: string; annotations: Record<string, unknown> }[] };
-  expect(listed.tools.map((t) => t.name)).toEqual(['session', 'workspace', 'document']);
+  expect(listed.tools.map((t) => t.name)).toEqual(['session', 'workspace', 'document', 'workflow']);
   expect(listed.tools[0]!.annotations).toMatchObject({ readOnlyHint: true });
 });

@@ -55,6 +55,7 @@ describe('vmark mcp --http: Streamable HTTP on loopback behind a bearer token', 
         'session',
         'workspace',
         'document',
+        'workflow',
       ]);
       const read = await call(client, 'document', { action: 'read' });
       expect(read.data).toMatchObject({ content: 'hello\n', filePath: notes });

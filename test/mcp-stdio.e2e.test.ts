@@ -23,9 +23,9 @@ describe('vmark mcp over stdio, with the real MCP SDK client', () => {
   });
   afterAll(() => client.close());
 
-  it('offers the session, workspace and document tools, with the seed annotations', async () => {
+  it('offers the session, workspace, document and workflow tools, with the seed annotations', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['session', 'workspace', 'document']);
+    expect(tools.map((t) => t.name)).toEqual(['session', 'workspace', 'document', 'workflow']);
     const [session, , document] = tools;
     expect(session!.annotations).toEqual({
       title: 'VMark Session State',
@@ -268,11 +268,12 @@ describe('the command line', () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({
       status: 'ok',
       version: version.stdout.trim(),
-      toolCount: 3,
+      toolCount: 4,
       tools: [
         expect.objectContaining({ name: 'session' }),
         expect.objectContaining({ name: 'workspace' }),
         expect.objectContaining({ name: 'document' }),
+        expect.objectContaining({ name: 'workflow' }),
       ],
     });
   });
@@ -309,7 +310,7 @@ describe('the command line', () => {
     const health = JSON.parse((await runCli(['--health-check'], { VMARK_HOME: home })).stdout) as {
       toolCount: number;
     };
-    expect(health.toolCount).toBe(3);
+    expect(health.toolCount).toBe(4);
   });
 
   it('plugins disable takes the tools out of a running session, with tools/list_changed; enable brings them back', async () => {
@@ -325,19 +326,21 @@ describe('the command line', () => {
         'session',
         'workspace',
         'document',
+        'workflow',
       ]);
 
       const disabled = await runCli(['plugins', 'disable', 'document'], { VMARK_HOME: home });
       expect(disabled).toMatchObject({ code: 0, stdout: 'document: disabled\n' });
       await eventually(() => changes >= 2);
-      expect((await client.listTools()).tools).toEqual([]);
+      // The workflow plugin's tool stays: disabling one plugin leaves the others alone.
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['workflow']);
       const listed = JSON.parse(
         (await runCli(['plugins', 'list', '--json'], { VMARK_HOME: home })).stdout,
       ) as { id: string; enabled: boolean }[];
       expect(listed.find((p) => p.id === 'document')).toMatchObject({ enabled: false });
 
       await runCli(['plugins', 'enable', 'document'], { VMARK_HOME: home });
-      await eventually(async () => (await client.listTools()).tools.length === 3);
+      await eventually(async () => (await client.listTools()).tools.length === 4);
       expect((await call(client, 'session', { action: 'get_state' })).isError).toBe(false);
     } finally {
       await client.close();

@@ -41,11 +41,13 @@ export default definePlugin({ activate(context) { context.registerTool(greeter);
   );
   const { client } = await connectStdio(['--workspace', await temp.make()], home);
   try {
+    // Plugins activate in id order (dependencies first), built-in or not.
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
       'session',
       'workspace',
       'document',
       'greeter',
+      'workflow',
     ]);
     expect((await call(client, 'greeter', { action: 'greet', name: 'Ada' })).data).toEqual({
       greeting: 'Hello, Ada',

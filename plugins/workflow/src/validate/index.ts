@@ -1,9 +1,4 @@
-export type {
-  ValidateOptions,
-  ValidationEngine,
-  ValidationResult,
-  WorkflowDiagnostic,
-} from './types.js';
+export type { ValidateOptions, ValidationEngine, ValidationResult, WorkflowDiagnostic } from './types.js';
 export {
   createWorkflowValidator,
   validateWorkflow,

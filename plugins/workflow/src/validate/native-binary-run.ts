@@ -72,7 +72,11 @@ export function runActionlintBinary(
         detached: ownGroup,
       });
     } catch (error) {
-      resolve({ diagnostics: [], error: `could not run actionlint at ${binary}: ${describeError(error)}`, notStarted: true });
+      resolve({
+        diagnostics: [],
+        error: `could not run actionlint at ${binary}: ${describeError(error)}`,
+        notStarted: true,
+      });
       return;
     }
 

