@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HOST_API_VERSION } from '@vmark/sdk';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { REPO } from './support/cli.js';
 
 const pluginsDir = path.join(REPO, 'plugins');
 const folders = readdirSync(pluginsDir, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
+  .filter((d) => d.isDirectory() && existsSync(path.join(pluginsDir, d.name, 'manifest.json')))
   .map((d) => d.name);
 const json = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 

@@ -1,0 +1,147 @@
+/**
+ * Appends one entry to this writer's current segment. The ledger is append-only: there is
+ * deliberately no API here to rewrite or delete a line.
+ */
+import { mkdir, open, readdir, stat } from 'node:fs/promises';
+import { resolve, join } from 'node:path';
+import { uuidString } from './bodies.js';
+import { serializeEntry, type WriteRules } from './entry.js';
+import { ledgerDir, ROTATE_AT_BYTES, segmentName, segmentRotation } from './segments.js';
+
+export interface AppendOptions extends WriteRules {
+  /** A segment at or above this size is left for the next one; defaults to 8 MiB. */
+  readonly rotateAtBytes?: number;
+}
+
+export interface AppendReceipt {
+  /** File name of the segment written, under `ledger/`. */
+  readonly segment: string;
+  /** Bytes of the entry's line, including its `\n`. */
+  readonly bytes: number;
+  /** Whether a torn tail was closed with `\n` before the line. */
+  readonly repairedTornTail: boolean;
+}
+
+export class LedgerAppendError extends Error {
+  override readonly name = 'LedgerAppendError';
+}
+
+/**
+ * Appends are serialized per (ledger, writer) within this process: choosing the segment,
+ * checking its tail and writing must not interleave with another append of the same writer.
+ */
+const queues = new Map<string, Promise<unknown>>();
+
+function serialized<T>(key: string, task: () => Promise<T>): Promise<T> {
+  const previous = queues.get(key) ?? Promise.resolve();
+  const run = previous.then(task, task);
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  queues.set(key, settled);
+  void settled.then(() => {
+    if (queues.get(key) === settled) queues.delete(key);
+  });
+  return run;
+}
+
+async function sizeIfPresent(path: string): Promise<number | null> {
+  try {
+    return (await stat(path)).size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/** The segment to append to: the highest-numbered one, or the next once that one is full. */
+async function currentSegment(dir: string, writerId: string, rotateAt: number): Promise<string> {
+  let highest = -1;
+  for (const name of await readdir(dir)) {
+    const n = segmentRotation(writerId, name);
+    if (n !== null && n > highest) highest = n;
+  }
+  if (highest === -1) return segmentName(writerId, 0);
+  const size = (await sizeIfPresent(join(dir, segmentName(writerId, highest)))) ?? 0;
+  return size >= rotateAt ? segmentName(writerId, highest + 1) : segmentName(writerId, highest);
+}
+
+async function endsTorn(path: string, size: number): Promise<boolean> {
+  if (size === 0) return false;
+  const handle = await open(path, 'r');
+  try {
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Makes a newly created segment's directory entry durable; not possible everywhere (Windows). */
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Best effort: the line itself is already fsynced.
+  }
+}
+
+/**
+ * Validates `entry`, then appends it as one `\n`-terminated JSON line to `writerId`'s current
+ * segment with a single `write()` and an fsync. An invalid entry, a line over the bound or an
+ * entry of another writer is refused with nothing written. Creates `ledger/` if needed but not
+ * the rest of the layout (see `ensureLayout`).
+ */
+export async function appendEntry(
+  vmarkDir: string,
+  writerId: string,
+  entry: unknown,
+  options: AppendOptions = {},
+): Promise<AppendReceipt> {
+  // The writer id becomes a file name, so it must be exactly a UUID (no path separators).
+  if (!uuidString.safeParse(writerId).success) {
+    throw new LedgerAppendError(`writer id is not a UUID: ${JSON.stringify(writerId)}`);
+  }
+  const checked = serializeEntry(entry, options);
+  if (!checked.ok) throw new LedgerAppendError(`refused ledger entry: ${checked.reason}`);
+  const { line } = checked;
+  const parsed = JSON.parse(line) as { writer: string };
+  // A writer appends only to its own segments; an entry naming another writer would lie about them.
+  if (parsed.writer !== writerId) {
+    throw new LedgerAppendError(`entry writer ${parsed.writer} is not this writer ${writerId}`);
+  }
+
+  const dir = ledgerDir(vmarkDir);
+  return serialized(`${resolve(dir)}\0${writerId}`, async () => {
+    await mkdir(dir, { recursive: true });
+    const segment = await currentSegment(dir, writerId, options.rotateAtBytes ?? ROTATE_AT_BYTES);
+    const path = join(dir, segment);
+    const size = await sizeIfPresent(path);
+    const repairedTornTail = size !== null && (await endsTorn(path, size));
+    const lineBytes = Buffer.from(`${line}\n`, 'utf8');
+    // The repair newline rides in the same write(): torn bytes stay as they are (readers will
+    // quarantine them as a line of their own) and the new entry starts on a fresh line.
+    const payload = repairedTornTail ? Buffer.concat([Buffer.from('\n'), lineBytes]) : lineBytes;
+    const handle = await open(path, 'a');
+    try {
+      const { bytesWritten } = await handle.write(payload);
+      if (bytesWritten !== payload.length) {
+        // Not retried: a second write could interleave with a crash into two partial lines. The
+        // short line is a torn tail that the next append closes.
+        throw new LedgerAppendError(`short write to ${segment}: ${bytesWritten} of ${payload.length} bytes`);
+      }
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    if (size === null) await syncDir(dir);
+    return { segment, bytes: lineBytes.length, repairedTornTail };
+  });
+}
