@@ -17,11 +17,19 @@ export interface HttpEndpointOptions {
   readonly port: number;
   /** The bearer token clients must send; a fresh random one when omitted. */
   readonly token?: string;
+  /** A session with no open request for this long is closed (default 30 minutes). */
+  readonly idleMs?: number;
 }
+
+/** Clients that go away without DELETE leave sessions behind; idle ones are swept. */
+const DEFAULT_IDLE_MS = 30 * 60 * 1000;
 
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
   readonly dispose: () => void;
+  /** Requests in flight, the client's notification stream (GET) among them. */
+  open: number;
+  lastSeen: number;
 }
 
 /**
@@ -55,6 +63,11 @@ export async function serveHttp(host: Host, options: HttpEndpointOptions): Promi
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (!session) return reply(res, 404, -32001, 'Unknown or expired MCP session');
+      session.open++;
+      res.once('close', () => {
+        session.open--;
+        session.lastSeen = Date.now();
+      });
       return session.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return reply(res, 400, -32000, 'Bad request: no MCP session');
@@ -69,7 +82,7 @@ export async function serveHttp(host: Host, options: HttpEndpointOptions): Promi
       // Browsers send Origin on cross-site requests; only the host's own pages may call.
       allowedOrigins,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, dispose: () => mcp.dispose() });
+        sessions.set(id, { transport, dispose: () => mcp.dispose(), open: 0, lastSeen: Date.now() });
       },
     });
     transport.onclose = () => {
@@ -90,6 +103,16 @@ export async function serveHttp(host: Host, options: HttpEndpointOptions): Promi
     );
     server.listen(options.port, '127.0.0.1', resolve);
   });
+  const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+  const sweep = setInterval(
+    () => {
+      for (const session of [...sessions.values()]) {
+        if (session.open === 0 && Date.now() - session.lastSeen > idleMs) void session.transport.close();
+      }
+    },
+    Math.min(idleMs, 60_000),
+  );
+  sweep.unref();
   const { port } = server.address() as AddressInfo;
   allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
   allowedOrigins = allowedHosts.map((host) => `http://${host}`);
@@ -97,6 +120,7 @@ export async function serveHttp(host: Host, options: HttpEndpointOptions): Promi
     url: `http://127.0.0.1:${port}/mcp`,
     token,
     async close() {
+      clearInterval(sweep);
       for (const session of sessions.values()) {
         await session.transport.close();
         session.dispose();
