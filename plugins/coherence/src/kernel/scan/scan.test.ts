@@ -1,0 +1,218 @@
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { contentHashOfBytes, revisionId } from '../identity/index.js';
+import { readLedger } from '../ledger/index.js';
+import { scanWorkspace, type ScanOptions } from './scan.js';
+
+/** The scanning installation, and another one whose segment holds the recorded history. */
+const WRITER = '0190c000-0000-7000-8000-00000000000a';
+const OTHER = '0190c000-0000-7000-8000-00000000000b';
+const A = '0190c000-0000-7000-8000-0000000000a1';
+const B = '0190c000-0000-7000-8000-0000000000b1';
+
+const V1 = `---\ntitle: Elena\nvmark:\n  id: ${A}\n  schema: character\n---\nElena is a smith.\n`;
+const V2 = V1.replace('a smith', 'a sailor');
+const H1 = contentHashOfBytes(Buffer.from(V1));
+const R1 = revisionId(H1, []);
+
+/** Written by hand, as another implementation would have: registration, then the first capture. */
+const HISTORY =
+  `{"format":0,"id":"0190c000-0001-7000-8000-000000000001","kind":"object-registered","time":"2026-07-18T09:00:00.000Z","writer":"${OTHER}","idem":"0190c000-0001-7000-8000-0000000000e1","body":{"object":"${A}","path":"cast/elena.md","schema":"character","derived_from":[]}}\n` +
+  `{"format":0,"id":"0190c000-0002-7000-8000-000000000002","kind":"transformation","time":"2026-07-18T09:00:01.000Z","writer":"${OTHER}","idem":"0190c000-0002-7000-8000-0000000000e2","body":{"inputs":[],"outputs":[{"object":"${A}","revision":"${R1}","content_hash":"${H1}","parents":[]}],"agent":{"type":"human"},"intent":{"kind":"save","summary":"editor save"},"confidence":"exact"}}\n`;
+
+let root: string;
+let vmark: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'vmark-scan-'));
+  vmark = join(root, '.vmark');
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function opts(extra: Partial<ScanOptions> = {}): ScanOptions {
+  let n = 0;
+  return {
+    now: () => new Date(Date.UTC(2026, 6, 18, 10, 0, 0, 0)),
+    newId: () => `0190c000-0009-7000-8000-${(++n).toString(16).padStart(12, '0')}`,
+    ...extra,
+  };
+}
+const scan = (extra: Partial<ScanOptions> = {}) => scanWorkspace(root, vmark, WRITER, opts(extra));
+
+async function put(rel: string, content: string | Uint8Array): Promise<void> {
+  const abs = join(root, ...rel.split('/'));
+  await mkdir(join(abs, '..'), { recursive: true });
+  await writeFile(abs, content);
+}
+
+async function withHistory(): Promise<void> {
+  await put(`.vmark/ledger/${OTHER}.jsonl`, HISTORY);
+  await put('cast/elena.md', V1);
+}
+
+/** Every file under `.vmark/` with its bytes, to prove a scan left it untouched. */
+async function snapshot(): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const name of await readdir(vmark, { recursive: true, withFileTypes: true })) {
+    if (!name.isFile()) continue;
+    const abs = join(name.parentPath, name.name);
+    out[abs.slice(vmark.length)] = (await readFile(abs)).toString('base64');
+  }
+  return out;
+}
+
+/** Scans again and checks that it appends nothing and leaves `.vmark/` byte-identical. */
+async function expectIdempotent(extra: Partial<ScanOptions> = {}): Promise<void> {
+  const before = await snapshot();
+  const again = await scan(extra);
+  expect(again.entries).toEqual([]);
+  expect(again.appended).toBe(0);
+  expect(await snapshot()).toEqual(before);
+}
+
+const mine = async () => (await readLedger(vmark)).entries.filter((e) => e.writer === WRITER);
+
+describe('scanWorkspace', () => {
+  it('appends nothing for an unchanged object: the ledger stays byte-identical', async () => {
+    await withHistory();
+    const before = await snapshot();
+    const result = await scan();
+    expect(result.appended).toBe(0);
+    expect(result.diagnostics).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+    expect(await readdir(join(vmark, 'ledger'))).toEqual([`${OTHER}.jsonl`]);
+  });
+
+  it('records an outside edit as one observed-external transformation on the head', async () => {
+    await withHistory();
+    await put('cast/elena.md', V2);
+    const result = await scan();
+    expect(result.appended).toBe(1);
+    const h2 = contentHashOfBytes(Buffer.from(V2));
+    const entries = await mine();
+    expect(entries).toHaveLength(1);
+    expect(entries[0]?.kind).toBe('transformation');
+    expect(entries[0]?.body).toMatchObject({
+      inputs: [],
+      outputs: [{ object: A, revision: revisionId(h2, [R1]), content_hash: h2, parents: [R1] }],
+      agent: { type: 'external' },
+      intent: { kind: 'observed-external' },
+      confidence: 'unknown',
+    });
+    await expectIdempotent();
+  });
+
+  it('reports a move without appending, and not again once the caller applies it', async () => {
+    await withHistory();
+    await mkdir(join(root, 'archive'));
+    await rename(join(root, 'cast', 'elena.md'), join(root, 'archive', 'elena.md'));
+    const result = await scan();
+    expect(result.moves).toEqual([{ object: A, from: 'cast/elena.md', to: 'archive/elena.md' }]);
+    expect(result.absent).toEqual([]);
+    expect(result.appended).toBe(0);
+    expect(await mine()).toEqual([]);
+    await expectIdempotent();
+    const applied = await scan({ observedPaths: new Map([[A, 'archive/elena.md']]) });
+    expect(applied.moves).toEqual([]);
+  });
+
+  it('marks a deleted object absent without an entry', async () => {
+    await withHistory();
+    await unlink(join(root, 'cast', 'elena.md'));
+    const result = await scan();
+    expect(result.absent).toEqual([{ object: A, path: 'cast/elena.md' }]);
+    expect(result.appended).toBe(0);
+    await expectIdempotent();
+  });
+
+  it('holds duplicate ids: a diagnostic and nothing appended', async () => {
+    await withHistory();
+    await put('copy/elena.md', V2);
+    const before = await snapshot();
+    const result = await scan();
+    expect(result.held).toEqual([A]);
+    expect(result.diagnostics.map((d) => [d.code, d.object])).toEqual([['duplicate-id', A]]);
+    expect(result.appended).toBe(0);
+    expect(await snapshot()).toEqual(before);
+    await expectIdempotent();
+  });
+
+  it('skips a symlink with a diagnostic; the object behind it is unverified, not changed or absent', async () => {
+    await withHistory();
+    const outside = await mkdtemp(join(tmpdir(), 'vmark-scan-outside-'));
+    try {
+      await writeFile(join(outside, 'elena.md'), V2);
+      await unlink(join(root, 'cast', 'elena.md'));
+      await symlink(join(outside, 'elena.md'), join(root, 'cast', 'elena.md'));
+      const result = await scan();
+      expect(result.diagnostics.map((d) => [d.code, d.path])).toEqual([['symlink', 'cast/elena.md']]);
+      expect(result.unverified).toEqual([A]);
+      expect(result.absent).toEqual([]);
+      expect(result.appended).toBe(0);
+      await expectIdempotent();
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('reports invalid UTF-8 and records nothing for the object in that file', async () => {
+    await withHistory();
+    await put('cast/elena.md', Buffer.concat([Buffer.from(V2), Buffer.from([0xc3, 0x28])]));
+    const result = await scan();
+    expect(result.diagnostics.map((d) => [d.code, d.path])).toEqual([['invalid-utf8', 'cast/elena.md']]);
+    expect(result.unverified).toEqual([A]);
+    expect(result.appended).toBe(0);
+    await expectIdempotent();
+  });
+
+  it('adopts an unknown id with a registration and a root transformation', async () => {
+    await withHistory();
+    const text = `---\nvmark:\n  id: ${B}\n---\nThe harbour.\n`;
+    await put('places/harbour.md', text);
+    await put('notes/plain.md', 'no identity here\n');
+    const result = await scan();
+    expect(result.appended).toBe(2);
+    const h = contentHashOfBytes(Buffer.from(text));
+    const entries = await mine();
+    expect(entries.map((e) => [e.kind, e.body])).toEqual([
+      ['object-registered', { object: B, path: 'places/harbour.md', schema: null, derived_from: [] }],
+      [
+        'transformation',
+        {
+          inputs: [],
+          outputs: [{ object: B, revision: revisionId(h, []), content_hash: h, parents: [] }],
+          agent: { type: 'external' },
+          intent: { kind: 'observed-external', summary: 'adopted: places/harbour.md' },
+          confidence: 'unknown',
+        },
+      ],
+    ]);
+    await expectIdempotent();
+  });
+
+  it('never creates .vmark/: not for a plain workspace, not even when it finds something to record', async () => {
+    await put('plain.md', 'nothing\n');
+    expect((await scan()).appended).toBe(0);
+    await put('cast/elena.md', V1);
+    const result = await scan();
+    expect(result.entries).toHaveLength(2);
+    expect(result.appended).toBe(0);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['not-initialized']);
+    expect(await readdir(root)).toEqual(['cast', 'plain.md']);
+  });
+
+  it('records nothing while the ledger holds lines of a later format', async () => {
+    await withHistory();
+    await put(`.vmark/ledger/${B}.jsonl`, '{"format":1,"id":"x"}\n');
+    await put('cast/elena.md', V2);
+    const before = await snapshot();
+    const result = await scan();
+    expect(result.entries).toHaveLength(1);
+    expect(result.appended).toBe(0);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['ledger-incomplete']);
+    expect(await snapshot()).toEqual(before);
+  });
+});
