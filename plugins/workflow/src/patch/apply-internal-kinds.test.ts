@@ -5,8 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { applyPatches } from './apply-patches.js';
-import { diffLines } from './line-diff.js';
-import type { IRPatch } from './patch-schema.js';
+import { lines, patchExpectations, swap } from '../../test/patch-expectations.js';
 
 const FIXTURE = `name: Release   # name
 
@@ -35,32 +34,7 @@ jobs:   # jobs
 permissions: read-all   # least privilege
 `;
 
-function swap(text: string, from: string, to: string): string {
-  const at = text.indexOf(from);
-  expect(at, `fixture lacks ${JSON.stringify(from)}`).toBeGreaterThanOrEqual(0);
-  expect(text.indexOf(from, at + 1), `${JSON.stringify(from)} is not unique`).toBe(-1);
-  return text.slice(0, at) + to + text.slice(at + from.length);
-}
-
-const lines = (chunk: readonly string[]): string[] => chunk.map((line) => line.replace(/\r?\n$/, ''));
-
-function expectEdit(
-  patches: IRPatch[],
-  expected: string,
-  changed: { removed: string[]; added: string[] },
-): string {
-  const result = applyPatches(FIXTURE, patches);
-  expect(result.warnings).toEqual([]);
-  expect(result.text).toBe(expected);
-  const diff = diffLines(FIXTURE, result.text);
-  expect({ removed: lines(diff.removed), added: lines(diff.added) }).toEqual(changed);
-  return result.text;
-}
-
-function expectNoChange(patches: IRPatch[], warnings: string[]): void {
-  const result = applyPatches(FIXTURE, patches);
-  expect(result).toMatchObject({ text: FIXTURE, changed: false, warnings });
-}
+const { expectEdit, expectNoChange } = patchExpectations(FIXTURE, { idempotent: false });
 
 const BUILD_STEPS = `      # Check out first.
       - uses: actions/checkout@v4   # checkout

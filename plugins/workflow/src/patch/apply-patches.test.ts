@@ -6,9 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { applyPatches } from './apply-patches.js';
-import { diffLines } from './line-diff.js';
-import type { IRPatch } from './patch-schema.js';
+import { patchExpectations, swap } from '../../test/patch-expectations.js';
 
 const FIXTURE = `# CI for the demo project
 name: "CI"   # the display name
@@ -60,40 +58,7 @@ jobs:   # the jobs
 # end of file
 `;
 
-/** The text with the one occurrence of `from` replaced (a missing or repeated `from` fails). */
-function swap(text: string, from: string, to: string): string {
-  const at = text.indexOf(from);
-  expect(at, `fixture lacks ${JSON.stringify(from)}`).toBeGreaterThanOrEqual(0);
-  expect(text.indexOf(from, at + 1), `${JSON.stringify(from)} is not unique`).toBe(-1);
-  return text.slice(0, at) + to + text.slice(at + from.length);
-}
-
-const lines = (chunk: readonly string[]): string[] => chunk.map((line) => line.replace(/\r?\n$/, ''));
-
-/**
- * Applies `patches` to the fixture and checks the exact text, that exactly the given lines
- * were removed and added, and that applying the batch again changes nothing (idempotence).
- */
-function expectEdit(
-  patches: IRPatch[],
-  expected: string,
-  changed: { removed: string[]; added: string[] },
-): void {
-  const result = applyPatches(FIXTURE, patches);
-  expect(result.warnings).toEqual([]);
-  expect(result.text).toBe(expected);
-  expect(result.changed).toBe(true);
-  const diff = diffLines(FIXTURE, result.text);
-  expect({ removed: lines(diff.removed), added: lines(diff.added) }).toEqual(changed);
-  expect(applyPatches(result.text, patches).text).toBe(result.text);
-}
-
-function expectNoChange(patches: IRPatch[], warnings: string[]): void {
-  const result = applyPatches(FIXTURE, patches);
-  expect(result.text).toBe(FIXTURE);
-  expect(result.changed).toBe(false);
-  expect(result.warnings).toEqual(warnings);
-}
+const { expectEdit, expectNoChange } = patchExpectations(FIXTURE, { idempotent: true });
 
 type Data = Record<string, unknown>;
 const data = (text: string): Data => parseDocument(text).toJS() as Data;
