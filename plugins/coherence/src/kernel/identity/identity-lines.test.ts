@@ -214,7 +214,10 @@ const doc = fc
   })
   .map(({ fm, mapAt, body, finalNewline, eofFence }) => {
     // Bodies never start with a `---` line, so they cannot themselves become front matter.
-    const b = body[0] === '---' ? ['x', ...body] : body;
+    // After an empty front matter (`---` on the second line never closes it) a later `---`
+    // would close it instead and pull body lines, `vmark:` and `  id: x` among them, into it.
+    const started = body[0] === '---' ? ['x', ...body] : body;
+    const b = fm?.length === 0 ? started.filter((l) => l !== '---') : started;
     const bodyText = b.join('\n') + (finalNewline && b.length > 0 ? '\n' : '');
     if (fm === undefined) return bodyText;
     const lines = [...fm];
