@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { defineConfig } from 'rolldown';
 
 /**
@@ -6,7 +7,7 @@ import { defineConfig } from 'rolldown';
  * MCP SDK stay external: plugins import them too, and they must share one copy.
  * The output sits at the same depth as core/dist/cli/, so its relative URLs hold.
  */
-export default defineConfig({
+const cli = defineConfig({
   input: {
     main: 'core/dist/cli/main.js',
     'sdk-resolve-hook': 'core/dist/plugins/sdk-resolve-hook.js',
@@ -15,3 +16,26 @@ export default defineConfig({
   external: [/^@vmark\/sdk/, /^zod/, /^@modelcontextprotocol\/sdk/, /^node:/],
   output: { dir: 'core/dist/bundle', format: 'esm', sourcemap: true, cleanDir: true },
 });
+
+/** Copies the renderer's page and styles beside its script, as the UI server expects them. */
+const rendererStatics = {
+  name: 'vmark-renderer-statics',
+  async generateBundle() {
+    for (const fileName of ['index.html', 'renderer.css']) {
+      const source = await readFile(new URL(`core/shell/renderer/${fileName}`, import.meta.url), 'utf8');
+      this.emitFile({ type: 'asset', fileName, source });
+    }
+  },
+};
+
+/** The editor's browser code (CodeMirror included) as one script, straight from its TypeScript. */
+const renderer = defineConfig({
+  input: { renderer: 'core/shell/renderer/main.ts' },
+  platform: 'browser',
+  tsconfig: 'core/shell/renderer/tsconfig.json',
+  resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
+  plugins: [rendererStatics],
+  output: { dir: 'core/dist/renderer', format: 'esm', sourcemap: true, minify: true, cleanDir: true },
+});
+
+export default [cli, renderer];

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../net/listen-on-loopback.js';
 import { VMARK_VERSION } from '../version.js';
 import { bearerMatches, newBearerToken } from './bearer-token.js';
 import { type ControlHandlers, type ControlReply, failure, routeControlRequest } from './control-routes.js';
@@ -35,14 +35,7 @@ export async function startControlServer(
     request.resume();
     send(response, answer(request, token, port, handlers));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  port = (server.address() as AddressInfo).port;
+  port = await listenOnLoopback(server, 0);
 
   const stop = () =>
     new Promise<void>((resolve) => {

@@ -20,6 +20,7 @@ import { changedOnDisk, type DiskState, diskStateOf } from '../vault/file-finger
 import { FolderWatcher } from './folder-watcher.js';
 import { readTextFile } from './read-text-file.js';
 import { newRevision } from './revision.js';
+import { KeyedQueue } from './keyed-queue.js';
 
 export { MAX_DOCUMENT_BYTES } from './read-text-file.js';
 
@@ -59,7 +60,7 @@ export class HostDocumentStore implements DocumentStore {
   #records = new Map<string, DocumentRecord>();
   #nextId = 1;
   /** Disk operations on one document run one after another, so a check and the write after it cannot interleave. */
-  #queues = new Map<string, Promise<unknown>>();
+  readonly #queue = new KeyedQueue();
 
   constructor(
     @inject(DocumentKindsToken) private readonly kinds: DocumentKinds,
@@ -125,7 +126,7 @@ export class HostDocumentStore implements DocumentStore {
   }
 
   save(documentId: string): Promise<DocumentSnapshot> {
-    return this.#serially(documentId, () => this.#save(documentId));
+    return this.#queue.run(documentId, () => this.#save(documentId));
   }
 
   async trySave(documentId: string): Promise<SaveOutcome> {
@@ -147,7 +148,7 @@ export class HostDocumentStore implements DocumentStore {
    * makes that the document's file. Never overwrites another existing file.
    */
   saveAs(documentId: string, canonicalTarget: string): Promise<DocumentSnapshot> {
-    return this.#serially(documentId, async () => {
+    return this.#queue.run(documentId, async () => {
       const record = this.#record(documentId);
       if (record.filePath === canonicalTarget) return this.#save(documentId);
       if (await stat(canonicalTarget).catch(() => null)) {
@@ -184,7 +185,7 @@ export class HostDocumentStore implements DocumentStore {
    * conflict. A file renamed within its folder is followed by its inode.
    */
   syncFromDisk(documentId: string): Promise<void> {
-    return this.#serially(documentId, () => this.#sync(documentId));
+    return this.#queue.run(documentId, () => this.#sync(documentId));
   }
 
   dispose(): void {
@@ -268,15 +269,6 @@ export class HostDocumentStore implements DocumentStore {
     record.kind = this.kinds.detect(record.filePath, content);
     record.revision = newRevision();
     record.dirty = dirty;
-  }
-
-  #serially<T>(documentId: string, operation: () => Promise<T>): Promise<T> {
-    const previous = this.#queues.get(documentId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(operation);
-    this.#queues.set(documentId, next);
-    return next.finally(() => {
-      if (this.#queues.get(documentId) === next) this.#queues.delete(documentId);
-    });
   }
 
   #add(

@@ -1,0 +1,108 @@
+/**
+ * The JSON spoken over the UI's WebSocket, shared by the host's UI server and the
+ * renderer. Types only: the renderer is browser code and imports nothing of Node.
+ *
+ * The renderer sends requests (`{id, method, params}`) and gets one reply per
+ * request; the host pushes `state` whenever the workbench changes and
+ * `doc.updates` whenever a subscribed document changes (the `@codemirror/collab`
+ * authority model: every confirmed change, the editors' own included, in order).
+ */
+
+/** A `ChangeSet` as `ChangeSet.toJSON()` writes it: retained lengths and `[deleted, ...inserted lines]`. */
+export type ChangeSetJson = readonly (number | readonly [number, ...string[]])[];
+
+/** One confirmed (or proposed) change to a document. */
+export interface UpdateJson {
+  /** The editor that made the change; `HOST_CLIENT_ID` for changes made in the host (MCP, disk). */
+  readonly clientID: string;
+  readonly changes: ChangeSetJson;
+}
+
+/** The clientID of changes that did not come from an editor: an AI's write, a reload from disk. */
+export const HOST_CLIENT_ID = 'host';
+
+export interface UiTab {
+  readonly id: string;
+  readonly title: string;
+  /** Absolute path on disk; null for an untitled tab. */
+  readonly filePath: string | null;
+  readonly kind: string;
+  readonly dirty: boolean;
+  readonly active: boolean;
+}
+
+export interface UiWindow {
+  readonly label: string;
+  readonly tabs: readonly UiTab[];
+}
+
+export interface UiRoot {
+  /** Canonical absolute path of a workspace root. */
+  readonly path: string;
+  readonly name: string;
+}
+
+export interface UiState {
+  /** The window this renderer shows (one per host in this version). */
+  readonly window: UiWindow;
+  readonly roots: readonly UiRoot[];
+}
+
+export interface TreeEntry {
+  readonly name: string;
+  /** Absolute path; pass it back to `tree.list` (folders) or `tab.open` (files). */
+  readonly path: string;
+  readonly type: 'folder' | 'file';
+}
+
+/** A subscribed document: its text at `version`, the authority's count of confirmed updates. */
+export interface DocumentSync {
+  readonly text: string;
+  readonly version: number;
+  readonly kind: string;
+}
+
+/** Every request the renderer may send, with its parameters and result. */
+export interface Requests {
+  'tree.list': { params: { path: string }; result: { entries: TreeEntry[] } };
+  'tab.open': { params: { path: string }; result: { tabId: string } };
+  'tab.switch': { params: { tabId: string }; result: { activeTabId: string | null } };
+  'tab.close': { params: { tabId: string; force?: boolean }; result: { closed: boolean } };
+  'tab.save': { params: { tabId: string }; result: { saved: boolean } };
+  'doc.subscribe': { params: { tabId: string }; result: DocumentSync };
+  'doc.unsubscribe': { params: { tabId: string }; result: Record<string, never> };
+  /**
+   * Proposes updates made against `version`. `accepted: false` means the editor
+   * is behind: the updates it missed are on their way; rebase and push again.
+   */
+  'doc.push': {
+    params: { tabId: string; version: number; updates: UpdateJson[] };
+    result: { accepted: boolean };
+  };
+}
+
+export type RequestMethod = keyof Requests;
+export type RequestParams<M extends RequestMethod> = Requests[M]['params'];
+export type RequestResult<M extends RequestMethod> = Requests[M]['result'];
+
+export type ClientMessage = {
+  [M in RequestMethod]: { readonly id: number; readonly method: M; readonly params: RequestParams<M> };
+}[RequestMethod];
+
+/** Why the host refused a request: the seed's error codes (`STALE`, `INVALID_PATH`, …). */
+export interface RefusalJson {
+  readonly code: string;
+  readonly message: string;
+}
+
+export type ServerMessage =
+  | { readonly type: 'reply'; readonly id: number; readonly ok: true; readonly result: unknown }
+  | { readonly type: 'reply'; readonly id: number; readonly ok: false; readonly error: RefusalJson }
+  | { readonly type: 'state'; readonly state: UiState }
+  | {
+      readonly type: 'doc.updates';
+      readonly tabId: string;
+      /** The version these updates start from. */
+      readonly version: number;
+      readonly updates: readonly UpdateJson[];
+    };

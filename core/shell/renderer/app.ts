@@ -1,0 +1,170 @@
+import type { UiState, UiTab } from '../protocol.js';
+import { type Connection, RequestRefused } from './connection.js';
+import { DocumentEditor, type EditorMode } from './editor/document-editor.js';
+import { isYaml } from './editor/document-language.js';
+import { FileTree } from './file-tree.js';
+import type { Shell } from './shell.js';
+import { TabStrip } from './tab-strip.js';
+import { Toasts } from './toasts.js';
+
+const MODE_KEY = 'vmark.editorMode';
+
+/**
+ * The editor window: follows the host's workbench state (tabs, roots) and
+ * keeps one editor per open tab, showing the active one.
+ */
+export class App {
+  readonly #editors = new Map<string, Promise<DocumentEditor | null>>();
+  readonly #tree: FileTree;
+  readonly #tabs: TabStrip;
+  readonly #toasts: Toasts;
+  #mode: EditorMode = localStorage.getItem(MODE_KEY) === 'source' ? 'source' : 'wysiwyg';
+  #state: UiState | null = null;
+  #shownTabId: string | null = null;
+
+  constructor(
+    private readonly shell: Shell,
+    private readonly connection: Connection,
+  ) {
+    this.#toasts = new Toasts(shell.toasts);
+    const refused = (error: unknown) => this.#refused(error);
+    this.#tree = new FileTree(shell.tree, connection, (path) => void this.#open(path), refused);
+    this.#tabs = new TabStrip(shell.tabs, {
+      select: (tabId) => void this.#request(() => connection.request('tab.switch', { tabId })),
+      close: (tabId) => void this.#close(tabId),
+    });
+    for (const button of shell.modeButtons) {
+      button.addEventListener('click', () =>
+        this.#setMode(button.dataset.mode === 'source' ? 'source' : 'wysiwyg'),
+      );
+    }
+    this.#showMode();
+    connection.onState((state) => void this.#render(state));
+    connection.onUpdates(({ tabId, version, updates }) => {
+      void this.#editors.get(tabId)?.then((editor) => editor?.sync.receive(version, updates));
+    });
+    connection.onClose(() => {
+      shell.status.textContent = 'Disconnected from vmark — restart it and reload this page';
+      shell.root.classList.add('is-disconnected');
+      this.#toasts.show('The connection to vmark was lost.');
+    });
+  }
+
+  async #render(state: UiState): Promise<void> {
+    this.#state = state;
+    this.#tree.showRoots(state.roots);
+    this.#tabs.show(state.window.tabs);
+    const open = new Set(state.window.tabs.map((t) => t.id));
+    for (const [tabId, editor] of this.#editors) {
+      if (open.has(tabId)) continue;
+      this.#editors.delete(tabId);
+      void editor.then((e) => e?.destroy());
+    }
+    const active = state.window.tabs.find((t) => t.active) ?? null;
+    this.#tree.markActive(active?.filePath ?? null);
+    this.#showStatus(active);
+    await this.#show(active);
+  }
+
+  async #show(tab: UiTab | null): Promise<void> {
+    if (tab === null) {
+      this.#shownTabId = null;
+      this.shell.editorHost.replaceChildren(this.shell.emptyState);
+      return;
+    }
+    if (this.#shownTabId === tab.id) return;
+    this.#shownTabId = tab.id;
+    const editor = await this.#editorOf(tab);
+    // Another tab may have been chosen while this one loaded.
+    if (editor === null || this.#shownTabId !== tab.id) return;
+    editor.setMode(this.#mode);
+    this.shell.editorHost.replaceChildren(editor.view.dom);
+    this.shell.modeGroup.classList.toggle('is-disabled', isYaml(tab.kind, tab.filePath));
+    editor.view.focus();
+  }
+
+  #editorOf(tab: UiTab): Promise<DocumentEditor | null> {
+    let editor = this.#editors.get(tab.id);
+    if (!editor) {
+      const hooks = {
+        save: () => void this.#save(tab.id),
+        refused: (error: unknown) => this.#refused(error),
+      };
+      editor = DocumentEditor.open(tab, this.connection, hooks, this.#mode).catch((error: unknown) => {
+        this.#refused(error);
+        this.#editors.delete(tab.id);
+        return null;
+      });
+      this.#editors.set(tab.id, editor);
+    }
+    return editor;
+  }
+
+  async #open(path: string): Promise<void> {
+    await this.#request(() => this.connection.request('tab.open', { path }));
+  }
+
+  async #save(tabId: string): Promise<void> {
+    const editor = await this.#editors.get(tabId);
+    if (editor) await this.#request(() => editor.save());
+  }
+
+  async #close(tabId: string): Promise<void> {
+    const result = await this.#request(() => this.connection.request('tab.close', { tabId }));
+    if (result?.closed !== false) return;
+    const title = this.#state?.window.tabs.find((t) => t.id === tabId)?.title ?? 'This document';
+    if (!window.confirm(`${title} has unsaved changes. Close it and discard them?`)) return;
+    await this.#request(() => this.connection.request('tab.close', { tabId, force: true }));
+  }
+
+  #setMode(mode: EditorMode): void {
+    this.#mode = mode;
+    localStorage.setItem(MODE_KEY, mode);
+    this.#showMode();
+    const active = this.#shownTabId === null ? undefined : this.#editors.get(this.#shownTabId);
+    void active?.then((editor) => {
+      editor?.setMode(mode);
+      editor?.view.focus();
+    });
+    for (const [tabId, editor] of this.#editors) {
+      if (tabId !== this.#shownTabId) void editor.then((e) => e?.setMode(mode));
+    }
+  }
+
+  #showMode(): void {
+    this.shell.root.dataset.mode = this.#mode;
+    for (const button of this.shell.modeButtons) {
+      button.setAttribute('aria-pressed', String(button.dataset.mode === this.#mode));
+    }
+  }
+
+  /** The tab's file, relative to the workspace folder that holds it, and whether it is saved. */
+  #showStatus(tab: UiTab | null): void {
+    if (tab === null) {
+      this.shell.status.textContent = '';
+      return;
+    }
+    const root = this.#state?.roots.find((r) => tab.filePath?.startsWith(r.path + '/'));
+    const shown =
+      tab.filePath === null
+        ? 'Untitled'
+        : root
+          ? `${root.name}/${tab.filePath.slice(root.path.length + 1)}`
+          : tab.filePath;
+    this.shell.status.textContent = tab.dirty ? `${shown} — unsaved` : shown;
+  }
+
+  async #request<T>(run: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await run();
+    } catch (error) {
+      this.#refused(error);
+      return undefined;
+    }
+  }
+
+  #refused(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.#toasts.show(error instanceof RequestRefused ? `${error.code}: ${message}` : message);
+  }
+}

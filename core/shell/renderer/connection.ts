@@ -1,0 +1,100 @@
+import type {
+  RefusalJson,
+  RequestMethod,
+  RequestParams,
+  RequestResult,
+  ServerMessage,
+  UiState,
+  UpdateJson,
+} from '../protocol.js';
+import { Emitter, type Unsubscribe } from './emitter.js';
+
+/** A request the host refused, with the host's error code (`STALE`, `INVALID_PATH`, …). */
+export class RequestRefused extends Error {
+  readonly code: string;
+
+  constructor(refusal: RefusalJson) {
+    super(refusal.message);
+    this.code = refusal.code;
+  }
+}
+
+export interface DocumentUpdates {
+  readonly tabId: string;
+  readonly version: number;
+  readonly updates: readonly UpdateJson[];
+}
+
+/** The renderer's one WebSocket to the host: typed requests, and the host's pushes as events. */
+export class Connection {
+  readonly #socket: WebSocket;
+  #nextId = 1;
+  readonly #pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
+  readonly #state = new Emitter<UiState>();
+  readonly #updates = new Emitter<DocumentUpdates>();
+  readonly #closed = new Emitter<void>();
+  #lastState: UiState | null = null;
+
+  private constructor(socket: WebSocket) {
+    this.#socket = socket;
+    socket.addEventListener('message', (event: MessageEvent<string>) => this.#receive(event.data));
+    socket.addEventListener('close', () => {
+      for (const { reject } of this.#pending.values()) reject(new Error('The connection to vmark was lost'));
+      this.#pending.clear();
+      this.#closed.emit();
+    });
+  }
+
+  /** Connects to the page's own host with the token the page was opened with. */
+  static open(location: Location): Promise<Connection> {
+    const token = new URLSearchParams(location.search).get('token') ?? '';
+    const socket = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
+    return new Promise((resolve, reject) => {
+      socket.addEventListener('open', () => resolve(new Connection(socket)), { once: true });
+      socket.addEventListener('error', () => reject(new Error('Could not connect to vmark')), { once: true });
+    });
+  }
+
+  request<M extends RequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> {
+    const id = this.#nextId++;
+    return new Promise<RequestResult<M>>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.#socket.send(JSON.stringify({ id, method, params }));
+    });
+  }
+
+  /** Called with the latest state at once (it may have come before the listener), then on every change. */
+  onState(listener: (state: UiState) => void): Unsubscribe {
+    if (this.#lastState !== null) listener(this.#lastState);
+    return this.#state.on(listener);
+  }
+
+  onUpdates(listener: (updates: DocumentUpdates) => void): Unsubscribe {
+    return this.#updates.on(listener);
+  }
+
+  onClose(listener: () => void): Unsubscribe {
+    return this.#closed.on(listener);
+  }
+
+  #receive(data: string): void {
+    const message = JSON.parse(data) as ServerMessage;
+    switch (message.type) {
+      case 'reply': {
+        const pending = this.#pending.get(message.id);
+        this.#pending.delete(message.id);
+        if (message.ok) pending?.resolve(message.result);
+        else pending?.reject(new RequestRefused(message.error));
+        return;
+      }
+      case 'state':
+        this.#lastState = message.state;
+        return this.#state.emit(message.state);
+      case 'doc.updates':
+        return this.#updates.emit(message);
+    }
+  }
+}

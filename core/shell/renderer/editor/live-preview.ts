@@ -1,0 +1,168 @@
+import { syntaxTree } from '@codemirror/language';
+import type { EditorState, Range } from '@codemirror/state';
+import {
+  Decoration,
+  type DecorationSet,
+  EditorView,
+  ViewPlugin,
+  type ViewUpdate,
+  WidgetType,
+} from '@codemirror/view';
+import type { SyntaxNodeRef } from '@lezer/common';
+
+/*
+ * The wysiwyg mode, as Obsidian's live preview: the Markdown source stays the
+ * document (every position is an offset into it), and decorations hide the
+ * markup marks on every line except those the selection touches, where the
+ * person is editing and needs to see them.
+ */
+
+/** A bullet list's `-`, `*` or `+`, drawn as a bullet. */
+class BulletWidget extends WidgetType {
+  override eq(): boolean {
+    return true;
+  }
+
+  toDOM(): HTMLElement {
+    const bullet = document.createElement('span');
+    bullet.className = 'cm-lp-bullet';
+    bullet.textContent = '•';
+    return bullet;
+  }
+}
+
+const hide = Decoration.replace({});
+const bullet = Decoration.replace({ widget: new BulletWidget() });
+const HEADINGS = /^ATXHeading([1-6])$/;
+const lineClass = (name: string) => Decoration.line({ class: name });
+const markClass = (name: string) => Decoration.mark({ class: name });
+
+/** What to hide and style in one node, given whether its line is being edited. */
+function decorate(node: SyntaxNodeRef, state: EditorState, editing: boolean, out: Range<Decoration>[]): void {
+  const parent = node.node.parent?.name ?? '';
+  const heading = HEADINGS.exec(node.name);
+  if (heading) {
+    out.push(lineClass(`cm-lp-h${heading[1]}`).range(state.doc.lineAt(node.from).from));
+    return;
+  }
+  switch (node.name) {
+    case 'InlineCode':
+      out.push(markClass('cm-lp-code').range(node.from, node.to));
+      return;
+    case 'Link':
+      out.push(markClass('cm-lp-link').range(node.from, node.to));
+      if (!editing) hideLinkMarkup(node, out);
+      return;
+    case 'Blockquote':
+      for (const from of lineStarts(state, node.from, node.to))
+        out.push(lineClass('cm-lp-quote').range(from));
+      return;
+  }
+  if (editing) return;
+  switch (node.name) {
+    case 'HeaderMark':
+      // The `#`s and the space after them; a setext underline stays visible.
+      if (HEADINGS.test(parent))
+        out.push(hide.range(node.from, Math.min(node.to + 1, lineEnd(state, node.from))));
+      return;
+    case 'EmphasisMark':
+    case 'StrikethroughMark':
+      out.push(hide.range(node.from, node.to));
+      return;
+    case 'CodeMark':
+      if (parent === 'InlineCode') out.push(hide.range(node.from, node.to));
+      return;
+    case 'LinkMark':
+      if (parent === 'Autolink') out.push(hide.range(node.from, node.to));
+      return;
+    case 'ListMark':
+      if (node.node.parent?.parent?.name === 'BulletList') out.push(bullet.range(node.from, node.to));
+      return;
+    case 'Escape':
+      out.push(hide.range(node.from, node.from + 1));
+      return;
+  }
+}
+
+/** A link shows its text alone: `[` goes, and so does everything from `]` on (URL, title, reference). */
+function hideLinkMarkup(link: SyntaxNodeRef, out: Range<Decoration>[]): void {
+  const [open, close] = link.node.getChildren('LinkMark');
+  if (open?.from !== link.from || close === undefined) return;
+  out.push(hide.range(open.from, open.to), hide.range(close.from, link.to));
+}
+
+function lineEnd(state: EditorState, pos: number): number {
+  return state.doc.lineAt(pos).to;
+}
+
+/** The start of every line from `from` to `to`. */
+function lineStarts(state: EditorState, from: number, to: number): number[] {
+  const starts: number[] = [];
+  for (let n = state.doc.lineAt(from).number; n <= state.doc.lineAt(to).number; n++) {
+    starts.push(state.doc.line(n).from);
+  }
+  return starts;
+}
+
+/** Lines the selection touches, by number. */
+function editingLines(state: EditorState): Set<number> {
+  const lines = new Set<number>();
+  for (const range of state.selection.ranges) {
+    const first = state.doc.lineAt(range.from).number;
+    const last = state.doc.lineAt(range.to).number;
+    for (let n = first; n <= last; n++) lines.add(n);
+  }
+  return lines;
+}
+
+/** The live preview's decorations over the visible part of the document. */
+export function livePreviewDecorations(
+  state: EditorState,
+  visible: readonly { from: number; to: number }[],
+): DecorationSet {
+  const editing = editingLines(state);
+  const out: Range<Decoration>[] = [];
+  const tree = syntaxTree(state);
+  for (const { from, to } of visible) {
+    tree.iterate({
+      from,
+      to,
+      enter: (node) => {
+        if (node.name === 'FencedCode' || node.name === 'CodeBlock' || node.name === 'HTMLBlock') {
+          for (const start of lineStarts(state, node.from, node.to)) {
+            out.push(lineClass('cm-lp-codeblock').range(start));
+          }
+          return false;
+        }
+        decorate(node, state, editing.has(state.doc.lineAt(node.from).number), out);
+        return undefined;
+      },
+    });
+  }
+  return Decoration.set(out, true);
+}
+
+export const livePreview = [
+  ViewPlugin.fromClass(
+    class {
+      decorations: DecorationSet;
+
+      constructor(view: EditorView) {
+        this.decorations = livePreviewDecorations(view.state, view.visibleRanges);
+      }
+
+      update(update: ViewUpdate): void {
+        if (
+          update.docChanged ||
+          update.selectionSet ||
+          update.viewportChanged ||
+          syntaxTree(update.state) !== syntaxTree(update.startState)
+        ) {
+          this.decorations = livePreviewDecorations(update.state, update.view.visibleRanges);
+        }
+      }
+    },
+    { decorations: (plugin) => plugin.decorations },
+  ),
+  EditorView.editorAttributes.of({ class: 'cm-live-preview' }),
+];

@@ -1,0 +1,31 @@
+/** The page's fixed regions, found once in index.html. */
+export interface Shell {
+  readonly root: HTMLElement;
+  readonly tree: HTMLElement;
+  readonly tabs: HTMLElement;
+  readonly modeGroup: HTMLElement;
+  readonly modeButtons: readonly HTMLButtonElement[];
+  readonly editorHost: HTMLElement;
+  readonly emptyState: HTMLElement;
+  readonly status: HTMLElement;
+  readonly toasts: HTMLElement;
+}
+
+export function findShell(document: Document): Shell {
+  const find = <T extends HTMLElement>(selector: string): T => {
+    const element = document.querySelector<T>(selector);
+    if (!element) throw new Error(`index.html lacks ${selector}`);
+    return element;
+  };
+  return {
+    root: find('.app'),
+    tree: find('.file-tree'),
+    tabs: find('.tabs'),
+    modeGroup: find('.mode-switch'),
+    modeButtons: [...document.querySelectorAll<HTMLButtonElement>('.mode-switch button')],
+    editorHost: find('.editor-host'),
+    emptyState: find('.empty-state'),
+    status: find('.status-path'),
+    toasts: find('.toasts'),
+  };
+}

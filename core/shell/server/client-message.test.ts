@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { parseClientMessage } from './client-message.js';
+
+describe('parseClientMessage', () => {
+  it('accepts every request the protocol names', () => {
+    const push = {
+      id: 3,
+      method: 'doc.push',
+      params: { tabId: 'tab-1', version: 2, updates: [{ clientID: 'c', changes: [1, [0, 'a']] }] },
+    };
+    expect(parseClientMessage(JSON.stringify(push))).toEqual({ ok: true, message: push });
+    const open = { id: 1, method: 'tab.open', params: { path: '/v/a.md' } };
+    expect(parseClientMessage(JSON.stringify(open))).toEqual({ ok: true, message: open });
+  });
+
+  it('refuses what is not a request, keeping its id to answer when it has one', () => {
+    expect(parseClientMessage('{')).toMatchObject({ ok: false, id: null });
+    expect(parseClientMessage(JSON.stringify({ id: 7, method: 'fs.delete', params: {} }))).toMatchObject({
+      ok: false,
+      id: 7,
+    });
+    const negative = { id: 8, method: 'doc.push', params: { tabId: 't', version: -1, updates: [] } };
+    expect(parseClientMessage(JSON.stringify(negative))).toMatchObject({ ok: false, id: 8 });
+    const badChanges = {
+      id: 9,
+      method: 'doc.push',
+      params: { tabId: 't', version: 0, updates: [{ clientID: 'c', changes: [[-2]] }] },
+    };
+    expect(parseClientMessage(JSON.stringify(badChanges))).toMatchObject({ ok: false, id: 9 });
+  });
+});

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import type { ChangeSetJson, ClientMessage } from '../protocol.js';
+
+/*
+ * The renderer's requests, checked at the door: whatever arrives on the socket
+ * is untrusted until it parses. Change sets are checked for shape here and for
+ * fit against the document when they are applied.
+ */
+
+const tabId = z.string().min(1).max(200);
+const changeSet: z.ZodType<ChangeSetJson> = z.array(
+  z.union([z.number().int().nonnegative(), z.tuple([z.number().int().nonnegative()]).rest(z.string())]),
+);
+const update = z.object({ clientID: z.string().min(1).max(200), changes: changeSet });
+const request = <M extends string, P extends z.ZodType>(method: M, params: P) =>
+  z.object({ id: z.number().int().nonnegative(), method: z.literal(method), params });
+
+const clientMessage = z.discriminatedUnion('method', [
+  request('tree.list', z.object({ path: z.string().min(1) })),
+  request('tab.open', z.object({ path: z.string().min(1) })),
+  request('tab.switch', z.object({ tabId })),
+  request('tab.close', z.object({ tabId, force: z.boolean().optional() })),
+  request('tab.save', z.object({ tabId })),
+  request('doc.subscribe', z.object({ tabId })),
+  request('doc.unsubscribe', z.object({ tabId })),
+  request('doc.push', z.object({ tabId, version: z.number().int().nonnegative(), updates: z.array(update) })),
+]) satisfies z.ZodType<ClientMessage>;
+
+/** The parsed request, or why it is not one (and its id, when that much could be read). */
+export function parseClientMessage(
+  raw: string,
+): { ok: true; message: ClientMessage } | { ok: false; id: number | null; reason: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return { ok: false, id: null, reason: 'not JSON' };
+  }
+  const parsed = clientMessage.safeParse(value);
+  if (parsed.success) return { ok: true, message: parsed.data };
+  const id = z.object({ id: z.number().int() }).safeParse(value);
+  return { ok: false, id: id.success ? id.data.id : null, reason: z.prettifyError(parsed.error) };
+}

@@ -1,0 +1,136 @@
+import { ChangeSet, Text } from '@codemirror/state';
+import type { Disposable, DocumentWrittenEvent, HostHooks } from '@vmark/sdk';
+import { ArgumentError, DisposableStore, isDomainError, toDisposable } from '@vmark/sdk';
+import type { HostDocumentStore } from '../../documents/document-store.js';
+import { pluginHooks } from '../../hooks/plugin-hooks.js';
+import { HOST_CLIENT_ID, type UpdateJson } from '../protocol.js';
+import { minimalChange } from './minimal-change.js';
+import { KeyedQueue } from '../../documents/keyed-queue.js';
+
+/** Who hears of confirmed updates: the documents' editors, through their connections. */
+export type UpdatesListener = (documentId: string, version: number, updates: readonly UpdateJson[]) => void;
+
+interface PendingPush {
+  readonly updates: readonly UpdateJson[];
+  readonly text: string;
+}
+
+/**
+ * The `@codemirror/collab` authority over the host's documents. The document
+ * store keeps the text; this keeps, per document, the number of confirmed
+ * updates (the collab version) and turns every change into updates for the
+ * editors: an editor's push is applied only against the current version (a
+ * stale one is refused and the editor rebases), and any other change (an AI's
+ * write, a reload from disk) becomes one minimal update from the host.
+ */
+export class DocumentAuthority implements Disposable {
+  #versions = new Map<string, number>();
+  #listeners = new Set<UpdatesListener>();
+  /** The editor updates a store write is applying right now, keyed by document. */
+  #pending = new Map<string, PendingPush>();
+  readonly #queue = new KeyedQueue();
+  #subscriptions = new DisposableStore();
+
+  constructor(
+    private readonly store: HostDocumentStore,
+    hooks: HostHooks,
+  ) {
+    this.#subscriptions.add(
+      pluginHooks(hooks, 'ui-server').tap('documentWritten', (event) => this.#written(event)),
+    );
+  }
+
+  /** The text and version an editor starts from. */
+  snapshot(documentId: string): { text: string; version: number; kind: string } {
+    const document = this.store.get(documentId);
+    return { text: document.content, version: this.#version(documentId), kind: document.kind };
+  }
+
+  /**
+   * Applies an editor's updates made against `version`. False when the editor
+   * is behind (the updates it lacks are already on their way to it) or when
+   * another change landed while this one was being written.
+   * @throws ArgumentError for updates that do not fit the document;
+   *   DomainError when the store refuses the change (a `beforeDocumentWrite` veto).
+   */
+  push(documentId: string, version: number, updates: readonly UpdateJson[]): Promise<boolean> {
+    return this.#queue.run(documentId, async () => {
+      if (version !== this.#version(documentId)) return false;
+      const before = this.store.get(documentId);
+      const text = applyUpdates(before.content, updates);
+      if (updates.length === 0) return true;
+      this.#pending.set(documentId, { updates, text });
+      try {
+        await this.store.replace(documentId, text, {
+          expectedRevision: before.revision,
+          origin: { kind: 'editor' },
+        });
+      } catch (error) {
+        if (isDomainError(error) && error.code === 'STALE') return false;
+        throw error;
+      } finally {
+        this.#pending.delete(documentId);
+      }
+      return true;
+    });
+  }
+
+  onUpdates(listener: UpdatesListener): Disposable {
+    this.#listeners.add(listener);
+    return toDisposable(() => this.#listeners.delete(listener));
+  }
+
+  dispose(): void {
+    this.#subscriptions.dispose();
+    this.#listeners.clear();
+  }
+
+  /** Every content change of every document passes here, synchronously, in order. */
+  #written({ before, after, origin }: DocumentWrittenEvent): void {
+    const pending = origin.kind === 'editor' ? this.#pending.get(after.id) : undefined;
+    if (pending === undefined) {
+      this.#confirm(after.id, [
+        { clientID: HOST_CLIENT_ID, changes: minimalChange(before.content, after.content) },
+      ]);
+      return;
+    }
+    this.#pending.delete(after.id);
+    this.#confirm(after.id, pending.updates);
+    // A `beforeDocumentWrite` tap may have rewritten the text: the editors learn of that too.
+    if (pending.text !== after.content) {
+      this.#confirm(after.id, [
+        { clientID: HOST_CLIENT_ID, changes: minimalChange(pending.text, after.content) },
+      ]);
+    }
+  }
+
+  #confirm(documentId: string, updates: readonly UpdateJson[]): void {
+    const version = this.#version(documentId);
+    this.#versions.set(documentId, version + updates.length);
+    for (const listener of this.#listeners) listener(documentId, version, updates);
+  }
+
+  #version(documentId: string): number {
+    return this.#versions.get(documentId) ?? 0;
+  }
+}
+
+/** The text after `updates`; each must span exactly the text before it. */
+function applyUpdates(content: string, updates: readonly UpdateJson[]): string {
+  let text = Text.of(content.split('\n'));
+  for (const update of updates) {
+    let changes: ChangeSet;
+    try {
+      changes = ChangeSet.fromJSON(update.changes);
+    } catch {
+      throw new ArgumentError('doc.push: an update is not a valid ChangeSet');
+    }
+    if (changes.length !== text.length) {
+      throw new ArgumentError(
+        `doc.push: an update spans ${changes.length} characters, the document has ${text.length}`,
+      );
+    }
+    text = changes.apply(text);
+  }
+  return text.toString();
+}

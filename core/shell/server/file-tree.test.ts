@@ -1,0 +1,49 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { HostVault } from '../../vault/host-vault.js';
+import { listFolder } from './file-tree.js';
+
+let vault: HostVault;
+let root: string;
+let outside: string;
+
+beforeEach(async () => {
+  root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'vmark-tree-')));
+  outside = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'vmark-tree-outside-')));
+  await fs.mkdir(path.join(root, 'b-folder'));
+  await fs.mkdir(path.join(root, '.github'));
+  await fs.mkdir(path.join(root, '.git'));
+  await fs.writeFile(path.join(root, 'note 10.md'), '');
+  await fs.writeFile(path.join(root, 'note 9.md'), '');
+  await fs.writeFile(path.join(root, '.DS_Store'), '');
+  await fs.writeFile(path.join(outside, 'secret.md'), '');
+  await fs.symlink(outside, path.join(root, 'escape'));
+  await fs.symlink(path.join(root, 'b-folder'), path.join(root, 'inside-link'));
+  vault = new HostVault();
+  await vault.addWorkspaceRoot(root);
+});
+
+describe('listFolder', () => {
+  it('lists folders first, in natural order, without hidden entries but with .github', async () => {
+    const entries = await listFolder(vault, root);
+    expect(entries.map((e) => [e.name, e.type])).toEqual([
+      ['.github', 'folder'],
+      ['b-folder', 'folder'],
+      ['inside-link', 'folder'],
+      ['note 9.md', 'file'],
+      ['note 10.md', 'file'],
+    ]);
+    expect(entries[1]!.path).toBe(path.join(root, 'b-folder'));
+  });
+
+  it('leaves out links that lead out of the scope, and refuses folders outside it', async () => {
+    expect((await listFolder(vault, root)).map((e) => e.name)).not.toContain('escape');
+    await expect(listFolder(vault, outside)).rejects.toMatchObject({ code: 'INVALID_PATH' });
+    await expect(listFolder(vault, path.join(root, 'escape'))).rejects.toMatchObject({
+      code: 'INVALID_PATH',
+    });
+    await expect(listFolder(vault, path.join(root, '..'))).rejects.toMatchObject({ code: 'INVALID_PATH' });
+  });
+});

@@ -1,0 +1,123 @@
+import type { Disposable } from '@vmark/sdk';
+import { isArgumentError, isDomainError } from '@vmark/sdk';
+import type { HostDocumentStore } from '../../documents/document-store.js';
+import type { HostVault } from '../../vault/host-vault.js';
+import type { HostWorkbench } from '../../workbench/workbench.js';
+import type {
+  ClientMessage,
+  RefusalJson,
+  RequestMethod,
+  RequestResult,
+  ServerMessage,
+  UpdateJson,
+} from '../protocol.js';
+import { parseClientMessage } from './client-message.js';
+import type { DocumentAuthority } from './document-authority.js';
+import { listFolder } from './file-tree.js';
+
+/** The host services a renderer works with. */
+export interface UiServices {
+  readonly workbench: HostWorkbench;
+  readonly vault: HostVault;
+  readonly documents: HostDocumentStore;
+  readonly authority: DocumentAuthority;
+  /** Tells every renderer that the workbench may have changed. */
+  readonly stateChanged: () => void;
+}
+
+type Handlers = {
+  [M in RequestMethod]: (
+    params: Extract<ClientMessage, { method: M }>['params'],
+  ) => RequestResult<M> | Promise<RequestResult<M>>;
+};
+
+/**
+ * One renderer's WebSocket: answers its requests in the order they arrive and
+ * forwards the confirmed updates of the documents it has subscribed to.
+ */
+export class UiConnection implements Disposable {
+  /** documentId → the tabId this renderer knows the document by. */
+  #subscribed = new Map<string, string>();
+  #queue: Promise<void> = Promise.resolve();
+  readonly #handlers: Handlers;
+
+  constructor(
+    private readonly services: UiServices,
+    private readonly send: (message: ServerMessage) => void,
+  ) {
+    const { workbench, vault, documents, authority } = services;
+    const documentOf = (tabId: string) => workbench.resolveTab(tabId).documentId;
+    this.#handlers = {
+      'tree.list': async ({ path }) => ({ entries: await listFolder(vault, path) }),
+      'tab.open': async ({ path }) => {
+        const { tabId } = await workbench.openFile(path);
+        workbench.switchTab(tabId);
+        return { tabId };
+      },
+      'tab.switch': ({ tabId }) => ({ activeTabId: workbench.switchTab(tabId).activeTabId }),
+      'tab.close': ({ tabId, force }) => {
+        const documentId = documentOf(tabId);
+        const result = workbench.close(tabId, { force });
+        if (result.closed) this.#subscribed.delete(documentId);
+        return { closed: result.closed };
+      },
+      'tab.save': async ({ tabId }) => ({ saved: !(await documents.save(documentOf(tabId))).dirty }),
+      'doc.subscribe': ({ tabId }) => {
+        const documentId = documentOf(tabId);
+        this.#subscribed.set(documentId, tabId);
+        return authority.snapshot(documentId);
+      },
+      'doc.unsubscribe': ({ tabId }) => {
+        this.#subscribed.delete(documentOf(tabId));
+        return {};
+      },
+      'doc.push': async ({ tabId, version, updates }) => ({
+        accepted: await authority.push(documentOf(tabId), version, updates),
+      }),
+    };
+  }
+
+  /** A message from the renderer; requests are answered one after another, in order. */
+  receive(raw: string): void {
+    this.#queue = this.#queue.then(() => this.#answer(raw));
+  }
+
+  /** Confirmed updates of a document, forwarded if this renderer shows it. */
+  deliver(documentId: string, version: number, updates: readonly UpdateJson[]): void {
+    const tabId = this.#subscribed.get(documentId);
+    if (tabId !== undefined) this.send({ type: 'doc.updates', tabId, version, updates });
+  }
+
+  dispose(): void {
+    this.#subscribed.clear();
+  }
+
+  async #answer(raw: string): Promise<void> {
+    const parsed = parseClientMessage(raw);
+    if (!parsed.ok) {
+      if (parsed.id !== null) this.#refuse(parsed.id, { code: 'INVALID_ARGUMENT', message: parsed.reason });
+      return;
+    }
+    const { id, method, params } = parsed.message;
+    try {
+      const handler = this.#handlers[method] as (p: typeof params) => unknown;
+      const result = await handler(params);
+      this.send({ type: 'reply', id, ok: true, result });
+    } catch (error) {
+      this.#refuse(id, refusalOf(error));
+    } finally {
+      // Opening, closing, switching and saving all show in the tab strip.
+      if (method !== 'doc.push' && method !== 'tree.list') this.services.stateChanged();
+    }
+  }
+
+  #refuse(id: number, error: RefusalJson): void {
+    this.send({ type: 'reply', id, ok: false, error });
+  }
+}
+
+function refusalOf(error: unknown): RefusalJson {
+  if (isDomainError(error)) return { code: error.code, message: error.message };
+  if (isArgumentError(error)) return { code: 'INVALID_ARGUMENT', message: error.message };
+  return { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,175 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { DisposableStore, toDisposable } from '@vmark/sdk';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { HostHooksToken } from '../../container/host-tokens.js';
+import { HostDocumentStore } from '../../documents/document-store.js';
+import { MAX_DOCUMENT_BYTES } from '../../documents/read-text-file.js';
+import { pluginHooks } from '../../hooks/plugin-hooks.js';
+import type { Host } from '../../host.js';
+import { listenOnLoopback } from '../../net/listen-on-loopback.js';
+import { HostVault } from '../../vault/host-vault.js';
+import type { ServerMessage } from '../protocol.js';
+import { DocumentAuthority } from './document-authority.js';
+import { RequestGuard } from './request-guard.js';
+import { StaticAssets } from './static-assets.js';
+import { UiConnection, type UiServices } from './ui-connection.js';
+import { uiState } from './ui-state.js';
+
+export interface UiServerOptions {
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** The per-launch token every request must carry. */
+  readonly token: string;
+  /** Where the renderer's build (index.html, renderer.js, renderer.css) lies. */
+  readonly assetsDir: string;
+}
+
+export interface UiServer {
+  /** The page to open, token included. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** A whole document travels in one message (a push of a pasted file, a snapshot): leave room for the largest. */
+const MAX_MESSAGE_BYTES = 2 * MAX_DOCUMENT_BYTES;
+
+/**
+ * The UI server: the renderer's files over HTTP and its WebSocket API at `/ws`,
+ * on 127.0.0.1 only, every request checked by the `RequestGuard`.
+ */
+export async function startUiServer(host: Host, options: UiServerOptions): Promise<UiServer> {
+  const assets = await StaticAssets.load(options.assetsDir, options.token);
+  const disposables = new DisposableStore();
+  /** Every open renderer, with its socket. */
+  const sockets = new Map<UiConnection, WebSocket>();
+  const hooks = host.container.get(HostHooksToken);
+  const authority = disposables.add(new DocumentAuthority(host.container.get(HostDocumentStore), hooks));
+  disposables.add(
+    authority.onUpdates((documentId, version, updates) => {
+      for (const connection of sockets.keys()) connection.deliver(documentId, version, updates);
+    }),
+  );
+
+  const vault = host.container.get(HostVault);
+  const stateMessage = () =>
+    JSON.stringify({ type: 'state', state: uiState(host.workbench, vault) } satisfies ServerMessage);
+  let lastState = '';
+  let stateScheduled = false;
+  // Many changes arrive together (a keystroke: written, then dirty); the tab strip needs the last.
+  const stateChanged = () => {
+    if (stateScheduled) return;
+    stateScheduled = true;
+    setImmediate(() => {
+      stateScheduled = false;
+      const state = stateMessage();
+      if (state === lastState) return;
+      lastState = state;
+      for (const socket of sockets.values()) socket.send(state);
+    });
+  };
+  const tap = pluginHooks(hooks, 'ui-server');
+  for (const name of ['documentOpened', 'documentWritten', 'documentSaved', 'workspaceOpened'] as const) {
+    disposables.add(tap.tap(name, stateChanged));
+  }
+  // An AI client's close, switch or new tab has no hook of its own; every tool call may have done one.
+  disposables.add(tap.tap('toolCalled', stateChanged));
+
+  const services: UiServices = {
+    workbench: host.workbench,
+    vault,
+    documents: host.container.get(HostDocumentStore),
+    authority,
+    stateChanged,
+  };
+  const webSockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  webSockets.on('connection', (socket: WebSocket) => {
+    const connection = new UiConnection(services, (message) => socket.send(JSON.stringify(message)));
+    sockets.set(connection, socket);
+    socket.on('message', (data, isBinary) => {
+      if (!isBinary) connection.receive(rawText(data));
+    });
+    socket.on('close', () => {
+      sockets.delete(connection);
+      connection.dispose();
+    });
+    socket.send(stateMessage());
+  });
+  disposables.add(
+    toDisposable(() => {
+      for (const socket of sockets.values()) socket.terminate();
+      webSockets.close();
+    }),
+  );
+
+  const server = createServer();
+  const port = await listenOnLoopback(server, options.port);
+  const guard = new RequestGuard(port, options.token);
+  const csp = contentSecurityPolicy(guard.webSocketOrigins);
+
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    request.resume();
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const refusal = guard.refusal(request, url);
+    if (refusal) return plain(response, refusal.status, refusal.reason);
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return plain(response, 405, 'Method not allowed');
+    const asset = assets.get(url.pathname);
+    if (!asset) return plain(response, 404, 'Not found');
+    response.writeHead(200, {
+      'content-type': asset.type,
+      'content-length': asset.body.length,
+      'cache-control': 'no-store',
+      'content-security-policy': csp,
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+      'cross-origin-opener-policy': 'same-origin',
+    });
+    response.end(request.method === 'HEAD' ? undefined : asset.body);
+  });
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const refusal =
+      url.pathname === '/ws' ? guard.refusal(request, url) : { status: 404, reason: 'Not found' };
+    if (refusal) {
+      socket.end(
+        `HTTP/1.1 ${refusal.status} ${refusal.reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+      );
+      return;
+    }
+    webSockets.handleUpgrade(request, socket, head, (ws) => webSockets.emit('connection', ws, request));
+  });
+
+  return {
+    url: `http://127.0.0.1:${port}/?token=${encodeURIComponent(options.token)}`,
+    async close() {
+      disposables.dispose();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function contentSecurityPolicy(webSocketOrigins: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    // CodeMirror writes its theme into <style> elements at run time.
+    "style-src 'self' 'unsafe-inline'",
+    `connect-src ${webSocketOrigins.join(' ')}`,
+    "img-src 'self' data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+function plain(response: ServerResponse, status: number, text: string): void {
+  response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+  response.end(text + '\n');
+}
+
+function rawText(data: Buffer | ArrayBuffer | Buffer[]): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data as ArrayBuffer).toString('utf8');
+}

@@ -1,0 +1,79 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { CLI } from './cli.js';
+
+/** Debian's Chromium, or the one `VMARK_CHROMIUM` names (DESIGN §7). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.VMARK_CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A running `vmark serve`: the page URL it printed first, and the MCP endpoint it printed next. */
+export interface Served {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly url: string;
+  readonly token: string;
+  readonly mcpUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function startServe(args: readonly string[], home: string): Promise<Served> {
+  const child = spawn(process.execPath, [CLI, 'serve', ...args], {
+    env: { ...process.env, VMARK_HOME: home },
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const lines = createInterface({ input: child.stdout });
+  const [first, second] = await new Promise<[string, string]>((resolve, reject) => {
+    const got: string[] = [];
+    lines.on('line', (line) => {
+      got.push(line);
+      if (got.length === 2) resolve([got[0]!, got[1]!]);
+    });
+    child.once('exit', (code) => reject(new Error(`vmark serve exited with ${code}: ${stderr}`)));
+  });
+  const token = new URL(first).searchParams.get('token') ?? '';
+  const mcpUrl = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(second)?.[1] ?? '';
+  return {
+    child,
+    url: first,
+    token,
+    mcpUrl,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** A real MCP SDK client on the MCP endpoint of a running `vmark serve`. */
+export async function connectMcp(served: Served): Promise<Client> {
+  const client = new Client({ name: 'vmark-e2e-ui', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(served.mcpUrl), {
+      requestInit: { headers: { Authorization: `Bearer ${served.token}` } },
+    }),
+  );
+  return client;
+}
+
+/** The text of the editor that is shown, as the person sees it (hidden marks left out). */
+export function visibleText(page: Page): Promise<string> {
+  return page.locator('.editor-host .cm-content').innerText();
+}

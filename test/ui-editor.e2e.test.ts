@@ -1,0 +1,239 @@
+import { cp, mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { call, eventually, REPO, TempDirs } from './support/cli.js';
+import { connectMcp, launchChromium, type Served, startServe, visibleText } from './support/ui.js';
+
+/*
+ * The editor as a person uses it: `vmark serve` on a copy of a small vault,
+ * its page in Debian Chromium, and an AI client on the same host over MCP.
+ * With VMARK_SCREENSHOTS=1 the run also refreshes docs/images/editor-*.png.
+ */
+
+const temp = new TempDirs();
+let browser: Browser;
+let served: Served;
+let vault: string;
+let page: Page;
+
+const WELCOME = '# Welcome\n\nSome **bold** words and `code`.\n\nA [link](https://example.com) here.\n';
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await temp.cleanup();
+});
+
+beforeEach(async () => {
+  vault = await realpath(await temp.make('vmark-ui-vault-'));
+  await writeFile(path.join(vault, 'Welcome.md'), WELCOME);
+  await mkdir(path.join(vault, 'notes'));
+  await writeFile(path.join(vault, 'notes', 'todo.md'), 'first\n');
+  served = await startServe(
+    ['--workspace', vault, '--open', path.join(vault, 'Welcome.md')],
+    await temp.make(),
+  );
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(served.url);
+  await page.locator('.editor-host .cm-content').waitFor();
+});
+afterEach(async () => {
+  await page?.close();
+  await served?.stop();
+});
+
+const editor = () => page.locator('.editor-host .cm-content');
+const tab = (title: string) => page.locator('.tab', { hasText: title });
+const setMode = (mode: 'source' | 'wysiwyg') => page.click(`.mode-switch [data-mode=${mode}]`);
+const diskText = (name: string) => readFile(path.join(vault, name), 'utf8');
+
+describe('vmark serve', () => {
+  it('prints the page URL with its token first, and refuses requests without it', async () => {
+    expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43}$/);
+    const { port } = new URL(served.url);
+    const status = (pathname: string, headers: Record<string, string> = {}) =>
+      new Promise<number>((resolve, reject) => {
+        request({ host: '127.0.0.1', port, path: pathname, headers }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+          .on('error', reject)
+          .end();
+      });
+    const withToken = `/?token=${served.token}`;
+    expect(await status(withToken)).toBe(200);
+    expect(await status('/')).toBe(401);
+    expect(await status('/?token=wrong')).toBe(401);
+    expect(await status(`/assets/renderer.js?token=${served.token}`)).toBe(200);
+    expect(await status('/assets/renderer.js')).toBe(401);
+    expect(await status(`/assets/..%2Fbundle%2Fmain.js?token=${served.token}`)).toBe(404);
+    expect(await status(withToken, { Host: `attacker.example:${port}` })).toBe(403);
+    expect(await status(withToken, { Origin: 'http://attacker.example' })).toBe(403);
+  });
+
+  it('refuses a WebSocket without the token or from another origin', async () => {
+    const { port } = new URL(served.url);
+    const opens = (query: string, origin?: string) =>
+      new Promise<boolean>((resolve) => {
+        const socket = new WebSocket(`ws://127.0.0.1:${port}/ws${query}`, origin ? { origin } : {});
+        socket.once('open', () => (socket.close(), resolve(true)));
+        socket.once('error', () => resolve(false));
+      });
+    expect(await opens(`?token=${served.token}`, `http://127.0.0.1:${port}`)).toBe(true);
+    expect(await opens('')).toBe(false);
+    expect(await opens('?token=nope')).toBe(false);
+    expect(await opens(`?token=${served.token}`, 'http://attacker.example')).toBe(false);
+  });
+});
+
+describe('the editor', () => {
+  it('opens a file from the tree, types, and saves with Ctrl-S', async () => {
+    await page.locator('.tree-folder-row', { hasText: 'notes' }).click();
+    await page.locator('.tree-file-row', { hasText: 'todo' }).click();
+    await expect.poll(() => tab('todo').getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => visibleText(page)).toContain('first');
+    await editor().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('second line');
+    await expect.poll(() => tab('todo').getAttribute('class')).toContain('is-dirty');
+    await page.keyboard.press('Control+s');
+    await expect.poll(() => diskText('notes/todo.md')).toBe('first\nsecond line');
+    await expect.poll(() => tab('todo').getAttribute('class')).not.toContain('is-dirty');
+  });
+
+  it('switches between tabs and closes them', async () => {
+    await page.locator('.tree-folder-row', { hasText: 'notes' }).click();
+    await page.locator('.tree-file-row', { hasText: 'todo' }).click();
+    await expect.poll(() => page.locator('.tab').count()).toBe(2);
+    await expect.poll(() => visibleText(page)).toContain('first');
+    await tab('Welcome').click();
+    await expect.poll(() => visibleText(page)).toContain('Welcome');
+    await expect.poll(() => page.locator('.status-path').textContent()).toMatch(/\/Welcome\.md$/);
+    await tab('todo').locator('.tab-close').click();
+    await expect.poll(() => page.locator('.tab').count()).toBe(1);
+    await tab('Welcome').locator('.tab-close').click();
+    await expect.poll(() => page.locator('.empty-state').isVisible()).toBe(true);
+  });
+
+  it('hides Markdown marks in wysiwyg mode except on the line being edited, and shows them in source mode', async () => {
+    await setMode('source');
+    await expect.poll(() => visibleText(page)).toContain('Some **bold** words and `code`.');
+    await setMode('wysiwyg');
+    // The cursor sits on the first line: its `# ` stays, the other lines lose their marks.
+    await expect.poll(() => visibleText(page)).toContain('Some bold words and code.');
+    expect(await visibleText(page)).toContain('A link here.');
+    expect(await visibleText(page)).toContain('# Welcome');
+    await editor().locator('.cm-line', { hasText: 'bold' }).click();
+    await expect.poll(() => visibleText(page)).toContain('Some **bold** words');
+    expect(await visibleText(page)).toMatch(/^Welcome/);
+  });
+
+  it('shows an AI client’s document.write live, as one step the person can undo', async () => {
+    await setMode('source');
+    const client = await connectMcp(served);
+    try {
+      const read = await call(client, 'document', { action: 'read' });
+      const content = String(read.data.content).replace('Some **bold** words', 'Some **strong** words');
+      const write = await call(client, 'document', {
+        action: 'write',
+        content,
+        expected_revision: read.data.revision,
+      });
+      expect(write.isError).toBe(false);
+      await expect.poll(() => visibleText(page)).toContain('Some **strong** words');
+      await editor().click();
+      await page.keyboard.press('Control+z');
+      await expect.poll(() => visibleText(page)).toContain('Some **bold** words');
+      // The undo went to the host as an edit: the AI reads it back.
+      await eventually(
+        async () => (await call(client, 'document', { action: 'read' })).data.content === WELCOME,
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('keeps both the person’s keystrokes and an AI’s write when they interleave', async () => {
+    await setMode('source');
+    const client = await connectMcp(served);
+    try {
+      await editor().click();
+      await page.keyboard.press('Control+End');
+      const typing = page.keyboard.type('typed by hand', { delay: 15 });
+      const read = await call(client, 'document', { action: 'read' });
+      const written = await call(client, 'document', {
+        action: 'write',
+        content: 'AI intro\n\n' + String(read.data.content),
+        expected_revision: read.data.revision,
+        save: false,
+      });
+      await typing;
+      // A keystroke that landed between the AI's read and write makes the write STALE: nothing is lost.
+      if (written.isError) expect(written.data).toMatchObject({ error: 'STALE' });
+      else await expect.poll(() => visibleText(page)).toContain('AI intro');
+      await expect.poll(() => visibleText(page)).toContain('typed by hand');
+      await eventually(async () => {
+        const text = String((await call(client, 'document', { action: 'read' })).data.content);
+        return text.endsWith('typed by hand') && (written.isError || text.startsWith('AI intro\n\n'));
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('tells the person when a save is refused', async () => {
+    await editor().click();
+    await page.keyboard.type('x');
+    // Another program changes the file meanwhile: the host refuses to overwrite it.
+    await writeFile(path.join(vault, 'Welcome.md'), 'changed elsewhere\n');
+    await page.waitForTimeout(150);
+    await page.keyboard.press('Control+s');
+    await expect.poll(() => page.locator('.toast').first().textContent()).toContain('STALE');
+    expect(await diskText('Welcome.md')).toBe('changed elsewhere\n');
+  });
+
+  it('opens a workflow as YAML, without a wysiwyg mode', async () => {
+    await mkdir(path.join(vault, '.github', 'workflows'), { recursive: true });
+    await writeFile(path.join(vault, '.github', 'workflows', 'ci.yml'), 'name: CI\non: push\n');
+    await page.reload();
+    await page.locator('.tree-folder-row', { hasText: '.github' }).click();
+    await page.locator('.tree-folder-row', { hasText: 'workflows' }).click();
+    await page.locator('.tree-file-row', { hasText: 'ci.yml' }).click();
+    await expect.poll(() => visibleText(page)).toContain('name: CI');
+    await expect.poll(() => page.locator('.mode-switch').getAttribute('class')).toContain('is-disabled');
+  });
+});
+
+describe.runIf(process.env.VMARK_SCREENSHOTS === '1')('screenshots for the README', () => {
+  it('shows the example vault in both modes', async () => {
+    const example = path.join(await realpath(await temp.make('vmark-ui-example-')), 'vault');
+    await cp(path.join(REPO, 'examples', 'vault'), example, { recursive: true });
+    const shown = await startServe(
+      ['--workspace', example, '--open', path.join(example, 'Welcome.md')],
+      await temp.make(),
+    );
+    const shot = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await shot.goto(shown.url);
+      await shot.locator('.editor-host .cm-content').waitFor();
+      await shot.locator('.tree-folder-row', { hasText: 'notes' }).click();
+      await shot.locator('.tree-file-row').first().waitFor();
+      const images = path.join(REPO, 'docs', 'images');
+      await mkdir(images, { recursive: true });
+      // The cursor on the second heading: its marks show, the rest of the page reads as prose.
+      await shot.locator('.cm-line', { hasText: 'What is in here' }).click();
+      await shot.click('.mode-switch [data-mode=wysiwyg]');
+      await shot.screenshot({ path: path.join(images, 'editor-wysiwyg.png') });
+      await shot.click('.mode-switch [data-mode=source]');
+      await shot.screenshot({ path: path.join(images, 'editor-source.png') });
+    } finally {
+      await shot.close();
+      await shown.stop();
+    }
+  });
+});
