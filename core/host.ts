@@ -13,6 +13,7 @@ import { createMcpSession } from './mcp/mcp-session.js';
 import { ToolRegistry } from './mcp/tool-registry.js';
 import { discoverPlugins, type PluginCandidate } from './plugins/discovery.js';
 import { PluginHost } from './plugins/plugin-host.js';
+import { ClientCredentials } from './principals/client-credentials.js';
 import { VMARK_VERSION } from './version.js';
 import { HostWorkbench } from './workbench/workbench.js';
 
@@ -22,8 +23,13 @@ export interface Host {
   readonly workbench: HostWorkbench;
   readonly version: string;
   tools(): ToolDefinition[];
-  /** A new MCP server for one connection; dispose it when the connection ends. */
-  createMcpSession(): ReturnType<typeof createMcpSession>;
+  /** Per-client credentials (`vmark mcp install`): who a connection's token names. */
+  readonly credentials: ClientCredentials;
+  /**
+   * A new MCP server for one connection; dispose it when the connection ends. `credential`
+   * is the client's `VMARK_MCP_TOKEN`, when it presented one.
+   */
+  createMcpSession(credential?: string): ReturnType<typeof createMcpSession>;
   dispose(): Promise<void>;
 }
 
@@ -58,6 +64,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   await plugins.load([...(await discoverPlugins(roots)), ...(options.extraPlugins ?? [])]);
 
   const registry = container.get(ToolRegistry);
+  const credentials = new ClientCredentials(hostOptions.home);
   let connections = 0;
   return {
     container,
@@ -65,12 +72,14 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     workbench: container.get(HostWorkbench),
     version: container.get(HostInfoToken).version,
     tools: () => registry.list().map((entry) => entry.tool),
-    createMcpSession: () =>
+    credentials,
+    createMcpSession: (credential) =>
       createMcpSession({
         version: VMARK_VERSION,
         registry,
         hooks: container.get(HostHooksToken),
         connectionId: `conn-${++connections}`,
+        principal: () => credentials.identify(credential),
       }),
     async dispose() {
       await plugins.dispose();

@@ -31,7 +31,7 @@ function toolCall(elicit?: (message: string) => Promise<ElicitationAnswer>): Too
   return {
     tool: 'workspace',
     action: 'open',
-    caller: { connectionId: 'conn-1', clientName: 'test-client', clientVersion: '1.0.0' },
+    caller: { connectionId: 'conn-1', clientName: 'test-client', clientVersion: '1.0.0', principal: null },
     signal: new AbortController().signal,
     ...(elicit ? { elicit } : {}),
   };

@@ -9,6 +9,8 @@ async function main(argv: string[]): Promise<number> {
     // Each command is imported when chosen, so `--version` does not load the host.
     case 'mcp':
       return (await import('./mcp-command.js')).mcpCommand(rest);
+    case 'serve':
+      return (await import('./serve-command.js')).serveCommand(rest);
     case 'plugins':
       return (await import('./plugins-command.js')).pluginsCommand(rest);
     case 'approvals':
@@ -34,6 +36,9 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return 0;
     default:
+      // Anything else may be a command an enabled plugin contributes (`vmark plugins list`).
+      if (/^[a-z][a-z0-9-]*$/.test(command))
+        return (await import('./plugin-command.js')).pluginCommand(command, rest);
       throw new UsageError(`unknown command: ${command}`);
   }
 }

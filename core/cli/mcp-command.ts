@@ -7,6 +7,9 @@ import { startHost } from './start-host.js';
 import { UsageError } from './usage.js';
 
 export async function mcpCommand(argv: string[]): Promise<number> {
+  const [verb, ...rest] = argv;
+  if (verb === 'install' || verb === 'clients' || verb === 'uninstall')
+    return (await import('./mcp-clients-command.js')).mcpClientsCommand(verb, rest);
   const { values } = parseArgs({
     args: argv,
     options: {

@@ -33,7 +33,8 @@ export async function pluginsCommand(argv: string[]): Promise<number> {
 function table(reports: readonly PluginReport[]): string {
   const lines = reports.map((p) => {
     const state = !p.enabled ? 'disabled' : p.active ? 'active' : 'not loaded';
-    const head = `${p.id}@${p.version}  ${state}  (${p.source})  tools: ${p.tools.join(', ') || '—'}`;
+    const commands = p.commands.length > 0 ? `  commands: ${p.commands.join(', ')}` : '';
+    const head = `${p.id}@${p.version}  ${state}  (${p.source})  tools: ${p.tools.join(', ') || '—'}${commands}`;
     const notes = p.diagnostics.map((d) => `    ${d.severity}: ${d.message}`);
     return [head, ...notes].join('\n');
   });

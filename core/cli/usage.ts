@@ -5,6 +5,13 @@ Usage:
   vmark mcp --http [--port N] [--workspace DIR] [--open FILE]...
                                                  serve MCP over Streamable HTTP on 127.0.0.1;
                                                  prints {"url","token"} as its first stdout line
+  vmark mcp install --client NAME                mint NAME's credential and print the MCP config
+                                                 snippet to paste into that client (shown once)
+  vmark mcp clients [--json] | uninstall --client NAME
+                                                 installed clients; revoke one's credential
+  vmark serve [--workspace DIR] [--port N] [--open FILE]...
+                                                 the editor: serves its UI and MCP on 127.0.0.1; prints
+                                                 the page's URL (with its token) as its first stdout line
   vmark plugins list [--json]                    every plugin with its state and diagnostics
   vmark plugins enable ID | disable ID           turn a plugin on or off (a running host follows)
   vmark approvals list [--json]                  requests of running hosts waiting for a person's answer
@@ -12,11 +19,13 @@ Usage:
   vmark checkpoints list [--json] [--file PATH]  AI edits (undo history), newest first
   vmark checkpoints restore ID                   put back the text an AI edit replaced, saved as a
                                                  new revision (itself recorded, so undoable)
+  vmark COMMAND ...                              a command contributed by a plugin (vmark plugins list)
   vmark --health-check                           one JSON line: {status, version, toolCount, tools}
   vmark --version
 
 Environment:
-  VMARK_HOME   the app-data folder (settings, plugin state); default $XDG_DATA_HOME/vmark
+  VMARK_HOME        the app-data folder (settings, plugin state); default $XDG_DATA_HOME/vmark
+  VMARK_MCP_TOKEN   an installed client's credential (vmark mcp install): names the client
 `;
 
 /** A mistake in how the command was called: printed with the usage, exit code 2. */

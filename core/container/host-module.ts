@@ -19,6 +19,7 @@ import { createHostHooks } from '../hooks/host-hooks.js';
 import type { HostOptions } from '../host-options.js';
 import { ToolRegistry } from '../mcp/tool-registry.js';
 import { PluginHost } from '../plugins/plugin-host.js';
+import { CommandRegistry } from '../plugins/command-registry.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { HostVault } from '../vault/host-vault.js';
 import { HostWorkbench } from '../workbench/workbench.js';
@@ -55,5 +56,6 @@ export function hostModule(container: Container, options: HostOptions, info: Hos
 
     bind(ToolRegistry).toSelf().inSingletonScope();
     bind(PluginHost).toSelf().inSingletonScope();
+    bind(CommandRegistry).toSelf().inSingletonScope();
   });
 }

@@ -24,7 +24,7 @@ const OPEN: ApprovalRequest = {
 const CALL: ToolCall = {
   tool: 'workspace',
   action: 'open',
-  caller: { connectionId: 'conn-1', clientName: 'claude-code', clientVersion: '1.0.0' },
+  caller: { connectionId: 'conn-1', clientName: 'claude-code', clientVersion: '1.0.0', principal: null },
   signal: new AbortController().signal,
 };
 

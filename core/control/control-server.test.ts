@@ -12,7 +12,7 @@ import { listRunningHosts, type RunningHost } from './host-file.js';
 const CALL: ToolCall = {
   tool: 'workspace',
   action: 'open',
-  caller: { connectionId: 'conn-1', clientName: 'test-client', clientVersion: '1.0.0' },
+  caller: { connectionId: 'conn-1', clientName: 'test-client', clientVersion: '1.0.0', principal: null },
   signal: new AbortController().signal,
 };
 

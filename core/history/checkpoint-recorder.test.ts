@@ -24,7 +24,7 @@ const documentManifest: unknown = JSON.parse(
   readFileSync(new URL('../../plugins/document/manifest.json', import.meta.url), 'utf8'),
 );
 
-const CALLER = { connectionId: 'conn-test', clientName: 'test', clientVersion: '1' };
+const CALLER = { connectionId: 'conn-test', clientName: 'test', clientVersion: '1', principal: null };
 
 let home: string;
 let workspace: string;

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCalledEvent } from '@vmark/sdk';
+import type { ToolCalledEvent, ToolDefinition } from '@vmark/sdk';
 import { defineAction, defineTool, DomainError, optionalId, requiredString, staleError, z } from '@vmark/sdk';
 import { startTestHost, type TestHost, toolPlugin } from '@vmark/sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -99,12 +99,12 @@ let calls: ToolCalledEvent[] = [];
 
 let kit: TestHost | undefined;
 
-async function start(): Promise<TestHost> {
+async function start(more: readonly ToolDefinition[] = []): Promise<TestHost> {
   calls = [];
   kit = await startTestHost({
     plugins: [
       toolPlugin('docs-plugin', [docs], (ctx) => ctx.hooks.tap('toolCalled', (event) => calls.push(event))),
-      toolPlugin('other-plugin', [plain, shaped]),
+      toolPlugin('other-plugin', [plain, shaped, ...more]),
     ],
   });
   return kit;
@@ -148,6 +148,52 @@ describe('composite tools over MCP', () => {
       expect(Object.keys(schema.properties ?? {}).sort()).toEqual(['action', 'content', 'size', 'tabId']);
       expect(schema.properties?.tabId).toMatchObject({ type: 'string', minLength: 1 });
       expect(schema.additionalProperties).toBe(false);
+    });
+
+    it('lists the tool\u2019s requiredArgs as required, and validates them before any action runs', async () => {
+      const rooted = defineTool({
+        name: 'rooted',
+        title: 'Rooted',
+        description: 'Every action needs a root',
+        annotations: {
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
+        requiredArgs: ['root'],
+        actions: {
+          a: defineAction({ args: { root: requiredString('root') }, run: ({ root }) => root }),
+          b: defineAction({ args: { root: requiredString('root'), n: z.number().optional() }, run: () => 1 }),
+        },
+      });
+      const { client } = await start([rooted]);
+      const schema = (await client.listTools()).tools.find((t) => t.name === 'rooted')!.inputSchema;
+      expect(schema.required).toEqual(['action', 'root']);
+      const missing = await client.callTool({ name: 'rooted', arguments: { action: 'a' } });
+      expect(missing.isError).toBe(true);
+      expect(JSON.stringify(missing.content)).toContain('root (string) is required');
+    });
+
+    it('refuses requiredArgs that some action does not require', () => {
+      const make = (args: Record<string, z.ZodType>) =>
+        defineTool({
+          name: 'broken',
+          title: 'Broken',
+          description: 'x',
+          annotations: {
+            readOnlyHint: true,
+            destructiveHint: false,
+            idempotentHint: true,
+            openWorldHint: false,
+          },
+          requiredArgs: ['root'],
+          actions: { a: defineAction({ args, run: () => null }) },
+        });
+      expect(() => make({})).toThrow(
+        /required argument "root" must be declared, not optional, by action "a"/,
+      );
+      expect(() => make({ root: z.string().optional() })).toThrow(/not optional/);
     });
 
     it('gives an output schema, all optional and admitting the truncation envelope, only to tools that declare one', async () => {

@@ -32,8 +32,10 @@ export function registerCompositeTool(
           : `Invalid action: ${typeof issue.input === 'string' ? issue.input : JSON.stringify(issue.input)}. Expected: ${names.join(', ')}`,
     }),
   };
+  const required = new Set(tool.requiredArgs);
   for (const spec of Object.values(tool.actions)) {
-    for (const [arg, schema] of Object.entries(spec.args)) flatShape[arg] ??= schema.optional();
+    for (const [arg, schema] of Object.entries(spec.args))
+      flatShape[arg] ??= required.has(arg) ? schema : schema.optional();
   }
   const inputSchema = tool.extraArgs === 'ignore' ? z.object(flatShape) : z.strictObject(flatShape);
   const outputSchema = tool.outputSchema

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Host } from '../host.js';
+import { listenOnLoopback } from '../net/listen-on-loopback.js';
 import { MAX_MESSAGE_BYTES } from './message-limits.js';
 
 export interface HttpEndpoint {
@@ -26,6 +26,8 @@ const DEFAULT_IDLE_MS = 30 * 60 * 1000;
 
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
+  /** The client credential the session began with; undefined for the host's own token. */
+  readonly credential: string | undefined;
   readonly dispose: () => void;
   /** Requests in flight, the client's notification stream (GET) among them. */
   open: number;
@@ -55,7 +57,13 @@ export async function serveHttp(host: Host, options: HttpEndpointOptions): Promi
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== '/mcp') return reply(res, 404, -32601, 'Not found: the MCP endpoint is /mcp');
     const given = Buffer.from(req.headers.authorization ?? '');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    const hostToken = given.length === expected.length && timingSafeEqual(given, expected);
+    // Besides the host's token, an installed client's own credential opens the endpoint, and
+    // then names the client (its principal) to the tools.
+    const credential = hostToken
+      ? undefined
+      : /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (!hostToken && host.credentials.identify(credential) === null) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="vmark"');
       return reply(res, 401, -32001, 'Unauthorized: send Authorization: Bearer <token>');
     }
@@ -63,6 +71,9 @@ export async function serveHttp(host: Host, options: HttpEndpointOptions): Promi
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (!session) return reply(res, 404, -32001, 'Unknown or expired MCP session');
+      // A session keeps the identity it began with: another credential cannot borrow it.
+      if (session.credential !== credential)
+        return reply(res, 403, -32001, 'Forbidden: this MCP session belongs to another credential');
       session.open++;
       res.once('close', () => {
         session.open--;
@@ -74,7 +85,7 @@ export async function serveHttp(host: Host, options: HttpEndpointOptions): Promi
     const body = await readJson(req);
     if (!isInitializeRequest(body)) return reply(res, 400, -32000, 'Bad request: initialize first');
 
-    const mcp = host.createMcpSession();
+    const mcp = host.createMcpSession(credential);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableDnsRebindingProtection: true,
@@ -82,7 +93,13 @@ export async function serveHttp(host: Host, options: HttpEndpointOptions): Promi
       // Browsers send Origin on cross-site requests; only the host's own pages may call.
       allowedOrigins,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, dispose: () => mcp.dispose(), open: 0, lastSeen: Date.now() });
+        sessions.set(id, {
+          transport,
+          credential,
+          dispose: () => mcp.dispose(),
+          open: 0,
+          lastSeen: Date.now(),
+        });
       },
     });
     transport.onclose = () => {
@@ -93,16 +110,7 @@ export async function serveHttp(host: Host, options: HttpEndpointOptions): Promi
     await transport.handleRequest(req, res, body);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new Error(`port ${options.port} on 127.0.0.1 is in use; choose another with --port`)
-          : error,
-      ),
-    );
-    server.listen(options.port, '127.0.0.1', resolve);
-  });
+  const port = await listenOnLoopback(server, options.port);
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
   const sweep = setInterval(
     () => {
@@ -113,7 +121,6 @@ export async function serveHttp(host: Host, options: HttpEndpointOptions): Promi
     Math.min(idleMs, 60_000),
   );
   sweep.unref();
-  const { port } = server.address() as AddressInfo;
   allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
   allowedOrigins = allowedHosts.map((host) => `http://${host}`);
   return {

@@ -10,6 +10,8 @@ export interface McpSessionOptions {
   readonly registry: ToolRegistry;
   readonly hooks: HostHooks;
   readonly connectionId: string;
+  /** Who the connection's credential names, asked on every call so a revocation applies at once. */
+  readonly principal: () => string | null;
 }
 
 /**
@@ -28,6 +30,7 @@ export function createMcpSession(options: McpSessionOptions): { server: McpServe
       connectionId: options.connectionId,
       clientName: client?.name ?? 'unknown',
       clientVersion: client?.version ?? 'unknown',
+      principal: options.principal(),
     };
   };
   const elicitor = (): ToolCall['elicit'] => {

@@ -5,7 +5,8 @@ import { MAX_MESSAGE_BYTES } from './message-limits.js';
 
 /** Serves MCP on stdin/stdout until the client closes stdin. Resolves when the session has ended. */
 export async function serveStdio(host: Host): Promise<void> {
-  const session = host.createMcpSession();
+  // The client's MCP config hands its credential to the process it starts.
+  const session = host.createMcpSession(process.env.VMARK_MCP_TOKEN);
   const input = process.stdin.pipe(new LineChunks(MAX_MESSAGE_BYTES));
   const transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES });
   // stdout is the protocol: problems go to stderr, where MCP clients show server logs.

@@ -21,6 +21,12 @@ const kindContribution = z.strictObject({
   title: z.string().optional(),
 });
 
+/** `vmark <name>`: lower-case words, so a command is typed the way it is listed. */
+export const commandContribution = z.strictObject({
+  name: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/),
+  summary: z.string().min(1),
+});
+
 const panelContribution = z.strictObject({
   id: z.string().regex(/^[a-z0-9-]+$/),
   title: z.string().min(1),
@@ -44,6 +50,7 @@ export const pluginManifest = z.object({
     .object({
       tools: z.array(toolContribution).optional(),
       kinds: z.array(kindContribution).optional(),
+      commands: z.array(commandContribution).optional(),
       panels: z.array(panelContribution).optional(),
       settings: z.record(z.string(), z.unknown()).optional(),
       extensionPoints: z.array(extensionPoint).optional(),
@@ -55,3 +62,4 @@ export const pluginManifest = z.object({
 
 export type PluginManifest = z.infer<typeof pluginManifest>;
 export type ToolContribution = z.infer<typeof toolContribution>;
+export type CommandContribution = z.infer<typeof commandContribution>;

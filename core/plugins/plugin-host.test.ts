@@ -474,7 +474,7 @@ describe('PluginHost', () => {
       hooks.toolCalled.call({
         tool: 'x',
         action: 'get',
-        caller: { connectionId: 'c', clientName: 'test', clientVersion: '1' },
+        caller: { connectionId: 'c', clientName: 'test', clientVersion: '1', principal: null },
         outcome: 'ok',
         durationMs: 1,
       });

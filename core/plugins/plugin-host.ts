@@ -13,6 +13,7 @@ import { HostContainerToken, HostHooksToken, HostOptionsToken } from '../contain
 import { pluginHooks } from '../hooks/plugin-hooks.js';
 import type { HostOptions } from '../host-options.js';
 import { ToolRegistry } from '../mcp/tool-registry.js';
+import { CommandRegistry } from './command-registry.js';
 import { type Diagnostic, error, warning } from './diagnostics.js';
 import type { PluginCandidate, PluginSource } from './discovery.js';
 import type { PluginManifest } from './manifest.js';
@@ -32,6 +33,7 @@ export interface PluginReport {
   readonly diagnostics: readonly Diagnostic[];
   readonly tools: readonly string[];
   readonly kinds: readonly string[];
+  readonly commands: readonly string[];
   readonly panels: readonly string[];
 }
 
@@ -70,6 +72,7 @@ export class PluginHost {
     @inject(HostOptionsToken) private readonly options: HostOptions,
     @inject(ToolRegistry) private readonly tools: ToolRegistry,
     @inject(DocumentKindsToken) private readonly kinds: DocumentKinds,
+    @inject(CommandRegistry) private readonly commands: CommandRegistry,
   ) {}
 
   /** Checks the candidates and activates those that should run. */
@@ -124,6 +127,7 @@ export class PluginHost {
         ],
         tools: manifest?.contributes?.tools?.map((t) => t.name) ?? [],
         kinds: manifest?.contributes?.kinds?.map((k) => k.id) ?? [],
+        commands: manifest?.contributes?.commands?.map((c) => c.name) ?? [],
         panels: manifest?.contributes?.panels?.map((p) => p.id) ?? [],
       };
     });
@@ -191,6 +195,14 @@ export class PluginHost {
         checkToolAgainstManifest(manifest, tool);
         registered.add(tool.name);
         return subscriptions.add(this.tools.add(manifest.id, tool));
+      },
+      registerCommand: (command) => {
+        if (!manifest.contributes?.commands?.some((c) => c.name === command.name)) {
+          throw new Error(
+            `plugin "${manifest.id}" registers command "${command.name}" that its manifest does not declare`,
+          );
+        }
+        return subscriptions.add(this.commands.add(manifest.id, command));
       },
       registerKind: (kind: DocumentKind) => {
         if (!manifest.contributes?.kinds?.some((k) => k.id === kind.id)) {

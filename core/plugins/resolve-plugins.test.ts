@@ -8,6 +8,7 @@ interface PluginSketch {
   readonly deps?: Record<string, string>;
   readonly tools?: readonly string[];
   readonly kinds?: readonly string[];
+  readonly commands?: readonly string[];
   /** Defaults to `dir/<id>`; give one to tell two candidates with the same id apart. */
   readonly key?: string;
   readonly diagnostics?: readonly Diagnostic[];
@@ -34,6 +35,7 @@ function plugin(id: string, sketch: PluginSketch = {}): CheckedPlugin {
         actions: ['get'],
       })),
       kinds: sketch.kinds?.map((kind) => ({ id: kind })),
+      commands: sketch.commands?.map((name) => ({ name, summary: name })),
     },
   };
   return { key: sketch.key ?? `dir/${id}`, manifest, diagnostics: sketch.diagnostics ?? [] };
@@ -276,6 +278,17 @@ describe('resolvePlugins', () => {
       expect(resolution.order).toEqual(['first']);
       expect(messages(resolution, 'dir/second')).toEqual([
         'document kind "markdown" is already contributed by plugin "first"',
+      ]);
+    });
+
+    it('refuses the second plugin to contribute a command, naming the first', () => {
+      const resolution = resolvePlugins(
+        [plugin('first', { commands: ['ledger'] }), plugin('second', { commands: ['ledger'] })],
+        allEnabled,
+      );
+      expect(resolution.order).toEqual(['first']);
+      expect(messages(resolution, 'dir/second')).toEqual([
+        'command "ledger" is already contributed by plugin "first"',
       ]);
     });
 

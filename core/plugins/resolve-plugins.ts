@@ -33,6 +33,7 @@ export function resolvePlugins(
   const byId = new Map<string, CheckedPlugin & { manifest: PluginManifest }>();
   const claimedTools = new Map<string, string>();
   const claimedKinds = new Map<string, string>();
+  const claimedCommands = new Map<string, string>();
   for (const plugin of plugins) {
     const manifest = plugin.manifest;
     if (!manifest || hasErrors(plugin.diagnostics)) continue;
@@ -59,7 +60,18 @@ export function resolvePlugins(
       );
       continue;
     }
+    const command = manifest.contributes?.commands?.find((c) => claimedCommands.has(c.name));
+    if (command) {
+      report(
+        plugin.key,
+        error(
+          `command "${command.name}" is already contributed by plugin "${claimedCommands.get(command.name)}"`,
+        ),
+      );
+      continue;
+    }
     byId.set(manifest.id, { ...plugin, manifest });
+    for (const c of manifest.contributes?.commands ?? []) claimedCommands.set(c.name, manifest.id);
     for (const t of manifest.contributes?.tools ?? []) claimedTools.set(t.name, manifest.id);
     for (const k of manifest.contributes?.kinds ?? []) claimedKinds.set(k.id, manifest.id);
   }

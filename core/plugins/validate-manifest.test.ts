@@ -198,6 +198,30 @@ describe('validateManifest', () => {
     });
   });
 
+  describe('contributed commands', () => {
+    const withCommands = (...names: string[]) =>
+      withChange((m) => {
+        (m.contributes as Record<string, unknown>).commands = names.map((name) => ({ name, summary: 'x' }));
+      });
+
+    it('accepts lower-case command names', () => {
+      expect(validateManifest(withCommands('ledger', 'sync-now'), HOST_API).diagnostics).toEqual([]);
+    });
+
+    it('refuses a command contributed twice', () => {
+      expectOneError(withCommands('ledger', 'ledger'), 'command "ledger" is contributed twice');
+    });
+
+    it("refuses a command that would shadow one of vmark's own", () => {
+      expectOneError(withCommands('mcp'), 'command "mcp" is one of vmark\'s own');
+    });
+
+    it('refuses names a shell would not pass as one word or that look like options', () => {
+      for (const bad of ['--help', 'Ledger', 'two words', '', 'a/b'])
+        expect(errorsOf(validateManifest(withCommands(bad), HOST_API).diagnostics)).not.toEqual([]);
+    });
+  });
+
   describe('contributed tools', () => {
     it('refuses two tools with the same name', () => {
       const raw = withChange((m) => {

@@ -6,6 +6,8 @@ import { type Diagnostic, error, warning } from './diagnostics.js';
 import { type PluginManifest, pluginManifest } from './manifest.js';
 
 const PLUGIN_ID = /^[a-z0-9-]+$/;
+/** The commands of `core/cli/main.ts`, which plugin commands may not shadow. */
+const BUILTIN_COMMANDS = new Set(['mcp', 'serve', 'app', 'plugins', 'approvals', 'checkpoints', 'help']);
 const KNOWN_KEYS = new Set([
   'id',
   'name',
@@ -76,6 +78,14 @@ export function validateManifest(raw: unknown, hostApiVersion: string): Manifest
     if (tool.annotations.readOnlyHint && tool.annotations.destructiveHint) {
       diagnostics.push(error(`tool "${tool.name}" cannot be both read-only and destructive`));
     }
+  }
+
+  const commands = (manifest.contributes?.commands ?? []).map((c) => c.name);
+  for (const name of new Set(commands.filter((n, i) => commands.indexOf(n) !== i))) {
+    diagnostics.push(error(`command "${name}" is contributed twice`));
+  }
+  for (const name of commands.filter((n) => BUILTIN_COMMANDS.has(n))) {
+    diagnostics.push(error(`command "${name}" is one of vmark's own`));
   }
 
   for (const key of Object.keys(raw as object)) {

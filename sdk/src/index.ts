@@ -5,6 +5,7 @@ export type * from './hooks.js';
 export * from './lifecycle.js';
 export * from './plugin.js';
 export * from './tool.js';
+export * from './command.js';
 export type * from './services/approvals.js';
 export type * from './services/documents.js';
 export type * from './services/host-info.js';

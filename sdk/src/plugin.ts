@@ -1,4 +1,5 @@
 import type { Container, ServiceIdentifier } from 'inversify';
+import type { CliCommand } from './command.js';
 import type { PluginHooks } from './hooks.js';
 import type { Disposable } from './lifecycle.js';
 import type { DocumentKind } from './services/documents.js';
@@ -15,6 +16,8 @@ export interface PluginContext {
   get<T>(token: ServiceIdentifier<T>): T;
   /** Registers a composite tool declared in the manifest's `contributes.tools`. */
   registerTool(tool: ToolDefinition): Disposable;
+  /** Registers a `vmark <name>` terminal command declared in the manifest's `contributes.commands`. */
+  registerCommand(command: CliCommand): Disposable;
   /** Registers a document kind declared in the manifest's `contributes.kinds`. */
   registerKind(kind: DocumentKind): Disposable;
   /** Keeps any other disposable until the plugin is deactivated. */

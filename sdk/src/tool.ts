@@ -14,6 +14,12 @@ export interface ToolCaller {
   readonly connectionId: string;
   readonly clientName: string;
   readonly clientVersion: string;
+  /**
+   * The installed client this connection's credential (`VMARK_MCP_TOKEN`) names, or null
+   * for an anonymous connection. Unlike `clientName`, which a client states itself, this
+   * can carry an authorization decision.
+   */
+  readonly principal: string | null;
 }
 
 /** A person's answer to a question put through the calling MCP client. */
@@ -62,6 +68,11 @@ export interface ToolSpec {
    * that clients call with stray fields.
    */
   readonly extraArgs?: 'reject' | 'ignore';
+  /**
+   * Arguments the input schema lists as required besides `action` (the seed pins some, such
+   * as coherence's `workspace_root`). Every action must declare each one, not optional.
+   */
+  readonly requiredArgs?: readonly string[];
   readonly actions: Readonly<Record<string, ActionSpec>>;
 }
 
@@ -114,6 +125,13 @@ function toolProblems(spec: ToolSpec): string[] {
         problems.push(`argument "${arg}" has different schemas in different actions`);
       }
       seen.set(arg, shape);
+    }
+  }
+  for (const arg of spec.requiredArgs ?? []) {
+    for (const action of actions) {
+      const schema = spec.actions[action]!.args[arg];
+      if (schema === undefined || schema.safeParse(undefined).success)
+        problems.push(`required argument "${arg}" must be declared, not optional, by action "${action}"`);
     }
   }
   return problems;

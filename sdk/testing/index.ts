@@ -26,6 +26,8 @@ export interface TestHostOptions {
   readonly workspace?: string;
   /** Files opened as tabs, as `vmark mcp --open` would. */
   readonly open?: readonly string[];
+  /** Connect as this installed client: the kit mints its credential and presents it. */
+  readonly principal?: string;
 }
 
 /** A tool result, with its JSON payload decoded where it has one. */
@@ -61,7 +63,9 @@ export async function startTestHost(options: TestHostOptions): Promise<TestHost>
   if (options.workspace !== undefined) await host.workbench.openWorkspace(options.workspace);
   for (const file of options.open ?? []) await host.workbench.openFile(file);
 
-  const session = host.createMcpSession();
+  const credential =
+    options.principal === undefined ? undefined : await host.credentials.mint(options.principal);
+  const session = host.createMcpSession(credential);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'vmark-test-kit', version: '1.0.0' });
   await session.server.connect(serverSide);

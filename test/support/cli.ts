@@ -53,12 +53,17 @@ export type ElicitationPolicy = 'accept' | 'decline' | 'cancel';
 export async function connectStdio(
   args: readonly string[],
   home: string,
-  options: { elicitation?: ElicitationPolicy; onElicit?: (message: string) => void } = {},
+  options: {
+    elicitation?: ElicitationPolicy;
+    onElicit?: (message: string) => void;
+    /** More environment, e.g. the client credential `VMARK_MCP_TOKEN`. */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<{ client: Client; transport: StdioClientTransport }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, 'mcp', ...args],
-    env: { ...(process.env as Record<string, string>), VMARK_HOME: home },
+    env: { ...(process.env as Record<string, string>), VMARK_HOME: home, ...options.env },
     stderr: 'pipe',
   });
   const { elicitation, onElicit } = options;
