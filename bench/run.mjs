@@ -7,7 +7,7 @@
  * failed, or the file on disk does not hold what was written).
  *
  *   node bench/run.mjs [--quick] [--cold-runs N] [--small-iters N] [--large-iters N] [--huge-iters N]
- *                      [--warmup N] [--only cold,small,large,huge,cjk,workflow] [--tmp DIR] [--keep]
+ *                      [--warmup N] [--only cold,small,large,huge,cjk,workflow,coherence] [--tmp DIR] [--keep]
  *                      [--vmark-node-arg=ARG]... [--peer-node-arg=ARG]...
  *
  * Environment: BENCH_QUICK=1, BENCH_COLD_RUNS, BENCH_SMALL_ITERS, BENCH_LARGE_ITERS,
@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { documentAt, markdownBody, markerLine } from './markdown-fixture.mjs';
 import { callTool, closeAll, connectStdio } from './mcp-stdio.mjs';
 import { runCjkBench } from './cjk-format.mjs';
+import { runCoherenceEdgesBench } from './coherence-edges.mjs';
 import { runWorkflowPatchBench } from './workflow-patch.mjs';
 import { fmtBytes, fmtMs, fmtRatio, ratio, round, summarize, table } from './stats.mjs';
 
@@ -46,7 +47,7 @@ const SIZES = {
   large: { label: '1 MB', bytes: 1024 * 1024, seed: 1024 },
   huge: { label: '10 MB', bytes: 10 * 1024 * 1024, seed: 10240 },
 };
-const SECTIONS = ['cold', 'small', 'large', 'huge', 'cjk', 'workflow'];
+const SECTIONS = ['cold', 'small', 'large', 'huge', 'cjk', 'workflow', 'coherence'];
 const TARGET_NAMES = { small: 'round_trip_10kb', large: 'round_trip_1mb' };
 
 // ---------------------------------------------------------------------------------------------
@@ -118,7 +119,7 @@ function fileHelp() {
   --huge-iters N          10 MB round trips per server (default 8; quick 3)
   --large-iters N         1 MB round trips per server (default 30; quick 8)
   --warmup N              untimed round trips first (default 20 / 5; quick 5 / 2)
-  --only LIST             any of cold,small,large,huge,cjk,workflow (default all)
+  --only LIST             any of cold,small,large,huge,cjk,workflow,coherence (default all)
   --tmp DIR               where the temp workspace goes (default the OS temp folder)
   --keep                  keep the temp folder (for inspection)
   --vmark-node-arg=ARG    extra node flag for the vmark server, e.g. --vmark-node-arg=--cpu-prof (repeatable)
@@ -542,6 +543,14 @@ async function main() {
     // In-process: workflow.apply_patch's engine against yaml's parseDocument().toString() round trip.
     if (options.only.has('workflow'))
       results.workflow = await runWorkflowPatchBench({ quick: options.quick });
+    // coherence.edges on a generated git vault against `git status` on it (bench/coherence-edges.mjs).
+    if (options.only.has('coherence'))
+      results.coherence = await runCoherenceEdgesBench({
+        quick: options.quick,
+        tmpBase: root,
+        keep: options.keep,
+        log,
+      });
 
     // ---- table
     log('\n=== Results (vmark vs ' + PEER_NAME + ', ratio = vmark / peer; lower is better) ===\n');
@@ -590,6 +599,12 @@ async function main() {
     }
     if (results.cjk) summary.cjk_transforms = results.cjk;
     if (results.workflow) summary.workflow_patch = results.workflow;
+    if (results.coherence) {
+      summary.coherence_edges = results.coherence;
+      if (results.coherence.target) summary.targets.coherence_edges_warm = results.coherence.target;
+      if (results.coherence.problems.length > 0)
+        fail(`coherence.edges: ${results.coherence.problems.join('; ')}`);
+    }
     for (const key of ['small', 'large']) {
       const rt = results[key];
       if (!rt) continue;

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
 import { CLI, REPO, TempDirs } from './support/cli.js';
+import { BUILTIN_TOOLS } from './support/builtin-tools.js';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -25,6 +26,6 @@ it('the MCP Inspector CLI lists the tools', async () => {
     { cwd: REPO, env: { ...process.env, VMARK_HOME: await temp.make() } },
   );
   const listed = JSON.parse(stdout) as { tools: { name: string; annotations: Record<string, unknown> }[] };
-  expect(listed.tools.map((t) => t.name)).toEqual(['session', 'workspace', 'document', 'workflow']);
+  expect(listed.tools.map((t) => t.name)).toEqual(BUILTIN_TOOLS);
   expect(listed.tools[0]!.annotations).toMatchObject({ readOnlyHint: true });
 });

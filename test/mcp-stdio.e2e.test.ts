@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, connectStdio, eventually, runCli, TempDirs } from './support/cli.js';
+import { BUILTIN_TOOLS } from './support/builtin-tools.js';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -23,9 +24,26 @@ describe('vmark mcp over stdio, with the real MCP SDK client', () => {
   });
   afterAll(() => client.close());
 
-  it('offers the session, workspace, document and workflow tools, with the seed annotations', async () => {
+  it('offers the session, workspace, document, coherence and workflow tools, with the seed annotations', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['session', 'workspace', 'document', 'workflow']);
+    expect(tools.map((t) => t.name)).toEqual(BUILTIN_TOOLS);
+    // vmark-notes §1.1: coherence is read-only (auto-approvable); its one mutation is a tool of its own.
+    expect(tools.find((t) => t.name === 'coherence')!.annotations).toEqual({
+      title: 'VMark Workspace Coherence',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    expect(tools.find((t) => t.name === 'coherence_resolve')!.annotations).toEqual({
+      title: 'VMark Coherence Resolve',
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
+    for (const name of ['coherence', 'coherence_resolve'])
+      expect(tools.find((t) => t.name === name)!.inputSchema.required).toEqual(['action', 'workspace_root']);
     const [session, , document] = tools;
     expect(session!.annotations).toEqual({
       title: 'VMark Session State',
@@ -268,11 +286,13 @@ describe('the command line', () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({
       status: 'ok',
       version: version.stdout.trim(),
-      toolCount: 4,
+      toolCount: 6,
       tools: [
         expect.objectContaining({ name: 'session' }),
         expect.objectContaining({ name: 'workspace' }),
         expect.objectContaining({ name: 'document' }),
+        expect.objectContaining({ name: 'coherence' }),
+        expect.objectContaining({ name: 'coherence_resolve' }),
         expect.objectContaining({ name: 'workflow' }),
       ],
     });
@@ -310,7 +330,7 @@ describe('the command line', () => {
     const health = JSON.parse((await runCli(['--health-check'], { VMARK_HOME: home })).stdout) as {
       toolCount: number;
     };
-    expect(health.toolCount).toBe(4);
+    expect(health.toolCount).toBe(6);
   });
 
   it('plugins disable takes the tools out of a running session, with tools/list_changed; enable brings them back', async () => {
@@ -322,17 +342,13 @@ describe('the command line', () => {
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         changes++;
       });
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
-        'session',
-        'workspace',
-        'document',
-        'workflow',
-      ]);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(BUILTIN_TOOLS);
 
       const disabled = await runCli(['plugins', 'disable', 'document'], { VMARK_HOME: home });
       expect(disabled).toMatchObject({ code: 0, stdout: 'document: disabled\n' });
       await eventually(() => changes >= 2);
-      // The workflow plugin's tool stays: disabling one plugin leaves the others alone.
+      // Coherence depends on the document plugin and goes with it; the workflow plugin's tool stays.
+      await eventually(async () => (await client.listTools()).tools.length === 1);
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['workflow']);
       const listed = JSON.parse(
         (await runCli(['plugins', 'list', '--json'], { VMARK_HOME: home })).stdout,
@@ -340,7 +356,7 @@ describe('the command line', () => {
       expect(listed.find((p) => p.id === 'document')).toMatchObject({ enabled: false });
 
       await runCli(['plugins', 'enable', 'document'], { VMARK_HOME: home });
-      await eventually(async () => (await client.listTools()).tools.length === 4);
+      await eventually(async () => (await client.listTools()).tools.length === BUILTIN_TOOLS.length);
       expect((await call(client, 'session', { action: 'get_state' })).isError).toBe(false);
     } finally {
       await client.close();

@@ -46,6 +46,8 @@ export default definePlugin({ activate(context) { context.registerTool(greeter);
       'session',
       'workspace',
       'document',
+      'coherence',
+      'coherence_resolve',
       'greeter',
       'workflow',
     ]);

@@ -4,7 +4,7 @@
  */
 import { z } from '@vmark/sdk';
 import { bodySchemas, isKnownKind, rfc3339, uuidString, type BodyOf, type KnownKind } from './bodies.js';
-import { compareInstants, formatTime, isWriteTime, parseTime } from './time.js';
+import { compareInstants, formatTime, isWriteTime, parseTime, type Instant } from './time.js';
 
 export const LEDGER_FORMAT = 0;
 
@@ -91,10 +91,19 @@ export function parseLine(line: string, lineNumber: number, bounds: LineBounds =
   return { ok: envelope.data, lineNumber };
 }
 
+/** Parsed times, kept per entry: sorting compares each entry many times. */
+const instants = new WeakMap<LedgerEntry, Instant | null>();
+
+function instantOf(entry: LedgerEntry): Instant | null {
+  let instant = instants.get(entry);
+  if (instant === undefined) instants.set(entry, (instant = parseTime(entry.time)));
+  return instant;
+}
+
 /** Total order of the ledger: (instant of `time`, `id`). */
 export function compareEntries(a: LedgerEntry, b: LedgerEntry): number {
-  const ta = parseTime(a.time);
-  const tb = parseTime(b.time);
+  const ta = instantOf(a);
+  const tb = instantOf(b);
   // Both parsed when the envelope was validated; the fallback only keeps the function total.
   const byTime = ta && tb ? compareInstants(ta, tb) : a.time < b.time ? -1 : a.time > b.time ? 1 : 0;
   if (byTime !== 0) return byTime;

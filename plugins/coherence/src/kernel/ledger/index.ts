@@ -6,3 +6,4 @@ export * from './quarantine.js';
 export * from './read-ledger.js';
 export * from './append-entry.js';
 export * from './init-layout.js';
+export * from './ledger-tail.js';

@@ -1,11 +1,12 @@
 /**
  * Reads the merged ledger: every writer's segments, deduplicated by `idem`, in total order.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareEntries, parseLine, type LedgerEntry, type LineBounds } from './entry.js';
-import { quarantineLines, type QuarantinedLine } from './quarantine.js';
-import { compareNames, isSegmentName, ledgerDir } from './segments.js';
+import type { LedgerEntry, LineBounds } from './entry.js';
+import { EntryMerge, listSegments, parseSegmentLines } from './ledger-merge.js';
+import { quarantineLines } from './quarantine.js';
+import { ledgerDir } from './segments.js';
 
 export interface ReadLedgerOptions extends LineBounds {
   /**
@@ -26,66 +27,19 @@ export interface LedgerRead {
   readonly segments: string[];
 }
 
-const NEWLINE = 0x0a;
-// ignoreBOM keeps a BOM in the text, so such a line fails JSON parsing as it would elsewhere.
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/** Complete lines of a segment. Bytes after the last `\n` are a torn tail, possibly mid-write. */
-function completeLines(data: Buffer): Buffer[] {
-  const lines: Buffer[] = [];
-  let start = 0;
-  for (let end = data.indexOf(NEWLINE); end !== -1; end = data.indexOf(NEWLINE, start)) {
-    lines.push(data.subarray(start, end));
-    start = end + 1;
-  }
-  return lines;
-}
-
-async function listSegments(dir: string): Promise<string[]> {
-  try {
-    const found = await readdir(dir, { withFileTypes: true });
-    return found
-      .filter((d) => d.isFile() && isSegmentName(d.name))
-      .map((d) => d.name)
-      .sort(compareNames);
-  } catch (error) {
-    // No ledger yet: the workspace has never captured anything.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-}
-
 export async function readLedger(vmarkDir: string, options: ReadLedgerOptions = {}): Promise<LedgerRead> {
   const dir = ledgerDir(vmarkDir);
   const segments = await listSegments(dir);
-  const byIdem = new Map<string, LedgerEntry>();
+  const merge = new EntryMerge();
   let quarantined = 0;
   let futureFormat = 0;
 
   for (const segment of segments) {
     const data = await readFile(join(dir, segment));
-    const bad: QuarantinedLine[] = [];
-    completeLines(data).forEach((bytes, index) => {
-      const lineNumber = index + 1;
-      let text: string;
-      try {
-        text = utf8.decode(bytes);
-      } catch {
-        bad.push({ lineNumber, reason: 'invalid UTF-8', bytes });
-        return;
-      }
-      // A blank line carries nothing to lose; it is skipped rather than quarantined as noise.
-      if (text.trim() === '') return;
-      const parsed = parseLine(text, lineNumber, options);
-      if ('quarantine' in parsed) {
-        bad.push({ lineNumber, reason: parsed.quarantine, bytes });
-      } else if ('futureFormat' in parsed) {
-        futureFormat += 1;
-      } else {
-        const kept = byIdem.get(parsed.ok.idem);
-        if (kept === undefined || compareEntries(parsed.ok, kept) < 0) byIdem.set(parsed.ok.idem, parsed.ok);
-      }
-    });
+    const chunk = parseSegmentLines(data, 1, options);
+    for (const { entry, lineNumber } of chunk.ok) merge.add(entry, segment, lineNumber);
+    futureFormat += chunk.futureFormat;
+    const bad = chunk.bad;
     quarantined += bad.length;
     if (options.writeQuarantine === true && bad.length > 0) {
       try {
@@ -97,6 +51,6 @@ export async function readLedger(vmarkDir: string, options: ReadLedgerOptions = 
     }
   }
 
-  const entries = [...byIdem.values()].sort(compareEntries);
+  const { entries } = merge.materialize();
   return { entries, quarantined, futureFormat, segments };
 }

@@ -77,6 +77,19 @@ describe('resolveContext', () => {
     expect(resolveContext(uuid(1), [parent, child]).enforcement).toBe('enforcing');
   });
 
+  it('a context whose parent is the implicit default (no default.json) keeps its own pins, claims and enforcement', () => {
+    const child = manifest(uuid(2), DEFAULT_CONTEXT_ID, {
+      selections: { [A]: rev(1) },
+      visible_claims: [K1],
+      enforcement: 'enforcing',
+    });
+    const ctx = resolveContext(uuid(2), [child]);
+    expect(ctx.errors).toEqual([]);
+    expect(selectionFor(ctx, A)).toBe(rev(1));
+    expect(ctx.visibleClaims).toEqual([K1]);
+    expect(ctx.enforcement).toBe('enforcing');
+  });
+
   it('a cycle falls back to the implicit default (all live, no claims) with an error, as the original does', () => {
     const ctx = resolveContext(uuid(1), [
       manifest(uuid(1), uuid(2), { selections: { [A]: rev(1) } }),

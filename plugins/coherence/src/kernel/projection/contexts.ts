@@ -73,14 +73,15 @@ export const IMPLICIT_DEFAULT_CONTEXT: ResolvedContext = {
 type Chain = { readonly chain: readonly ContextManifest[] } | { readonly error: string };
 
 function chainOf(id: string, byId: ReadonlyMap<string, ContextManifest>): Chain {
-  // The default context needs no file; a materialized `default.json` joins like any other.
-  if (id === DEFAULT_CONTEXT_ID && !byId.has(id)) return { chain: [] };
   const chain: ContextManifest[] = [];
   const seen = new Set<string>();
   let cursor: string | null = id;
   while (cursor !== null) {
     if (seen.has(cursor)) return { error: `context chain cycle at ${cursor}` };
     seen.add(cursor);
+    // The implicit default needs no file: asked for or reached as a parent, it adds nothing and
+    // ends the chain. A materialized `default.json` joins like any other manifest.
+    if (cursor === DEFAULT_CONTEXT_ID && !byId.has(cursor)) break;
     if (chain.length >= MAX_CONTEXT_CHAIN) {
       return { error: `context chain exceeds ${MAX_CONTEXT_CHAIN} hops` };
     }

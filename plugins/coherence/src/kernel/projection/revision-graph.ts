@@ -50,11 +50,17 @@ export function buildRevisionGraph(entries: readonly LedgerEntry[]): RevisionGra
     if (!produced.has(txf)) produced.set(txf, outs);
   }
 
+  // Asked once per edge end: worked out once per object.
+  const headsOf = new Map<string, readonly string[]>();
   const heads = (object: string): readonly string[] => {
-    const revs = parents.get(normUuid(object));
-    if (!revs) return [];
-    const named = nonHeads.get(normUuid(object)) ?? new Set<string>();
-    return [...revs.keys()].filter((r) => !named.has(r)).sort();
+    const key = normUuid(object);
+    let found = headsOf.get(key);
+    if (found === undefined) {
+      const named = nonHeads.get(key) ?? new Set<string>();
+      found = [...(parents.get(key)?.keys() ?? [])].filter((r) => !named.has(r)).sort();
+      headsOf.set(key, found);
+    }
+    return found;
   };
 
   const isStrictAncestor = (object: string, ancestor: string, descendant: string): boolean => {

@@ -33,7 +33,7 @@ const txf = (object: string, revision: string, content: string, parents: string[
   });
 
 describe('buildObjectIndex', () => {
-  it('takes the latest registered path and the heads with their content hashes', () => {
+  it('takes the latest registered path, the heads, and every recorded content hash', () => {
     const index = buildObjectIndex([
       registered(A, 'old.md'),
       txf(A, rev(1), hash(1), []),
@@ -45,6 +45,7 @@ describe('buildObjectIndex', () => {
       path: 'new.md',
       schema: 'character',
       heads: [{ revision: rev(2), contentHash: hash(2) }],
+      contentHashes: new Set([hash(1), hash(2)]),
     });
   });
 
@@ -66,6 +67,12 @@ describe('buildObjectIndex', () => {
       observedPaths: new Map([[A, 'moved/a.md']]),
     });
     expect([...index.keys()]).toEqual([A]);
-    expect(index.get(A)).toEqual({ object: A, path: 'moved/a.md', schema: null, heads: [] });
+    expect(index.get(A)).toEqual({
+      object: A,
+      path: 'moved/a.md',
+      schema: null,
+      heads: [],
+      contentHashes: new Set(),
+    });
   });
 });

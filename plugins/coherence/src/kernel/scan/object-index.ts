@@ -1,6 +1,6 @@
 /**
- * The objects the ledger knows, as scan reconciliation needs them: where each was last seen
- * and what its head revision(s) hold. Transformation outputs carry no path (bodies.ts:
+ * The objects the ledger knows, as scan reconciliation needs them: where each was last seen,
+ * what its head revision(s) hold and which contents it has ever recorded. Transformation outputs carry no path (bodies.ts:
  * `object, revision, content_hash, parents`), so paths come only from `object-registered`
  * entries (latest in ledger order wins), optionally overridden by paths a caller has observed
  * since (moves are index updates, never ledger entries).
@@ -21,6 +21,8 @@ export interface KnownObject {
   readonly schema: string | null;
   /** Current heads, sorted by revision; empty when the object has no recorded revision. */
   readonly heads: readonly KnownHead[];
+  /** The content hash of every recorded revision, heads or not: states the ledger already holds. */
+  readonly contentHashes: ReadonlySet<string>;
 }
 
 export type ObjectIndex = ReadonlyMap<string, KnownObject>;
@@ -70,6 +72,7 @@ export function buildObjectIndex(
       path: observed ?? reg?.path ?? null,
       schema: reg?.schema ?? null,
       heads,
+      contentHashes: new Set(hashes.get(object)?.values()),
     });
   }
   return index;

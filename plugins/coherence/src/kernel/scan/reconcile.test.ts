@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentHashOfBytes, revisionId } from '../identity/index.js';
+import type { GitClassification } from './git-classifier.js';
 import type { KnownObject, ObjectIndex } from './object-index.js';
 import { observationIdem, planReconciliation, type PlanOptions } from './reconcile.js';
 import type { WorkspaceFile } from './walk-workspace.js';
@@ -29,7 +30,13 @@ const hashOf = (text: string): string => contentHashOfBytes(new TextEncoder().en
 /** A known object whose single head recorded `text` as a root revision. */
 function knownAt(object: string, path: string | null, text: string): KnownObject {
   const contentHash = hashOf(text);
-  return { object, path, schema: null, heads: [{ revision: revisionId(contentHash, []), contentHash }] };
+  return {
+    object,
+    path,
+    schema: null,
+    heads: [{ revision: revisionId(contentHash, []), contentHash }],
+    contentHashes: new Set([contentHash]),
+  };
 }
 const index = (...objects: KnownObject[]): ObjectIndex => new Map(objects.map((o) => [o.object, o]));
 
@@ -176,6 +183,7 @@ describe('planReconciliation', () => {
         { revision: revisionId(h1, []), contentHash: h1 },
         { revision: revisionId(h2, []), contentHash: h2 },
       ],
+      contentHashes: new Set([h1, h2]),
     };
     const third = planReconciliation([file('a.md', doc(A, 'third\n'))], index(fork), options());
     expect(third.entries).toEqual([]);
@@ -186,12 +194,140 @@ describe('planReconciliation', () => {
   });
 
   it('gives a registered object without any revision a root revision', () => {
-    const bare: KnownObject = { object: A, path: 'a.md', schema: null, heads: [] };
+    const bare: KnownObject = { object: A, path: 'a.md', schema: null, heads: [], contentHashes: new Set() };
     const plan = planReconciliation([file('a.md', v1)], index(bare), options());
     expect(plan.entries.map((e) => e.kind)).toEqual(['transformation']);
     expect(plan.entries[0]?.body).toMatchObject({
       outputs: [{ parents: [], revision: revisionId(hashOf(v1), []) }],
     });
+  });
+});
+
+describe('planReconciliation with git', () => {
+  const SHA1 = '1'.repeat(40);
+  const SHA2 = '2'.repeat(40);
+  const v1 = doc(A, 'Elena, v1\n');
+  const v2 = doc(A, 'Elena, v2\n');
+  const navigation: GitClassification = {
+    kind: 'navigation',
+    op: 'branch-switch',
+    from: SHA1,
+    to: SHA2,
+    ref: 'draft',
+    evidence: 'reflog record',
+  };
+  /** A known object at v2 whose history also recorded v1, its parent. */
+  function knownTwice(): KnownObject {
+    const h1 = hashOf(v1);
+    const h2 = hashOf(v2);
+    const r1 = revisionId(h1, []);
+    return {
+      object: A,
+      path: 'elena.md',
+      schema: null,
+      heads: [{ revision: revisionId(h2, [r1]), contentHash: h2 }],
+      contentHashes: new Set([h1, h2]),
+    };
+  }
+
+  it('records a navigation as one navigation entry and mints no revision for a changed file', () => {
+    const plan = planReconciliation(
+      [file('elena.md', v2)],
+      index(knownAt(A, 'elena.md', v1)),
+      options({ git: navigation }),
+    );
+    expect(plan.entries).toEqual([
+      {
+        format: 0,
+        id: '0190b000-0000-7000-8000-000000009001',
+        kind: 'navigation',
+        time: '2026-07-18T10:00:00.000Z',
+        writer: WRITER,
+        idem: observationIdem(['navigation', SHA1, SHA2, 'reflog record']),
+        body: { git: { op: 'branch-switch', from: SHA1, to: SHA2, ref: 'draft' } },
+      },
+    ]);
+    expect(plan.diagnostics).toEqual([]);
+  });
+
+  it('gives the same move the same idem, and a later identical move another one', () => {
+    const idem = (git: GitClassification) =>
+      planReconciliation([], index(), options({ git })).entries.map((e) => e.idem);
+    expect(idem(navigation)).toEqual(idem(navigation));
+    expect(idem({ ...navigation, evidence: 'a later record' })).not.toEqual(idem(navigation));
+  });
+
+  it('on a navigation, still adopts new ids, reports moves, and tolerates a fork', () => {
+    const h1 = hashOf(doc(A, 'left\n'));
+    const h2 = hashOf(doc(A, 'right\n'));
+    const fork: KnownObject = {
+      object: A,
+      path: 'a.md',
+      schema: null,
+      heads: [
+        { revision: revisionId(h1, []), contentHash: h1 },
+        { revision: revisionId(h2, []), contentHash: h2 },
+      ],
+      contentHashes: new Set([h1, h2]),
+    };
+    const plan = planReconciliation(
+      [file('moved/a.md', doc(A, 'third\n')), file('b.md', doc(B, 'new\n'))],
+      index(fork),
+      options({ git: navigation }),
+    );
+    expect(plan.entries.map((e) => e.kind)).toEqual(['navigation', 'object-registered', 'transformation']);
+    expect(plan.moves).toEqual([{ object: A, from: 'a.md', to: 'moved/a.md' }]);
+    expect(plan.diagnostics).toEqual([]);
+  });
+
+  it('records a git mutation as a git transformation on the single head', () => {
+    const known = knownAt(A, 'elena.md', v1);
+    const head = known.heads[0]?.revision ?? '';
+    const git: GitClassification = { kind: 'mutation', op: 'merge', from: SHA1, to: SHA2 };
+    const plan = planReconciliation([file('elena.md', v2)], index(known), options({ git }));
+    const revision = revisionId(hashOf(v2), [head]);
+    expect(plan.entries.map((e) => [e.kind, e.idem, e.body])).toEqual([
+      [
+        'transformation',
+        observationIdem(['transformation', A, revision]),
+        {
+          inputs: [],
+          outputs: [{ object: A, revision, content_hash: hashOf(v2), parents: [head] }],
+          agent: { type: 'git' },
+          intent: { kind: 'git-merge', summary: 'git merge: elena.md' },
+          confidence: 'unknown',
+        },
+      ],
+    ]);
+  });
+
+  it('records a revert back to an older recorded state as git content, not as nothing', () => {
+    const git: GitClassification = { kind: 'mutation', op: 'revert', from: SHA1, to: SHA2 };
+    const plan = planReconciliation([file('elena.md', v1)], index(knownTwice()), options({ git }));
+    expect(plan.entries.map((e) => e.body)).toMatchObject([
+      { agent: { type: 'git' }, intent: { kind: 'git-revert' }, outputs: [{ content_hash: hashOf(v1) }] },
+    ]);
+  });
+
+  it('keeps a commit an outside edit', () => {
+    const plan = planReconciliation(
+      [file('elena.md', v2)],
+      index(knownAt(A, 'elena.md', v1)),
+      options({ git: { kind: 'commit' } }),
+    );
+    expect(plan.entries.map((e) => e.body)).toMatchObject([
+      { agent: { type: 'external' }, intent: { kind: 'observed-external' } },
+    ]);
+  });
+
+  it('in a repository, takes an older recorded state for one a checkout left, and mints nothing', () => {
+    for (const git of [{ kind: 'none' }, { kind: 'commit' }, navigation] as const) {
+      const plan = planReconciliation([file('elena.md', v1)], index(knownTwice()), options({ git }));
+      expect(plan.entries.filter((e) => e.kind === 'transformation')).toEqual([]);
+    }
+    // Without git nothing puts an old state back but an edit, so it is one.
+    const plain = planReconciliation([file('elena.md', v1)], index(knownTwice()), options());
+    expect(plain.entries.map((e) => e.body)).toMatchObject([{ agent: { type: 'external' } }]);
   });
 });
 

@@ -5,8 +5,10 @@
  * show a plan before committing it.
  */
 import { createHash } from 'node:crypto';
-import { canonicalize, contentHash, readIdentity, revisionId } from '../identity/index.js';
-import { createEntry, type EntryFactory, type LedgerEntry } from '../ledger/index.js';
+import { revisionId } from '../identity/index.js';
+import { createEntry, type BodyOf, type EntryFactory, type LedgerEntry } from '../ledger/index.js';
+import { digestOf } from './file-digest.js';
+import type { GitClassification } from './git-classifier.js';
 import type { KnownObject, ObjectIndex } from './object-index.js';
 import {
   isWalkedMarkdownPath,
@@ -16,6 +18,8 @@ import {
 } from './walk-workspace.js';
 
 export const OBSERVED_EXTERNAL = 'observed-external';
+/** Intent kind of a revision git wrote, e.g. `git-merge` (agent `git`). */
+export const GIT_INTENT_PREFIX = 'git-';
 
 export interface Move {
   readonly object: string;
@@ -48,6 +52,8 @@ export type WalkCoverage = Pick<WalkResult, 'skipped' | 'skippedDirs' | 'complet
 export interface PlanOptions extends EntryFactory {
   /** Defaults to a complete walk that skipped nothing. */
   readonly coverage?: WalkCoverage;
+  /** What git did since the last scan; absent when the workspace has no git. */
+  readonly git?: GitClassification;
 }
 
 interface Observed {
@@ -72,27 +78,47 @@ export function observationIdem(parts: readonly string[]): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
+type Author = Pick<BodyOf<'transformation'>, 'agent' | 'intent'>;
+
 function observedTransformation(
   object: string,
-  path: string,
   hash: string,
   parents: readonly string[],
-  summary: string,
+  author: Author,
   factory: EntryFactory,
 ): LedgerEntry {
   const revision = revisionId(hash, parents);
   return createEntry(
     'transformation',
     {
-      // Nothing is known about what the outside editor read, so no inputs (and no edges).
+      // Nothing is known about what the outside editor (or git) read, so no inputs (and no edges).
       inputs: [],
       outputs: [{ object, revision, content_hash: hash, parents: [...parents] }],
-      agent: { type: 'external' },
-      intent: { kind: OBSERVED_EXTERNAL, summary: `${summary}: ${path}` },
+      ...author,
       confidence: 'unknown',
     },
     factory,
+    // Keyed by the revision alone: whoever observes it, and as whatever, records one fact.
     observationIdem(['transformation', object, revision]),
+  );
+}
+
+const external = (summary: string, path: string): Author => ({
+  agent: { type: 'external' },
+  intent: { kind: OBSERVED_EXTERNAL, summary: `${summary}: ${path}` },
+});
+
+/** One entry per HEAD move; `evidence` keeps a later identical A→B move from deduping into this one. */
+function navigationEntry(
+  git: Extract<GitClassification, { kind: 'navigation' }>,
+  factory: EntryFactory,
+): LedgerEntry {
+  const { op, from, to, ref, evidence } = git;
+  return createEntry(
+    'navigation',
+    { git: { op, from, to, ref } },
+    factory,
+    observationIdem(['navigation', from, to, evidence ?? '']),
   );
 }
 
@@ -117,18 +143,16 @@ export function planReconciliation(
   const absent: AbsentObject[] = [];
   const unverified: string[] = [];
   const held: string[] = [];
+  if (options.git?.kind === 'navigation') entries.push(navigationEntry(options.git, factory));
 
   const byId = new Map<string, Observed[]>();
   for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
-    const canonical = canonicalize(file.bytes);
-    // A binary file carries no front matter, so it can carry no identity.
-    if (canonical.kind !== 'text') continue;
-    const identity = readIdentity(canonical.text);
-    // Files without an id are not objects yet; only a capture assigns one.
-    if (identity.id === null) continue;
-    const list = byId.get(identity.id) ?? [];
-    list.push({ path: file.path, contentHash: contentHash(canonical, file.bytes), schema: identity.schema });
-    byId.set(identity.id, list);
+    // Binary files and files without an id are not objects; only a capture assigns an id.
+    const digest = digestOf(file);
+    if (digest === null) continue;
+    const list = byId.get(digest.id) ?? [];
+    list.push({ path: file.path, contentHash: digest.contentHash, schema: digest.schema });
+    byId.set(digest.id, list);
   }
 
   for (const [object, seen] of [...byId].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -151,7 +175,7 @@ export function planReconciliation(
       continue;
     }
     if (entry.path !== only.path) moves.push({ object, from: entry.path, to: only.path });
-    const planned = reconcileKnown(entry, only, factory);
+    const planned = reconcileKnown(entry, only, factory, options.git);
     if ('diagnostic' in planned) diagnostics.push(planned.diagnostic);
     else entries.push(...planned.entries);
   }
@@ -178,28 +202,43 @@ function adopt(object: string, seen: Observed, factory: EntryFactory): LedgerEnt
     factory,
     observationIdem(['object-registered', object, seen.path]),
   );
-  return [registration, observedTransformation(object, seen.path, seen.contentHash, [], 'adopted', factory)];
+  return [
+    registration,
+    observedTransformation(object, seen.contentHash, [], external('adopted', seen.path), factory),
+  ];
 }
 
 type KnownOutcome = { readonly entries: LedgerEntry[] } | { readonly diagnostic: ScanDiagnostic };
 
-function reconcileKnown(entry: KnownObject, seen: Observed, factory: EntryFactory): KnownOutcome {
+function reconcileKnown(
+  entry: KnownObject,
+  seen: Observed,
+  factory: EntryFactory,
+  git: GitClassification | undefined,
+): KnownOutcome {
   const { object } = entry;
   // Content equal to any head is a state the ledger already records (e.g. one side of a fork
   // checked out): nothing happened that needs a revision.
   if (entry.heads.some((h) => h.contentHash === seen.contentHash)) return { entries: [] };
-
-  // git: before minting, the classifier goes here, in this order (spec §9.4): MERGE_HEAD
-  // present ⇒ a git mutation (merge) ⇒ a `git`-agent transformation; a new HEAD sha produced
-  // by revert/merge ⇒ likewise; HEAD moved to an existing sha (checkout, reset, branch or
-  // worktree switch) ⇒ a `navigation` entry only, never a revision. Until it exists every
-  // change is taken as an outside edit, the spec's fallback.
-
   if (entry.heads.length === 0) {
     // Registered but never given a revision (e.g. an adoption interrupted between its two
     // appends): the file is the first content seen, so it is a root, as adoption records it.
-    return { entries: [observedTransformation(object, seen.path, seen.contentHash, [], 'adopted', factory)] };
+    return {
+      entries: [
+        observedTransformation(object, seen.contentHash, [], external('adopted', seen.path), factory),
+      ],
+    };
   }
+  // HEAD moved to an existing commit: the file holds what that commit holds. The navigation
+  // entry records the move; a revision would claim an edit nobody made.
+  if (git?.kind === 'navigation') return { entries: [] };
+  // In a repository, an older recorded state is what a past checkout left behind (the scan
+  // after it sees HEAD unchanged), not a fresh edit. A merge or revert that lands on an old
+  // state is still git's new content, so it is recorded below.
+  if (git !== undefined && git.kind !== 'mutation' && entry.contentHashes.has(seen.contentHash)) {
+    return { entries: [] };
+  }
+
   const [head, ...otherHeads] = entry.heads;
   if (head === undefined || otherHeads.length > 0) {
     // Two heads and content matching neither: the outside edit descends from one of them, or
@@ -213,16 +252,12 @@ function reconcileKnown(entry: KnownObject, seen: Observed, factory: EntryFactor
       },
     };
   }
-  return {
-    entries: [
-      observedTransformation(
-        object,
-        seen.path,
-        seen.contentHash,
-        [head.revision],
-        'external edit observed',
-        factory,
-      ),
-    ],
-  };
+  const author: Author =
+    git?.kind === 'mutation'
+      ? {
+          agent: { type: 'git' },
+          intent: { kind: `${GIT_INTENT_PREFIX}${git.op}`, summary: `git ${git.op}: ${seen.path}` },
+        }
+      : external('external edit observed', seen.path);
+  return { entries: [observedTransformation(object, seen.contentHash, [head.revision], author, factory)] };
 }

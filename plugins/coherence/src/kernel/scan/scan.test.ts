@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -214,5 +215,109 @@ describe('scanWorkspace', () => {
     expect(result.appended).toBe(0);
     expect(result.diagnostics.map((d) => d.code)).toEqual(['ledger-incomplete']);
     expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe('scanWorkspace in a git repository', () => {
+  /** The real git binary, isolated from the machine's configuration. */
+  function git(...args: string[]): string {
+    return execFileSync('git', args, {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+        HOME: root,
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_AUTHOR_NAME: 'T',
+        GIT_AUTHOR_EMAIL: 't@example.com',
+        GIT_COMMITTER_NAME: 'T',
+        GIT_COMMITTER_EMAIL: 't@example.com',
+      },
+    }).trim();
+  }
+  async function commitDoc(text: string, message: string): Promise<string> {
+    await put('cast/elena.md', text);
+    git('add', 'cast/elena.md');
+    git('commit', '-q', '-m', message);
+    return git('rev-parse', 'HEAD');
+  }
+  const h2 = contentHashOfBytes(Buffer.from(V2));
+  const R2 = revisionId(h2, [R1]);
+
+  beforeEach(async () => {
+    git('init', '-q', '-b', 'main');
+    // The ledger stays out of git here, so a checkout leaves it as it is.
+    await put('.gitignore', '.vmark/\n');
+    await put(`.vmark/ledger/${OTHER}.jsonl`, HISTORY);
+  });
+
+  it('records a branch switch to a recorded state as one navigation, and nothing on the next scan', async () => {
+    const c1 = await commitDoc(V1, 'v1');
+    git('checkout', '-q', '-b', 'draft');
+    const c2 = await commitDoc(V2, 'v2');
+    // Edited and committed on draft: the person's edit, recorded on the head.
+    const committed = await scan({ lastHead: c1 });
+    expect(committed.git).toEqual({ kind: 'commit' });
+    expect(committed.entries.map((e) => e.body)).toMatchObject([
+      { agent: { type: 'external' }, outputs: [{ revision: R2 }] },
+    ]);
+
+    // The capture that last saw HEAD saw draft; switching back to main brings v1 back.
+    git('checkout', '-q', 'main');
+    const switched = await scan({ lastHead: c2 });
+    expect(switched.appended).toBe(1);
+    const entries = await mine();
+    expect(entries.map((e) => [e.kind, e.body])).toEqual([
+      ['transformation', expect.objectContaining({ outputs: [expect.objectContaining({ revision: R2 })] })],
+      ['navigation', { git: { op: 'branch-switch', from: c2, to: c1, ref: 'main' } }],
+    ]);
+    // A process that did not see the switch learns where HEAD was from the ledger; the one
+    // that did passes the HEAD its scan returned.
+    await expectIdempotent();
+    await expectIdempotent({ lastHead: switched.head });
+
+    // An edit made after the switch is an outside edit again.
+    const edited = V1.replace('a smith', 'a baker');
+    await put('cast/elena.md', edited);
+    const after = await scan();
+    expect(after.git).toEqual({ kind: 'none' });
+    expect(after.entries.map((e) => e.body)).toMatchObject([
+      { agent: { type: 'external' }, outputs: [{ parents: [R2] }] },
+    ]);
+  });
+
+  it('records a switch to content the ledger never saw as a navigation only', async () => {
+    const c1 = await commitDoc(V1, 'v1');
+    git('checkout', '-q', '-b', 'draft');
+    const c2 = await commitDoc(V2, 'v2');
+    git('checkout', '-q', 'main');
+    expect((await scan({ lastHead: c1 })).git).toEqual({ kind: 'none' });
+    git('checkout', '-q', c2);
+    const detached = await scan({ lastHead: c1 });
+    expect(detached.entries.map((e) => [e.kind, e.body])).toEqual([
+      ['navigation', { git: { op: 'detach', from: c1, to: c2, ref: null } }],
+    ]);
+    expect(detached.appended).toBe(1);
+  });
+
+  it('records content a conflicted merge wrote as a git transformation on the head', async () => {
+    await commitDoc(V1, 'v1');
+    git('checkout', '-q', '-b', 'side');
+    await commitDoc(V2, 'side');
+    git('checkout', '-q', 'main');
+    await commitDoc(V1.replace('a smith', 'a miner'), 'main');
+    expect(() => git('merge', '-q', 'side')).toThrow();
+    const merged = await scan();
+    expect(merged.git).toMatchObject({ kind: 'mutation', op: 'merge' });
+    const [entry] = await mine();
+    expect(entry?.body).toMatchObject({
+      inputs: [],
+      outputs: [{ object: A, parents: [R1] }],
+      agent: { type: 'git' },
+      intent: { kind: 'git-merge', summary: 'git merge: cast/elena.md' },
+      confidence: 'unknown',
+    });
+    await expectIdempotent();
   });
 });

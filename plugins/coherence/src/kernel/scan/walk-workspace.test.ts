@@ -1,8 +1,10 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isWalkedMarkdownPath, walkWorkspace } from './walk-workspace.js';
+import { digestFile } from './file-digest.js';
+import { planReconciliation } from './reconcile.js';
+import { isWalkedMarkdownPath, WalkCache, walkWorkspace, type WalkResult } from './walk-workspace.js';
 
 let root: string;
 beforeEach(async () => {
@@ -90,6 +92,118 @@ describe('walkWorkspace', () => {
     const walked = await walkWorkspace(root);
     expect(walked.files).toHaveLength(20_000);
     expect(walked.diagnostics).toEqual([]);
+  });
+});
+
+const ID = (n: number): string => `0190b000-0000-7000-8000-${String(n).padStart(12, '0')}`;
+const doc = (n: number, body: string): string => `---\nvmark:\n  id: ${ID(n)}\n---\n${body}`;
+/** Which files came with bytes (read) and which with a remembered digest only. */
+const howRead = (walked: WalkResult): Record<string, 'read' | 'cached'> =>
+  Object.fromEntries(walked.files.map((f) => [f.path, f.bytes === undefined ? 'cached' : 'read']));
+
+describe('walkWorkspace with a WalkCache', () => {
+  // These files were all written a moment ago: a negative window trusts them anyway.
+  const fresh = (): WalkCache => new WalkCache({ racyWindowNs: -60_000_000_000n });
+
+  it('reads every file once, then only files whose stat signature changed', async () => {
+    await put('a.md', doc(1, 'a'));
+    await put('sub/b.md', doc(2, 'b'));
+    await put('plain.md', 'no identity');
+    const cache = fresh();
+    const first = await walkWorkspace(root, { cache });
+    expect(howRead(first)).toEqual({ 'a.md': 'read', 'plain.md': 'read', 'sub/b.md': 'read' });
+    expect(first.files.map((f) => f.digest)).toEqual([
+      digestFile(Buffer.from(doc(1, 'a'))),
+      null,
+      digestFile(Buffer.from(doc(2, 'b'))),
+    ]);
+    expect(cache.size).toBe(3);
+
+    const second = await walkWorkspace(root, { cache });
+    expect(howRead(second)).toEqual({ 'a.md': 'cached', 'plain.md': 'cached', 'sub/b.md': 'cached' });
+    expect(second.files.map((f) => f.digest)).toEqual(first.files.map((f) => f.digest));
+
+    // Same size, other content and a different mtime: read again.
+    await put('a.md', doc(1, 'A'));
+    await utimes(join(root, 'a.md'), new Date(2_000_000), new Date(2_000_000));
+    const third = await walkWorkspace(root, { cache });
+    expect(howRead(third)).toEqual({ 'a.md': 'read', 'plain.md': 'cached', 'sub/b.md': 'cached' });
+    expect(third.files[0]?.digest).toEqual(digestFile(Buffer.from(doc(1, 'A'))));
+  });
+
+  it('reads a file again when it was replaced by another with the same size and times', async () => {
+    await put('a.md', doc(1, 'a'));
+    await put('other.md', doc(1, 'b'));
+    const cache = fresh();
+    await walkWorkspace(root, { cache });
+    await utimes(join(root, 'other.md'), new Date(3_000_000), new Date(3_000_000));
+    await utimes(join(root, 'a.md'), new Date(3_000_000), new Date(3_000_000));
+    await walkWorkspace(root, { cache });
+    // Another inode under the old name.
+    await rename(join(root, 'other.md'), join(root, 'a.md'));
+    const walked = await walkWorkspace(root, { cache });
+    expect(howRead(walked)).toEqual({ 'a.md': 'read' });
+    expect(walked.files[0]?.digest).toEqual(digestFile(Buffer.from(doc(1, 'b'))));
+  });
+
+  it('does not trust a file changed within the racy window before the walk', async () => {
+    await put('a.md', doc(1, 'a'));
+    const cache = new WalkCache();
+    await walkWorkspace(root, { cache });
+    expect(cache.size).toBe(0);
+    expect(howRead(await walkWorkspace(root, { cache }))).toEqual({ 'a.md': 'read' });
+  });
+
+  it('forgets deleted files, and reports a file swapped for a link', async () => {
+    await put('a.md', doc(1, 'a'));
+    await put('b.md', doc(2, 'b'));
+    const cache = fresh();
+    await walkWorkspace(root, { cache });
+    await rm(join(root, 'b.md'));
+    await rm(join(root, 'a.md'));
+    await put('target.txt', doc(1, 'a'));
+    await symlink(join(root, 'target.txt'), join(root, 'a.md'));
+    const walked = await walkWorkspace(root, { cache });
+    expect(walked.files).toEqual([]);
+    expect(walked.diagnostics.map((d) => [d.code, d.path])).toEqual([['symlink', 'a.md']]);
+    expect(cache.size).toBe(0);
+  });
+
+  it('starts over for another root and re-checks the size bound', async () => {
+    await put('a.md', doc(1, 'a'));
+    const cache = fresh();
+    await walkWorkspace(root, { cache });
+    const sized = await walkWorkspace(root, { cache, maxFileBytes: 5 });
+    expect(sized.diagnostics.map((d) => d.code)).toEqual(['too-large']);
+    const other = await mkdtemp(join(tmpdir(), 'vmark-walk-other-'));
+    try {
+      await walkWorkspace(root, { cache });
+      expect(cache.size).toBe(1);
+      expect((await walkWorkspace(other, { cache })).files).toEqual([]);
+      expect(cache.size).toBe(0);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it('plans the same reconciliation from remembered digests as from bytes', async () => {
+    await put('a.md', doc(1, 'a'));
+    await put('dup1.md', doc(2, 'same id'));
+    await put('dup2.md', doc(2, 'same id, other copy'));
+    await put('notes.md', 'no id');
+    const cache = fresh();
+    await walkWorkspace(root, { cache });
+    const cached = await walkWorkspace(root, { cache });
+    const plain = await walkWorkspace(root);
+    expect(Object.values(howRead(cached))).toEqual(['cached', 'cached', 'cached', 'cached']);
+    const factory = () => {
+      let n = 0;
+      return { writer: ID(99), newId: () => ID(1000 + ++n), now: () => new Date(0) };
+    };
+    const fromCache = planReconciliation(cached.files, new Map(), factory());
+    expect(fromCache).toEqual(planReconciliation(plain.files, new Map(), factory()));
+    expect(fromCache.entries).toHaveLength(2);
+    expect(fromCache.held).toEqual([ID(2)]);
   });
 });
 

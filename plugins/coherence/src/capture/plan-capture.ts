@@ -1,0 +1,196 @@
+/**
+ * Capture (vmark-notes §7.3 provenance): the entries that record one MCP write as a
+ * `transformation` of the written document from the documents the client read before it.
+ * Pure: the caller has already given every document its identity, reads the ledger, and
+ * appends what this returns, in order.
+ *
+ * Each document is pinned to the revision whose content the client actually saw (or wrote
+ * over). Content the ledger has never seen — a file the ledger does not know yet, an edit
+ * made outside — is first recorded as an `external` revision, as a scan would record it, so
+ * the model's transformation always has real revisions to point at.
+ */
+import { canonicalize, contentHash, readIdentity, revisionId } from '../kernel/identity/index.js';
+import {
+  compareEntries,
+  createEntry,
+  isKind,
+  type EntryFactory,
+  type LedgerEntry,
+} from '../kernel/ledger/index.js';
+import { buildRevisionGraph, normUuid, type RevisionGraph } from '../kernel/projection/index.js';
+import { observationIdem, OBSERVED_EXTERNAL } from '../kernel/scan/index.js';
+
+export interface CapturedDocument {
+  /** Workspace-relative, `/`-separated. */
+  readonly path: string;
+  /** The text as served (an input) or as written (the output); it must carry a `vmark.id`. */
+  readonly text: string;
+}
+
+export interface CaptureRequest {
+  readonly output: CapturedDocument;
+  /** The output's text before the write; null for a file the write created. */
+  readonly before: string | null;
+  readonly inputs: readonly CapturedDocument[];
+  readonly agent: { readonly type: 'model' | 'human'; readonly id?: string };
+  readonly intent: { readonly kind: string; readonly summary: string };
+  readonly confidence: 'exact' | 'inferred';
+}
+
+export class CaptureError extends Error {
+  override readonly name = 'CaptureError';
+}
+
+interface Fingerprint {
+  readonly object: string;
+  readonly schema: string | null;
+  readonly hash: string;
+}
+
+function canonicalText(text: string, path: string): { text: string; hash: string } {
+  const bytes = Buffer.from(text, 'utf8');
+  const canonical = canonicalize(bytes);
+  if (canonical.kind !== 'text') throw new CaptureError(`${path} is not text`);
+  return { text: canonical.text, hash: contentHash(canonical, bytes) };
+}
+
+function fingerprint(doc: CapturedDocument): Fingerprint {
+  const { text, hash } = canonicalText(doc.text, doc.path);
+  const identity = readIdentity(text);
+  if (identity.id === null) throw new CaptureError(`${doc.path} carries no vmark.id`);
+  return { object: identity.id, schema: identity.schema, hash };
+}
+
+/** What the ledger records of each object, updated as the plan adds entries. */
+class Known {
+  readonly #registered = new Set<string>();
+  /** object → content hash → revisions with that content. */
+  readonly #byHash = new Map<string, Map<string, string[]>>();
+  readonly #graph: RevisionGraph;
+  readonly #added = new Map<string, string[]>();
+
+  constructor(entries: readonly LedgerEntry[]) {
+    const ordered = [...entries].sort(compareEntries);
+    this.#graph = buildRevisionGraph(ordered);
+    for (const entry of ordered) {
+      if (isKind(entry, 'object-registered')) this.#registered.add(normUuid(entry.body.object));
+      if (!isKind(entry, 'transformation')) continue;
+      for (const out of entry.body.outputs)
+        this.#remember(normUuid(out.object), out.content_hash, out.revision);
+    }
+  }
+
+  #remember(object: string, hash: string, revision: string): void {
+    let hashes = this.#byHash.get(object);
+    if (!hashes) this.#byHash.set(object, (hashes = new Map<string, string[]>()));
+    const list = hashes.get(hash) ?? [];
+    if (!list.includes(revision)) list.push(revision);
+    hashes.set(hash, list);
+  }
+
+  isRegistered(object: string): boolean {
+    return this.#registered.has(object) || this.#byHash.has(object);
+  }
+
+  heads(object: string): readonly string[] {
+    return this.#added.get(object) ?? this.#graph.heads(object);
+  }
+
+  /** A revision with this content, a head by preference. */
+  revisionWith(object: string, hash: string): string | null {
+    const candidates = this.#byHash.get(object)?.get(hash) ?? [];
+    const heads = this.heads(object);
+    return candidates.find((r) => heads.includes(r)) ?? candidates[0] ?? null;
+  }
+
+  record(object: string, hash: string, revision: string): void {
+    this.#registered.add(object);
+    this.#remember(object, hash, revision);
+    this.#added.set(object, [revision]);
+  }
+}
+
+export function planCapture(
+  entries: readonly LedgerEntry[],
+  request: CaptureRequest,
+  factory: EntryFactory,
+): LedgerEntry[] {
+  const known = new Known(entries);
+  const planned: LedgerEntry[] = [];
+
+  const register = (doc: CapturedDocument, print: Fingerprint, derivedFrom: readonly string[]) => {
+    if (known.isRegistered(print.object)) return;
+    planned.push(
+      createEntry(
+        'object-registered',
+        { object: print.object, path: doc.path, schema: print.schema, derived_from: [...derivedFrom] },
+        factory,
+      ),
+    );
+  };
+
+  /** The revision holding `hash`, recording it as an outside edit when the ledger lacks it. */
+  const pin = (doc: CapturedDocument, print: Fingerprint, summary: string): string => {
+    const existing = known.revisionWith(print.object, print.hash);
+    if (existing !== null) return existing;
+    const parents = [...known.heads(print.object)].sort();
+    const revision = revisionId(print.hash, parents);
+    planned.push(
+      createEntry(
+        'transformation',
+        {
+          inputs: [],
+          outputs: [{ object: print.object, revision, content_hash: print.hash, parents }],
+          agent: { type: 'external' },
+          intent: { kind: OBSERVED_EXTERNAL, summary: `${summary}: ${doc.path}` },
+          confidence: 'unknown',
+        },
+        factory,
+        // The same fact a scan would record, under the same key, so the two dedupe.
+        observationIdem(['transformation', print.object, revision]),
+      ),
+    );
+    known.record(print.object, print.hash, revision);
+    return revision;
+  };
+
+  const out = fingerprint(request.output);
+  const inputs: { object: string; revision: string }[] = [];
+  for (const doc of request.inputs) {
+    const print = fingerprint(doc);
+    // Reading a document and writing it back is editing it, not deriving it from itself.
+    if (print.object === out.object) continue;
+    if (inputs.some((i) => i.object === print.object)) continue;
+    register(doc, print, []);
+    inputs.push({ object: print.object, revision: pin(doc, print, 'read as found') });
+  }
+
+  register(
+    request.output,
+    out,
+    inputs.map((i) => i.object),
+  );
+  const parents: string[] = [];
+  if (request.before !== null) {
+    // The text before a first capture has no identity yet; masked, it hashes the same either way.
+    const before = { ...out, hash: canonicalText(request.before, request.output.path).hash };
+    parents.push(pin(request.output, before, 'found before the write'));
+  }
+  // Identity lines are masked from the hash: a write that changed only them changed nothing.
+  if (parents.length === 1 && known.revisionWith(out.object, out.hash) === parents[0]) return planned;
+  const revision = revisionId(out.hash, parents);
+  planned.push(
+    createEntry(
+      'transformation',
+      {
+        inputs: inputs.map((i) => ({ object: i.object, revision: i.revision, role: 'direct' as const })),
+        outputs: [{ object: out.object, revision, content_hash: out.hash, parents }],
+        agent: request.agent.id === undefined ? { type: request.agent.type } : { ...request.agent },
+        intent: { ...request.intent },
+        confidence: request.confidence,
+      },
+      factory,
+    ),
+  );
+  return planned;
+}

@@ -1,0 +1,63 @@
+import { mkdir, mkdtemp, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ChangeMonitor } from './change-monitor.js';
+
+let root: string;
+let monitor: ChangeMonitor;
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'vmark-monitor-')));
+  await mkdir(path.join(root, 'notes', 'deep'), { recursive: true });
+  await writeFile(path.join(root, 'notes', 'deep', 'a.md'), 'a');
+  monitor = new ChangeMonitor(root);
+});
+afterEach(async () => {
+  monitor.dispose();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('ChangeMonitor', () => {
+  it('counts as changed before the first mark', async () => {
+    expect(await monitor.unchanged()).toBe(false);
+  });
+
+  it('is unchanged after a mark until a file changes, however deep, and the change is seen at once', async () => {
+    monitor.mark();
+    expect(await monitor.unchanged()).toBe(true);
+    await writeFile(path.join(root, 'notes', 'deep', 'a.md'), 'b');
+    expect(await monitor.unchanged()).toBe(false);
+    monitor.mark();
+    expect(await monitor.unchanged()).toBe(true);
+  });
+
+  it('sees files created, renamed and removed, and folders created later', async () => {
+    monitor.mark();
+    await mkdir(path.join(root, 'later'));
+    expect(await monitor.unchanged()).toBe(false);
+    monitor.mark();
+    await writeFile(path.join(root, 'later', 'b.md'), 'b');
+    expect(await monitor.unchanged()).toBe(false);
+    monitor.mark();
+    await rename(path.join(root, 'later', 'b.md'), path.join(root, 'later', 'c.md'));
+    expect(await monitor.unchanged()).toBe(false);
+    monitor.mark();
+    await rm(path.join(root, 'later', 'c.md'));
+    expect(await monitor.unchanged()).toBe(false);
+  });
+
+  it('ignores the ledger folder and git internals', async () => {
+    await mkdir(path.join(root, '.vmark', 'ledger'), { recursive: true });
+    await mkdir(path.join(root, '.git'));
+    monitor.mark();
+    await writeFile(path.join(root, '.vmark', 'ledger', 'w.jsonl'), '{}\n');
+    await writeFile(path.join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    expect(await monitor.unchanged()).toBe(true);
+  });
+
+  it('vouches for nothing once disposed', async () => {
+    monitor.mark();
+    monitor.dispose();
+    expect(await monitor.unchanged()).toBe(false);
+  });
+});

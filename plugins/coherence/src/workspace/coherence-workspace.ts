@@ -1,0 +1,373 @@
+/**
+ * One workspace's coherence state, for the tools and the terminal. Every operation runs in
+ * turn (reads see every capture queued before them); the ledger on disk is the only truth,
+ * and what is kept in memory here (paths seen to move) is rebuilt by the next scan.
+ */
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { uuidv7 } from '../kernel/identity/index.js';
+import {
+  appendEntry,
+  createEntry,
+  ensureLayout,
+  isKind,
+  LedgerTail,
+  parseTime,
+  type EntryFactory,
+  type LedgerEntry,
+  type LedgerTailRead,
+} from '../kernel/ledger/index.js';
+import {
+  breakdown,
+  currentClaims,
+  DEFAULT_CONTEXT_ID,
+  projectEdges,
+  resolveContext,
+  selectionFor,
+  type CurrentClaimRow,
+  type EdgeRow,
+  type ResolvedContext,
+} from '../kernel/projection/index.js';
+import {
+  buildObjectIndex,
+  digestOf,
+  readGitState,
+  scanWorkspace,
+  WalkCache,
+  walkWorkspace,
+  type ObjectIndex,
+  type WalkResult,
+} from '../kernel/scan/index.js';
+import { planCapture, type CaptureRequest } from '../capture/plan-capture.js';
+import { currentGrants, DELEGABLE_SCOPES, type DelegableScope, type Grant } from '../delegation/grants.js';
+import {
+  planResolution,
+  receiptOf,
+  type ResolveReceipt,
+  type ResolveRequest,
+} from '../resolution/resolve-edge.js';
+import { ChangeMonitor } from './change-monitor.js';
+import { readContextFiles } from './context-files.js';
+import { edgeRows, type McpEdgeRow } from './edge-rows.js';
+
+export const VMARK_DIR = '.vmark';
+
+export interface CoherenceStatus {
+  readonly initialized: boolean;
+  readonly objects: number;
+  readonly open_items: number;
+  readonly quarantined: number;
+  readonly writer: string;
+}
+
+export interface ContextRow {
+  readonly id: string;
+  readonly name: string;
+  readonly parent: string | null;
+  readonly enforcement: 'enforcing' | 'greenhouse';
+  readonly visibleClaims: number;
+  readonly errors: readonly string[];
+}
+
+export interface DelegateRequest {
+  readonly delegate: string;
+  readonly scope: readonly DelegableScope[];
+  readonly expires: Date;
+  readonly actor: string;
+}
+
+export interface Clock {
+  readonly now: () => Date;
+  readonly newId: () => string;
+}
+
+const systemClock: Clock = { now: () => new Date(), newId: () => uuidv7() };
+
+/**
+ * Derived state kept between calls (the "index" of vmark-notes §7.1, in memory): each piece
+ * is keyed on what it was derived from, so a warm call with nothing changed only checks keys.
+ */
+interface Derived<T> {
+  readonly key: string;
+  readonly value: T;
+}
+
+export class CoherenceWorkspace {
+  readonly vmarkDir: string;
+  readonly #tail: LedgerTail;
+  /** Moves the scan has seen (index updates, never ledger entries), by object id. */
+  readonly #observedPaths = new Map<string, string>();
+  /** Lets a walk re-read only the files whose stat signature changed since the last one. */
+  readonly #walkCache = new WalkCache();
+  /** Lets a call skip the walk altogether when nothing in the workspace changed. */
+  readonly #monitor: ChangeMonitor;
+  #lastWalk: WalkResult | undefined;
+  /** HEAD as the last scan or capture saw it: how the next scan tells a checkout from an edit. */
+  #lastHead: string | null = null;
+  /** The walk, ledger version and HEAD the last scan left reconciled. */
+  #reconciled: { walk: WalkResult; key: string } | undefined;
+  #objects: Derived<ObjectIndex> | undefined;
+  #projection: Derived<{ rows: readonly EdgeRow[]; until: number }> | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly root: string,
+    readonly writer: string,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.vmarkDir = path.join(root, VMARK_DIR);
+    this.#tail = new LedgerTail(this.vmarkDir, { writeQuarantine: true });
+    this.#monitor = new ChangeMonitor(root);
+  }
+
+  dispose(): void {
+    this.#monitor.dispose();
+  }
+
+  /** Runs `task` after every operation queued before it. */
+  #exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(task, task);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  get #factory(): EntryFactory {
+    return { writer: this.writer, now: this.clock.now, newId: this.clock.newId };
+  }
+
+  async initialized(): Promise<boolean> {
+    try {
+      await access(this.vmarkDir);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async #defaultContext(): Promise<ResolvedContext> {
+    const files = await readContextFiles(this.vmarkDir);
+    const context = resolveContext(DEFAULT_CONTEXT_ID, files.manifests);
+    return files.errors.length === 0 ? context : { ...context, errors: [...files.errors, ...context.errors] };
+  }
+
+  status(): Promise<CoherenceStatus> {
+    return this.#exclusive(async () => {
+      const walked = await this.#walk();
+      const ids = new Set(walked.files.flatMap((f) => digestOf(f)?.id ?? []));
+      if (!(await this.initialized()))
+        return { initialized: false, objects: ids.size, open_items: 0, quarantined: 0, writer: this.writer };
+      const ledger = await this.#tail.refresh();
+      const context = await this.#defaultContext();
+      const open = breakdown(this.#project(ledger, context)).filter(
+        (r) => selectionFor(context, r.downstream) === 'live',
+      );
+      return {
+        initialized: true,
+        objects: ids.size,
+        open_items: open.length,
+        quarantined: ledger.quarantined,
+        writer: this.writer,
+      };
+    });
+  }
+
+  /** Reconciles the files with the ledger (which may append), then lists the breakdown. */
+  edges(): Promise<McpEdgeRow[]> {
+    return this.#exclusive(async () => {
+      const ledger = await this.#reconcile();
+      const context = await this.#defaultContext();
+      return edgeRows(this.#project(ledger, context), this.#objectIndex(ledger), context);
+    });
+  }
+
+  claims(): Promise<readonly CurrentClaimRow[]> {
+    return this.#exclusive(async () =>
+      currentClaims((await this.#tail.refresh()).entries, await this.#defaultContext()),
+    );
+  }
+
+  contexts(): Promise<ContextRow[]> {
+    return this.#exclusive(async () => {
+      const files = await readContextFiles(this.vmarkDir);
+      const rows = files.manifests.map((m): ContextRow => {
+        const resolved = resolveContext(m.id, files.manifests);
+        return {
+          id: m.id.toLowerCase(),
+          name: m.name,
+          parent: m.parent?.toLowerCase() ?? null,
+          enforcement: resolved.enforcement,
+          visibleClaims: resolved.visibleClaims.length,
+          errors: resolved.errors,
+        };
+      });
+      // The implicit default always exists; unreadable files are reported on it.
+      if (!rows.some((r) => r.id === DEFAULT_CONTEXT_ID))
+        rows.unshift({
+          id: DEFAULT_CONTEXT_ID,
+          name: 'default',
+          parent: null,
+          enforcement: 'greenhouse',
+          visibleClaims: 0,
+          errors: [],
+        });
+      if (files.errors.length > 0) {
+        const i = rows.findIndex((r) => r.id === DEFAULT_CONTEXT_ID);
+        const row = rows[i]!;
+        rows[i] = { ...row, errors: [...files.errors, ...row.errors] };
+      }
+      return rows;
+    });
+  }
+
+  resolve(principal: string | null, request: ResolveRequest): Promise<ResolveReceipt> {
+    return this.#exclusive(async () => {
+      const ledger = await this.#tail.refresh();
+      const entry = planResolution(
+        ledger.entries,
+        await this.#defaultContext(),
+        principal,
+        request,
+        this.#factory,
+      );
+      await this.#append([entry]);
+      return receiptOf(entry);
+    });
+  }
+
+  /** Records one write; initializes `.vmark/` when this is the workspace's first capture. */
+  capture(request: CaptureRequest): Promise<number> {
+    return this.#exclusive(async () => {
+      const entries = planCapture((await this.#tail.refresh()).entries, request, this.#factory);
+      await this.#append(entries);
+      this.#lastHead ??= (await readGitState(this.root))?.head ?? null;
+      return entries.length;
+    });
+  }
+
+  delegations(): Promise<readonly Grant[]> {
+    return this.#exclusive(async () => currentGrants((await this.#tail.refresh()).entries));
+  }
+
+  /** A person's grant (`vmark coherence delegate`); the caller checks the person is at a terminal. */
+  delegate(request: DelegateRequest): Promise<{ grant: string; entryId: string }> {
+    return this.#exclusive(async () => {
+      if (request.scope.length === 0) throw new RangeError('a grant needs at least one scope');
+      if (request.scope.some((s) => !DELEGABLE_SCOPES.includes(s))) throw new RangeError('unknown scope');
+      if (request.delegate.trim() === '') throw new RangeError('a grant needs a delegate');
+      if (request.expires.getTime() <= this.clock.now().getTime())
+        throw new RangeError('a grant must expire in the future');
+      const grant = this.clock.newId();
+      const entry = createEntry(
+        'delegation',
+        {
+          delegation: grant,
+          actor: { type: 'human', id: request.actor },
+          delegate: { type: 'external', id: request.delegate },
+          scope: [...request.scope],
+          expires: request.expires.toISOString(),
+          supersedes: null,
+        },
+        this.#factory,
+      );
+      await this.#append([entry]);
+      return { grant, entryId: entry.id };
+    });
+  }
+
+  /** Revocation: a superseding entry with an empty scope. */
+  revoke(grantId: string, actor: string): Promise<{ grant: string; entryId: string } | null> {
+    return this.#exclusive(async () => {
+      const current = currentGrants((await this.#tail.refresh()).entries).find(
+        (g) => g.grant === grantId.toLowerCase(),
+      );
+      if (current === undefined || current.scope.length === 0) return null;
+      const entry = createEntry(
+        'delegation',
+        {
+          delegation: current.grant,
+          actor: { type: 'human', id: actor },
+          delegate: { type: 'external', id: current.delegate },
+          scope: [],
+          expires: current.expires,
+          supersedes: current.entryId,
+        },
+        this.#factory,
+      );
+      await this.#append([entry]);
+      return { grant: current.grant, entryId: entry.id };
+    });
+  }
+
+  /** The workspace's Markdown files: the last walk while nothing changed, else a new one. */
+  async #walk(): Promise<WalkResult> {
+    if (this.#lastWalk !== undefined && (await this.#monitor.unchanged())) return this.#lastWalk;
+    // Marked before walking: a change made during the walk is seen by the next call.
+    this.#monitor.mark();
+    this.#lastWalk = await walkWorkspace(this.root, { cache: this.#walkCache });
+    return this.#lastWalk;
+  }
+
+  /** Scan reconciliation (vmark-notes §7.6), skipped when neither files, ledger nor HEAD moved. */
+  async #reconcile(): Promise<LedgerTailRead> {
+    const walked = await this.#walk();
+    let ledger = await this.#tail.refresh();
+    const head = (await readGitState(this.root))?.head ?? null;
+    if (this.#reconciled?.walk === walked && this.#reconciled.key === `${ledger.version}:${head}`)
+      return ledger;
+    const scan = await scanWorkspace(this.root, this.vmarkDir, this.writer, {
+      ...this.#factory,
+      ledger,
+      known: this.#objectIndex(ledger),
+      walked,
+      observedPaths: this.#observedPaths,
+      lastHead: this.#lastHead,
+    });
+    for (const move of scan.moves) this.#observedPaths.set(move.object, move.to);
+    this.#lastHead = scan.head;
+    if (scan.appended > 0) ledger = await this.#tail.refresh();
+    this.#reconciled = { walk: walked, key: `${ledger.version}:${scan.head}` };
+    return ledger;
+  }
+
+  #objectIndex(ledger: LedgerTailRead): ObjectIndex {
+    const key = `${ledger.version}:${JSON.stringify([...this.#observedPaths])}`;
+    if (this.#objects?.key !== key)
+      this.#objects = {
+        key,
+        value: buildObjectIndex(ledger.entries, { observedPaths: this.#observedPaths }),
+      };
+    return this.#objects.value;
+  }
+
+  /** Every edge projected in `context`; kept until the ledger, the context or a waiver's expiry changes it. */
+  #project(ledger: LedgerTailRead, context: ResolvedContext): readonly EdgeRow[] {
+    const now = this.clock.now();
+    const key = `${ledger.version}:${contextKey(context)}`;
+    if (this.#projection?.key === key && now.getTime() < this.#projection.value.until)
+      return this.#projection.value.rows;
+    const rows = projectEdges(ledger.entries, context, now);
+    this.#projection = { key, value: { rows, until: nextExpiry(ledger.entries, now) } };
+    return rows;
+  }
+
+  async #append(entries: readonly LedgerEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await ensureLayout(this.vmarkDir);
+    for (const entry of entries) await appendEntry(this.vmarkDir, this.writer, entry);
+  }
+}
+
+function contextKey(context: ResolvedContext): string {
+  return JSON.stringify([context.id, [...context.selections], context.visibleClaims, context.enforcement]);
+}
+
+/** When the first waiver still in force runs out: a projection made now is right until then. */
+function nextExpiry(entries: readonly LedgerEntry[], now: Date): number {
+  let next = Infinity;
+  for (const entry of entries) {
+    if (!isKind(entry, 'waiver') || entry.body.expires == null) continue;
+    const at = parseTime(entry.body.expires)?.epochMs;
+    if (at !== undefined && at > now.getTime() && at < next) next = at;
+  }
+  return next;
+}

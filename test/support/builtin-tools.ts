@@ -1,0 +1,9 @@
+/** The tools of the built-in plugins, in the order a client lists them (activation order). */
+export const BUILTIN_TOOLS = [
+  'session',
+  'workspace',
+  'document',
+  'coherence',
+  'coherence_resolve',
+  'workflow',
+];
