@@ -161,6 +161,40 @@ describe('capture', () => {
     ).toBe(ledger);
   });
 
+  it('holds the capture of a document whose id another file carries too, until only one does', async () => {
+    await start();
+    await deriveChapterFromElena();
+    await writeFile(
+      path.join(workspace, 'copy.md'),
+      await readFile(path.join(workspace, 'chapter-3.md'), 'utf8'),
+    );
+    const models = async () =>
+      (await readLedger(path.join(workspace, '.vmark'))).entries.filter(
+        (e) => (e.body as { agent?: { type: string } }).agent?.type === 'model',
+      ).length;
+    const elena = await tabOf('elena.md');
+    const chapter = await tabOf('chapter-3.md');
+    await kit.call('document', { action: 'read', tabId: elena });
+    const current = (await kit.call('document', { action: 'read', tabId: chapter })).data as {
+      content: string;
+    };
+    await kit.call('document', { action: 'read', tabId: elena });
+    await kit.call('document', { action: 'write', tabId: chapter, content: `${current.content}\nMore.\n` });
+    await kit.call('coherence', { action: 'status', workspace_root: workspace });
+    expect(await models()).toBe(1);
+    // The scan records the finding once, for every reader.
+    await edges();
+    await edges();
+    const diagnostics = (await readLedger(path.join(workspace, '.vmark'))).entries.filter(
+      (e) => e.kind === 'diagnostic',
+    );
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        body: expect.objectContaining({ code: 'duplicate-id', paths: ['chapter-3.md', 'copy.md'] }),
+      }),
+    ]);
+  });
+
   it('does not start a ledger for a write made from nothing read', async () => {
     await start();
     const chapter = await tabOf('chapter-3.md');

@@ -238,6 +238,9 @@ export class CoherenceWorkspace {
   capture(request: CaptureRequest): Promise<number> {
     return this.#exclusive(async () => {
       const entries = planCapture((await this.#tail.refresh()).entries, request, this.#factory);
+      const held = duplicated(await this.#walk(), objectsOf(entries));
+      // Which copy is the object is a person's call (vmark-notes §7.2): record nothing until then.
+      if (held.length > 0) throw new Error(`capture held: ${held.join(', ')} carried by more than one file`);
       await this.#append(entries);
       this.#lastHead ??= (await readGitState(this.root))?.head ?? null;
       return entries.length;
@@ -370,4 +373,25 @@ function nextExpiry(entries: readonly LedgerEntry[], now: Date): number {
     if (at !== undefined && at > now.getTime() && at < next) next = at;
   }
   return next;
+}
+
+/** The objects a capture records revisions of or reads. */
+function objectsOf(entries: readonly LedgerEntry[]): Set<string> {
+  const objects = new Set<string>();
+  for (const entry of entries) {
+    if (!isKind(entry, 'transformation')) continue;
+    for (const out of entry.body.outputs) objects.add(out.object.toLowerCase());
+    for (const input of entry.body.inputs) objects.add(input.object.toLowerCase());
+  }
+  return objects;
+}
+
+/** Those of `objects` whose id more than one file carries. */
+function duplicated(walked: WalkResult, objects: ReadonlySet<string>): string[] {
+  const counts = new Map<string, number>();
+  for (const file of walked.files) {
+    const id = digestOf(file)?.id;
+    if (id !== undefined && objects.has(id)) counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return [...counts].filter(([, n]) => n > 1).map(([id]) => id);
 }

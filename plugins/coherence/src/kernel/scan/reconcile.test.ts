@@ -120,7 +120,7 @@ describe('planReconciliation', () => {
     expect(plan.entries[0]?.idem).toBe(observationIdem(['object-registered', B, 'places/b.md']));
   });
 
-  it('holds an id carried by two files: a diagnostic, no entries, neither moved nor absent', () => {
+  it('holds an id carried by two files: a diagnostic (and its entry), no revision, neither moved nor absent', () => {
     const plan = planReconciliation(
       [file('x.md', doc(A, 'one\n')), file('y.md', doc(A, 'two\n')), file('z.md', doc(B, 'b\n'))],
       index(knownAt(A, 'elena.md', v1)),
@@ -130,7 +130,12 @@ describe('planReconciliation', () => {
     expect(plan.diagnostics).toEqual([
       { code: 'duplicate-id', object: A, path: 'x.md', message: `id ${A} is carried by 2 files: x.md, y.md` },
     ]);
-    expect(plan.entries.every((e) => JSON.stringify(e.body).includes(B))).toBe(true);
+    const [diagnostic, ...rest] = plan.entries;
+    expect(diagnostic).toMatchObject({
+      kind: 'diagnostic',
+      body: { code: 'duplicate-id', object: A, paths: ['x.md', 'y.md'] },
+    });
+    expect(rest.every((e) => JSON.stringify(e.body).includes(B))).toBe(true);
     expect(plan.moves).toEqual([]);
     expect(plan.absent).toEqual([]);
   });

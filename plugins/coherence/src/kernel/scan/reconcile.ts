@@ -161,12 +161,18 @@ export function planReconciliation(
     if (others.length > 0) {
       // Which copy is "the" object is a human decision; recording either would take it for them.
       held.push(object);
-      diagnostics.push({
-        code: 'duplicate-id',
-        object,
-        path: only.path,
-        message: `id ${object} is carried by ${seen.length} files: ${seen.map((s) => s.path).join(', ')}`,
-      });
+      const paths = seen.map((s) => s.path);
+      const message = `id ${object} is carried by ${seen.length} files: ${paths.join(', ')}`;
+      diagnostics.push({ code: 'duplicate-id', object, path: only.path, message });
+      // Recorded for every reader of the workspace, once per set of paths (the idem says which).
+      entries.push(
+        createEntry(
+          'diagnostic',
+          { code: 'duplicate-id', object, paths, message },
+          factory,
+          observationIdem(['diagnostic', 'duplicate-id', object, ...paths]),
+        ),
+      );
       continue;
     }
     const entry = known.get(object);

@@ -129,15 +129,17 @@ describe('scanWorkspace', () => {
     await expectIdempotent();
   });
 
-  it('holds duplicate ids: a diagnostic and nothing appended', async () => {
+  it('holds duplicate ids: one diagnostic entry, recorded once, and no revision', async () => {
     await withHistory();
     await put('copy/elena.md', V2);
-    const before = await snapshot();
     const result = await scan();
     expect(result.held).toEqual([A]);
     expect(result.diagnostics.map((d) => [d.code, d.object])).toEqual([['duplicate-id', A]]);
-    expect(result.appended).toBe(0);
-    expect(await snapshot()).toEqual(before);
+    expect(result.appended).toBe(1);
+    expect((await mine()).at(-1)).toMatchObject({
+      kind: 'diagnostic',
+      body: { code: 'duplicate-id', object: A, paths: ['cast/elena.md', 'copy/elena.md'] },
+    });
     await expectIdempotent();
   });
 

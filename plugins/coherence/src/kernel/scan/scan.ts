@@ -38,6 +38,8 @@ export interface ScanOptions extends Pick<EntryFactory, 'now' | 'newId'> {
 }
 
 export interface ScanResult extends ReconciliationPlan {
+  /** The plan's entries the ledger did not hold yet (by idem): those appended, or held back. */
+  readonly entries: LedgerEntry[];
   /** Entries of the plan actually appended (all of them, or none when the scan held back). */
   readonly appended: number;
   /** What git did since the last scan; null when the workspace root has no `.git`. */
@@ -85,33 +87,37 @@ export async function scanWorkspace(
     git: git ?? undefined,
   });
   const diagnostics: ScanDiagnostic[] = [...walked.diagnostics, ...plan.diagnostics];
+  // A fact recorded before (by this scan's twin, another writer, a capture) is not appended again.
+  const recorded = new Set(ledger.entries.map((e) => e.idem));
+  const fresh = plan.entries.filter((e) => !recorded.has(e.idem));
   const result = (appended: number): ScanResult => ({
     ...plan,
+    entries: fresh,
     diagnostics,
     appended,
     git,
     head: gitState?.head ?? null,
   });
-  if (plan.entries.length === 0) return result(0);
+  if (fresh.length === 0) return result(0);
 
   if (ledger.futureFormat > 0) {
     // Lines of a later format may record revisions of these very objects; a parent chosen
     // without them could be wrong, and a wrong revision cannot be taken back.
     diagnostics.push({
       code: 'ledger-incomplete',
-      message: `${ledger.futureFormat} ledger line(s) of a later format; ${plan.entries.length} observation(s) not recorded`,
+      message: `${ledger.futureFormat} ledger line(s) of a later format; ${fresh.length} observation(s) not recorded`,
     });
     return result(0);
   }
   if (!(await isDirectory(vmarkDir))) {
     diagnostics.push({
       code: 'not-initialized',
-      message: `no ${vmarkDir}; ${plan.entries.length} observation(s) not recorded until a capture initializes it`,
+      message: `no ${vmarkDir}; ${fresh.length} observation(s) not recorded until a capture initializes it`,
     });
     return result(0);
   }
   // In plan order, one at a time: a registration must land before its object's first revision.
   // A failure part-way leaves a prefix that the next scan completes (see reconcile.ts).
-  for (const entry of plan.entries) await appendEntry(vmarkDir, writerId, entry);
-  return result(plan.entries.length);
+  for (const entry of fresh) await appendEntry(vmarkDir, writerId, entry);
+  return result(fresh.length);
 }

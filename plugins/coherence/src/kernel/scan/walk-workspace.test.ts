@@ -202,7 +202,12 @@ describe('walkWorkspace with a WalkCache', () => {
     };
     const fromCache = planReconciliation(cached.files, new Map(), factory());
     expect(fromCache).toEqual(planReconciliation(plain.files, new Map(), factory()));
-    expect(fromCache.entries).toHaveLength(2);
+    // One object's registration and root, then the duplicate's diagnostic (objects in id order).
+    expect(fromCache.entries.map((e) => e.kind)).toEqual([
+      'object-registered',
+      'transformation',
+      'diagnostic',
+    ]);
     expect(fromCache.held).toEqual([ID(2)]);
   });
 });
