@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { isolatedGit } from '../../../test/isolated-git.js';
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,23 +16,7 @@ afterEach(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-/** The real git binary, isolated from the machine's configuration. */
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-      HOME: base,
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_AUTHOR_NAME: 'T',
-      GIT_AUTHOR_EMAIL: 't@example.com',
-      GIT_COMMITTER_NAME: 'T',
-      GIT_COMMITTER_EMAIL: 't@example.com',
-    },
-  }).trim();
-}
+const git = (cwd: string, ...args: string[]): string => isolatedGit(cwd, base, ...args);
 /** Runs a git command expected to stop on a conflict. */
 function gitConflict(cwd: string, ...args: string[]): void {
   expect(() => git(cwd, ...args)).toThrow();

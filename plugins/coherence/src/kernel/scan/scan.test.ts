@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { isolatedGit } from '../../../test/isolated-git.js';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -221,23 +221,7 @@ describe('scanWorkspace', () => {
 });
 
 describe('scanWorkspace in a git repository', () => {
-  /** The real git binary, isolated from the machine's configuration. */
-  function git(...args: string[]): string {
-    return execFileSync('git', args, {
-      cwd: root,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-        HOME: root,
-        GIT_CONFIG_NOSYSTEM: '1',
-        GIT_AUTHOR_NAME: 'T',
-        GIT_AUTHOR_EMAIL: 't@example.com',
-        GIT_COMMITTER_NAME: 'T',
-        GIT_COMMITTER_EMAIL: 't@example.com',
-      },
-    }).trim();
-  }
+  const git = (...args: string[]): string => isolatedGit(root, root, ...args);
   async function commitDoc(text: string, message: string): Promise<string> {
     await put('cast/elena.md', text);
     git('add', 'cast/elena.md');
