@@ -19,6 +19,7 @@ import {
 } from '../kernel/ledger/index.js';
 import {
   breakdown,
+  buildRevisionGraph,
   currentClaims,
   DEFAULT_CONTEXT_ID,
   projectEdges,
@@ -27,6 +28,7 @@ import {
   type CurrentClaimRow,
   type EdgeRow,
   type ResolvedContext,
+  type RevisionGraph,
 } from '../kernel/projection/index.js';
 import {
   buildObjectIndex,
@@ -106,6 +108,7 @@ export class CoherenceWorkspace {
   #lastHead: string | null = null;
   /** The walk, ledger version and HEAD the last scan left reconciled. */
   #reconciled: { walk: WalkResult; key: string } | undefined;
+  #graph: Derived<RevisionGraph> | undefined;
   #objects: Derived<ObjectIndex> | undefined;
   #projection: Derived<{ rows: readonly EdgeRow[]; until: number }> | undefined;
   #queue: Promise<unknown> = Promise.resolve();
@@ -332,13 +335,19 @@ export class CoherenceWorkspace {
     return ledger;
   }
 
+  /** The revision DAG of the ledger, shared by the object index and the projection. */
+  #revisionGraph(ledger: LedgerTailRead): RevisionGraph {
+    const key = String(ledger.version);
+    if (this.#graph?.key !== key) this.#graph = { key, value: buildRevisionGraph(ledger.entries) };
+    return this.#graph.value;
+  }
+
   #objectIndex(ledger: LedgerTailRead): ObjectIndex {
     const key = `${ledger.version}:${JSON.stringify([...this.#observedPaths])}`;
-    if (this.#objects?.key !== key)
-      this.#objects = {
-        key,
-        value: buildObjectIndex(ledger.entries, { observedPaths: this.#observedPaths }),
-      };
+    if (this.#objects?.key !== key) {
+      const options = { observedPaths: this.#observedPaths, graph: this.#revisionGraph(ledger) };
+      this.#objects = { key, value: buildObjectIndex(ledger.entries, options) };
+    }
     return this.#objects.value;
   }
 
@@ -348,7 +357,7 @@ export class CoherenceWorkspace {
     const key = `${ledger.version}:${contextKey(context)}`;
     if (this.#projection?.key === key && now.getTime() < this.#projection.value.until)
       return this.#projection.value.rows;
-    const rows = projectEdges(ledger.entries, context, now);
+    const rows = projectEdges(ledger.entries, context, now, this.#revisionGraph(ledger));
     this.#projection = { key, value: { rows, until: nextExpiry(ledger.entries, now) } };
     return rows;
   }

@@ -100,15 +100,16 @@ function waiverActive(expires: string | null, now: Date): boolean {
 /**
  * Projects every edge — each `direct` input of each transformation, toward its first output —
  * in `context` at `now`, in ledger order then input order. Rows that are not live are kept
- * (with `live: false`) so a caller can show retired edges; `breakdown` drops them.
+ * (with `live: false`) so a caller can show retired edges; `breakdown` drops them. A caller
+ * that keeps the revision graph of these very entries may pass it instead of having it rebuilt.
  */
 export function projectEdges(
   entries: readonly LedgerEntry[],
   context: ResolvedContext,
   now: Date,
+  graph: RevisionGraph = buildRevisionGraph(entries),
 ): readonly EdgeRow[] {
   const ordered = [...entries].sort(compareEntries);
-  const graph = buildRevisionGraph(ordered);
   const fingerprint = claimsFingerprint(buildClaimStore(ordered), context.visibleClaims);
   const contextId = normUuid(context.id);
 

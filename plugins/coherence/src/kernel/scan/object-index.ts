@@ -6,7 +6,7 @@
  * since (moves are index updates, never ledger entries).
  */
 import { compareEntries, isKind, type LedgerEntry } from '../ledger/index.js';
-import { buildRevisionGraph, normUuid } from '../projection/index.js';
+import { buildRevisionGraph, normUuid, type RevisionGraph } from '../projection/index.js';
 
 export interface KnownHead {
   readonly revision: string;
@@ -30,6 +30,8 @@ export type ObjectIndex = ReadonlyMap<string, KnownObject>;
 export interface ObjectIndexOptions {
   /** Paths observed after the ledger (e.g. moves a caller has applied), by object id. */
   readonly observedPaths?: ReadonlyMap<string, string>;
+  /** The revision graph of these very entries, when the caller keeps one. */
+  readonly graph?: RevisionGraph;
 }
 
 export function buildObjectIndex(
@@ -37,7 +39,7 @@ export function buildObjectIndex(
   options: ObjectIndexOptions = {},
 ): ObjectIndex {
   const ordered = [...entries].sort(compareEntries);
-  const graph = buildRevisionGraph(ordered);
+  const graph = options.graph ?? buildRevisionGraph(ordered);
   const registered = new Map<string, { path: string; schema: string | null }>();
   // The content hash of each recorded revision; as in the graph, the first record wins.
   const hashes = new Map<string, Map<string, string>>();
