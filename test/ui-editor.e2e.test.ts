@@ -1,16 +1,15 @@
-import { cp, mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { call, eventually, REPO, TempDirs } from './support/cli.js';
+import { call, eventually, TempDirs } from './support/cli.js';
 import { connectMcp, launchChromium, type Served, startServe, visibleText } from './support/ui.js';
 
 /*
  * The editor as a person uses it: `vmark serve` on a copy of a small vault,
  * its page in Debian Chromium, and an AI client on the same host over MCP.
- * With VMARK_SCREENSHOTS=1 the run also refreshes docs/images/editor-*.png.
  */
 
 const temp = new TempDirs();
@@ -206,34 +205,5 @@ describe('the editor', () => {
     await page.locator('.tree-file-row', { hasText: 'ci.yml' }).click();
     await expect.poll(() => visibleText(page)).toContain('name: CI');
     await expect.poll(() => page.locator('.mode-switch').getAttribute('class')).toContain('is-disabled');
-  });
-});
-
-describe.runIf(process.env.VMARK_SCREENSHOTS === '1')('screenshots for the README', () => {
-  it('shows the example vault in both modes', async () => {
-    const example = path.join(await realpath(await temp.make('vmark-ui-example-')), 'vault');
-    await cp(path.join(REPO, 'examples', 'vault'), example, { recursive: true });
-    const shown = await startServe(
-      ['--workspace', example, '--open', path.join(example, 'Welcome.md')],
-      await temp.make(),
-    );
-    const shot = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    try {
-      await shot.goto(shown.url);
-      await shot.locator('.editor-host .cm-content').waitFor();
-      await shot.locator('.tree-folder-row', { hasText: 'notes' }).click();
-      await shot.locator('.tree-file-row').first().waitFor();
-      const images = path.join(REPO, 'docs', 'images');
-      await mkdir(images, { recursive: true });
-      // The cursor on the second heading: its marks show, the rest of the page reads as prose.
-      await shot.locator('.cm-line', { hasText: 'What is in here' }).click();
-      await shot.click('.mode-switch [data-mode=wysiwyg]');
-      await shot.screenshot({ path: path.join(images, 'editor-wysiwyg.png') });
-      await shot.click('.mode-switch [data-mode=source]');
-      await shot.screenshot({ path: path.join(images, 'editor-source.png') });
-    } finally {
-      await shot.close();
-      await shown.stop();
-    }
   });
 });

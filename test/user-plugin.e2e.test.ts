@@ -46,6 +46,7 @@ export default definePlugin({ activate(context) { context.registerTool(greeter);
       'session',
       'workspace',
       'document',
+      'selection',
       'coherence',
       'coherence_resolve',
       'greeter',

@@ -306,6 +306,7 @@ describe('UI approvers', () => {
     expect(ask).toHaveBeenCalledWith(
       expect.objectContaining({ operation: 'open_workspace' }),
       outcome.requestId,
+      expect.any(AbortSignal),
     );
     expect(elicit).not.toHaveBeenCalled();
 
@@ -371,5 +372,66 @@ describe('dependency injection', () => {
     const injected = container.get(ApprovalBroker);
     await injected.request(OPEN, toolCall());
     expect(injected.list()[0]!.createdAt).toBe('2026-01-02T03:04:05.000Z');
+  });
+});
+
+describe('standing grants', () => {
+  const NAVIGATE: ApprovalRequest = {
+    operation: 'navigate',
+    subject: 'https://a.example/one',
+    origin: 'https://a.example',
+    grantable: true,
+  };
+
+  it('remembers "allow on this site" for the operation on that origin only', async () => {
+    const ask = vi.fn((_request: ApprovalRequest, _id: string, _signal: AbortSignal) =>
+      Promise.resolve<'allow-site' | 'deny'>('allow-site'),
+    );
+    const registration = broker.registerApprover(uiApprover(ask));
+    expect(await broker.request(NAVIGATE, toolCall())).toMatchObject({ decision: 'allowed', by: 'ui' });
+    registration.dispose();
+    // Nobody is asked again for another page of the same site.
+    expect(await broker.request({ ...NAVIGATE, subject: 'https://a.example/two' }, toolCall())).toMatchObject(
+      { decision: 'allowed', by: 'ui' },
+    );
+    expect(ask).toHaveBeenCalledTimes(1);
+    // Another origin, or another operation, is not covered.
+    expect(
+      await broker.request(
+        { ...NAVIGATE, origin: 'https://b.example', subject: 'https://b.example/' },
+        toolCall(),
+      ),
+    ).toMatchObject({ decision: 'pending' });
+    expect(await broker.request({ ...NAVIGATE, operation: 'click' }, toolCall())).toMatchObject({
+      decision: 'pending',
+    });
+  });
+
+  it('refuses "allow on this site" for a request that is not grantable, or has no origin', async () => {
+    broker.registerApprover(uiApprover(() => Promise.resolve('allow-site')));
+    expect(await broker.request({ ...NAVIGATE, grantable: false }, toolCall())).toMatchObject({
+      decision: 'denied',
+      by: 'ui',
+    });
+    expect(await broker.request(OPEN, toolCall())).toMatchObject({ decision: 'denied', by: 'ui' });
+  });
+
+  it('never applies a grant to a request that is not grantable', async () => {
+    const answers: ('allow-site' | 'deny')[] = ['allow-site', 'deny'];
+    broker.registerApprover(uiApprover(() => Promise.resolve(answers.shift() ?? 'deny')));
+    expect(await broker.request(NAVIGATE, toolCall())).toMatchObject({ decision: 'allowed' });
+    expect(await broker.request({ ...NAVIGATE, grantable: false }, toolCall())).toMatchObject({
+      decision: 'denied',
+    });
+  });
+
+  it('passes the call signal to the UI approver, so a cancelled call withdraws its dialog', async () => {
+    const ask = vi.fn((_request: ApprovalRequest, _id: string, _signal: AbortSignal) =>
+      Promise.resolve<'deny'>('deny'),
+    );
+    broker.registerApprover(uiApprover(ask));
+    const call = toolCall();
+    await broker.request(OPEN, call);
+    expect(ask.mock.calls[0]![2]).toBe(call.signal);
   });
 });

@@ -48,15 +48,17 @@ type Answer = { readonly by: ApproverKind; readonly decision: ApprovalDecision }
  * call and finds the answer given meanwhile. Everything is in memory, bounded,
  * and expires. Any unexpected failure is a refusal, never a permission.
  *
- * `request.grantable` is kept with the request but not acted on yet: standing
- * grants ("allow on this site", remembered in memory) come with the UI dialog
- * that offers them. Until then every allowance is used up by one call.
+ * Standing grants ("Allow on this site" in the UI dialog) are kept in memory
+ * per (operation, origin), only for `grantable` requests with an origin; every
+ * other allowance is used up by one call.
  */
 @injectable()
 export class ApprovalBroker implements Approvals, ApprovalDesk {
   /** One entry per (operation, subject, origin): a retry never queues a duplicate. */
   readonly #entries = new Map<string, Pending>();
   readonly #approvers: Approver[] = [];
+  /** (operation, origin) pairs a person allowed for good, until the host stops. */
+  readonly #grants = new Set<string>();
   readonly #clock: Clock;
 
   constructor(@inject(ClockToken) @optional() clock?: Clock) {
@@ -82,6 +84,10 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
       this.#expire();
       const known = this.#entries.get(key);
       if (known && known.status !== 'waiting') return this.#settle(known);
+      // A person's "Allow on this site" (a deny of this exact request, above, still wins).
+      if (asked.grantable && asked.origin !== undefined && this.#grants.has(grantKeyOf(asked))) {
+        return { decision: 'allowed', requestId: known?.id ?? this.#newId(), by: 'ui' };
+      }
       requestId = known?.id ?? this.#newId();
 
       const answer = await this.#ask(asked, requestId, call, (kind) => (turn = kind));
@@ -140,11 +146,15 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
       onTurn(approver.kind);
       let reply: unknown;
       try {
-        reply = await approver.ask(request, requestId);
+        reply = await approver.ask(request, requestId, call.signal);
       } catch {
         continue; // That window could not ask after all: try the next way to reach a person.
       }
-      // Anything but an explicit "allow" is a refusal.
+      if (reply === 'allow-site' && request.grantable && request.origin !== undefined) {
+        this.#grants.add(grantKeyOf(request));
+        return { by: approver.kind, decision: 'allow' };
+      }
+      // Anything but an explicit "allow" (or a standing grant where one may be given) is a refusal.
       return { by: approver.kind, decision: reply === 'allow' ? 'allow' : 'deny' };
     }
     const elicit = call.elicit;
@@ -226,6 +236,10 @@ function snapshot(request: ApprovalRequest): ApprovalRequest {
 
 function keyOf(request: ApprovalRequest): string {
   return JSON.stringify([request.operation, request.subject, request.origin ?? null]);
+}
+
+function grantKeyOf(request: ApprovalRequest): string {
+  return JSON.stringify([request.operation, request.origin ?? null]);
 }
 
 function publicEntry(entry: Pending): ApprovalEntry {

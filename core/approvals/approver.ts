@@ -1,15 +1,23 @@
 import type { ApprovalRequest } from '@vmark/sdk';
 
 /**
+ * A person's answer in a dialog. `allow-site` is a standing grant for the
+ * request's operation on its origin, kept in memory; it counts only for a
+ * `grantable` request with an origin, and is a refusal otherwise.
+ */
+export type ApproverAnswer = 'allow' | 'allow-site' | 'deny';
+
+/**
  * Someone the broker can ask during a call, before it falls back to elicitation
  * and then to the terminal queue. The desktop UI registers one while a window is
- * connected (dialog: Allow once / Deny).
+ * connected (dialog: Allow once / Allow on this site / Deny).
  */
 export interface Approver {
   readonly kind: 'ui';
   /**
    * Resolves with the person's answer. Rejects (or throws) when nobody could be
-   * asked after all, e.g. the window closed: the broker then tries the next approver.
+   * asked after all, e.g. the window closed or `signal` aborted (the MCP call was
+   * cancelled): the broker then tries the next approver.
    */
-  ask(request: ApprovalRequest, requestId: string): Promise<'allow' | 'deny'>;
+  ask(request: ApprovalRequest, requestId: string, signal: AbortSignal): Promise<ApproverAnswer>;
 }

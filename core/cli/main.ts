@@ -11,6 +11,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./mcp-command.js')).mcpCommand(rest);
     case 'serve':
       return (await import('./serve-command.js')).serveCommand(rest);
+    case 'app':
+      return (await import('./app-command.js')).appCommand(rest);
     case 'plugins':
       return (await import('./plugins-command.js')).pluginsCommand(rest);
     case 'approvals':

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ApprovalBroker } from '../approvals/approval-broker.js';
 import { startControlServer } from '../control/control-server.js';
+import { listRunningHosts } from '../control/host-file.js';
 import { serveStdio } from '../mcp/stdio-endpoint.js';
 import { vmarkHome } from './environment.js';
 import { startHost } from './start-host.js';
@@ -25,12 +26,42 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     throw new UsageError(`--port must be 0–65535, got ${values.port}`);
   if (values.port !== undefined && !values.http) throw new UsageError('--port only applies with --http');
 
+  // With an editor (`vmark serve`) running on this VMARK_HOME, the client edits what the person sees.
+  // Its module is loaded only then: it brings the HTTP client stack.
+  const home = vmarkHome();
+  if (
+    !values.http &&
+    process.env.VMARK_NO_ATTACH !== '1' &&
+    (await listRunningHosts(home)).some((h) => h.serve)
+  ) {
+    const { attachStdio, AttachRefused } = await import('../mcp/attach-stdio.js');
+    const log = (line: string) => void process.stderr.write(`${line}\n`);
+    try {
+      const end = await attachStdio({
+        home,
+        workspace: values.workspace,
+        open: values.open,
+        credential: process.env.VMARK_MCP_TOKEN,
+        log,
+      });
+      if (end === 'host-gone') {
+        log('vmark: the running editor this session was attached to has gone away; the MCP session ends');
+        return 1;
+      }
+      if (end === 'client-closed') return 0;
+    } catch (error) {
+      if (!(error instanceof AttachRefused)) throw error;
+      log(`vmark: ${error.message}`);
+      return 2;
+    }
+  }
+
   const host = await startHost({ workspace: values.workspace, open: values.open, watchPluginState: true });
   // A person at a terminal reaches this host through its control channel (`vmark approvals`).
   // Not awaited here: MCP is served meanwhile, so the channel costs the client no start-up time.
   const control = startControlServer(
     { approvals: host.container.get(ApprovalBroker) },
-    { home: vmarkHome(), version: host.version },
+    { home, version: host.version },
   );
   const stop = async () => {
     await (await control).close();

@@ -3,6 +3,7 @@ import {
   ApprovalsToken,
   DocumentKindsToken,
   DocumentStoreToken,
+  EditorsToken,
   HostInfoToken,
   SettingsToken,
   VaultToken,
@@ -19,6 +20,7 @@ import { createHostHooks } from '../hooks/host-hooks.js';
 import type { HostOptions } from '../host-options.js';
 import { ToolRegistry } from '../mcp/tool-registry.js';
 import { PluginHost } from '../plugins/plugin-host.js';
+import { FocusedEditor } from '../shell/server/focused-editor.js';
 import { CommandRegistry } from '../plugins/command-registry.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { HostVault } from '../vault/host-vault.js';
@@ -45,6 +47,8 @@ export function hostModule(container: Container, options: HostOptions, info: Hos
     bind(DocumentStoreToken).toService(HostDocumentStore);
     bind(HostWorkbench).toSelf().inSingletonScope();
     bind(WorkbenchToken).toService(HostWorkbench);
+    bind(FocusedEditor).toSelf().inSingletonScope();
+    bind(EditorsToken).toService(FocusedEditor);
 
     bind(ApprovalBroker).toSelf().inSingletonScope();
     bind(ApprovalsToken).toService(ApprovalBroker);

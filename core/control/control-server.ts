@@ -4,12 +4,14 @@ import { listenOnLoopback } from '../net/listen-on-loopback.js';
 import { VMARK_VERSION } from '../version.js';
 import { bearerMatches, newBearerToken } from './bearer-token.js';
 import { type ControlHandlers, type ControlReply, failure, routeControlRequest } from './control-routes.js';
-import { writeHostFile } from './host-file.js';
+import { type ServeAnnouncement, writeHostFile } from './host-file.js';
 
 export interface ControlServerOptions {
   /** `VMARK_HOME`: the host file goes to `<home>/hosts/<pid>.json`. */
   readonly home: string;
   readonly version?: string;
+  /** `vmark serve` announces its editor and MCP endpoint, so `vmark mcp` and `vmark app` can attach. */
+  readonly serve?: ServeAnnouncement;
 }
 
 export interface ControlServer {
@@ -50,6 +52,7 @@ export async function startControlServer(
       token,
       version: options.version ?? VMARK_VERSION,
       startedAt: new Date().toISOString(),
+      ...(options.serve ? { serve: options.serve } : {}),
     });
   } catch (error) {
     await stop();

@@ -73,3 +73,33 @@ describe('listRunningHosts', () => {
     );
   });
 });
+
+describe('the serve announcement', () => {
+  const serve = {
+    uiUrl: 'http://127.0.0.1:4680/?token=abc',
+    mcpUrl: 'http://127.0.0.1:4680/mcp',
+    token: 'abc',
+    workspaceRoots: ['/home/me/notes'],
+  };
+
+  it('round-trips what an attaching client needs', async () => {
+    await writeHostFile(home, { ...hostOf(process.pid), serve });
+    expect(await listRunningHosts(home)).toEqual([{ ...hostOf(process.pid), serve }]);
+  });
+
+  it.each([
+    ['a URL off this machine', { ...serve, mcpUrl: 'http://attacker.example/mcp' }],
+    ['an https or other scheme', { ...serve, mcpUrl: 'file:///etc/passwd' }],
+    ['an empty token', { ...serve, token: '' }],
+    ['relative workspace roots', { ...serve, workspaceRoots: ['notes'] }],
+    ['no roots list', { ...serve, workspaceRoots: 'notes' }],
+    ['not an object', 'serve'],
+  ])('with %s is dropped: the host stays listed but cannot be attached to', async (_name, bad) => {
+    await fs.mkdir(hostsFolder(home), { recursive: true });
+    await fs.writeFile(
+      hostFilePath(home, process.pid),
+      JSON.stringify({ ...hostOf(process.pid), serve: bad }),
+    );
+    expect(await listRunningHosts(home)).toEqual([hostOf(process.pid)]);
+  });
+});

@@ -15,6 +15,19 @@ export interface RunningHost {
   readonly version: string;
   /** ISO 8601. */
   readonly startedAt: string;
+  /** Present for `vmark serve`: what `vmark mcp` and `vmark app` need to attach to it. */
+  readonly serve?: ServeAnnouncement;
+}
+
+/** How to reach the editor host of `vmark serve`. The token is its per-launch UI/MCP token. */
+export interface ServeAnnouncement {
+  /** The page, token included. */
+  readonly uiUrl: string;
+  /** Streamable HTTP on the UI port; takes `token` (or an installed client's credential) as bearer. */
+  readonly mcpUrl: string;
+  readonly token: string;
+  /** The workspace folders the host was started with (absolute, real paths). */
+  readonly workspaceRoots: readonly string[];
 }
 
 const HOST_FILE = /^(\d+)\.json$/;
@@ -66,7 +79,7 @@ export async function listRunningHosts(home: string): Promise<RunningHost[]> {
     const pid = Number(HOST_FILE.exec(name)?.[1]);
     if (!Number.isSafeInteger(pid) || pid <= 0) continue;
     const file = path.join(folder, name);
-    if (!isAlive(pid)) {
+    if (!processAlive(pid)) {
       await fs.rm(file, { force: true });
       continue;
     }
@@ -77,7 +90,7 @@ export async function listRunningHosts(home: string): Promise<RunningHost[]> {
 }
 
 /** Signal 0 checks that the process exists without touching it; EPERM means it exists as another user. */
-function isAlive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -94,7 +107,7 @@ function parseHost(text: string): RunningHost | null {
     return null;
   }
   if (typeof value !== 'object' || value === null) return null;
-  const { pid, port, token, version, startedAt } = value as Record<string, unknown>;
+  const { pid, port, token, version, startedAt, serve } = value as Record<string, unknown>;
   if (
     typeof pid !== 'number' ||
     typeof port !== 'number' ||
@@ -108,5 +121,33 @@ function parseHost(text: string): RunningHost | null {
   ) {
     return null;
   }
-  return { pid, port, token, version, startedAt };
+  if (serve === undefined) return { pid, port, token, version, startedAt };
+  // A malformed announcement makes the host unreachable for attaching, not invisible to `approvals`.
+  const announced = parseServe(serve);
+  return announced
+    ? { pid, port, token, version, startedAt, serve: announced }
+    : { pid, port, token, version, startedAt };
+}
+
+function parseServe(value: unknown): ServeAnnouncement | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { uiUrl, mcpUrl, token, workspaceRoots } = value as Record<string, unknown>;
+  if (
+    !isLoopbackUrl(uiUrl) ||
+    !isLoopbackUrl(mcpUrl) ||
+    typeof token !== 'string' ||
+    token === '' ||
+    !Array.isArray(workspaceRoots) ||
+    !workspaceRoots.every((root): root is string => typeof root === 'string' && path.isAbsolute(root))
+  ) {
+    return null;
+  }
+  return { uiUrl, mcpUrl, token, workspaceRoots };
+}
+
+/** The token goes wherever the file points: never anywhere but this machine's loopback. */
+function isLoopbackUrl(value: unknown): value is string {
+  if (typeof value !== 'string' || !URL.canParse(value)) return false;
+  const url = new URL(value);
+  return url.protocol === 'http:' && url.hostname === '127.0.0.1';
 }

@@ -76,6 +76,23 @@ describe('CheckpointStore', () => {
     expect(await filesIn(folder)).toEqual([`${first.id}.md`, `${second.id}.md`, 'index.jsonl'].sort());
   });
 
+  it('tells listeners of each recorded checkpoint, never of a failed one, until disposed', async () => {
+    const store = storeWith();
+    const seen: string[] = [];
+    const subscription = store.onDidAppend((entry) => seen.push(entry.id));
+    // A throwing listener neither fails the append nor keeps the others from hearing of it.
+    store.onDidAppend(() => {
+      throw new Error('panel gone');
+    });
+    const first = await store.append(edit('one'));
+    vi.spyOn(fs, 'rename').mockRejectedValueOnce(Object.assign(new Error('disk full'), { code: 'ENOSPC' }));
+    await expect(store.append(edit('two'))).rejects.toThrow('disk full');
+    expect(seen).toEqual([first.id]);
+    subscription.dispose();
+    await store.append(edit('three'));
+    expect(seen).toEqual([first.id]);
+  });
+
   it('keeps the text out of the index', async () => {
     const store = storeWith();
     await store.append(edit('SECRET TEXT'));

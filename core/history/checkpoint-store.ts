@@ -12,6 +12,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Disposable } from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
 import { HostOptionsToken } from '../container/host-tokens.js';
 import { TEMP_SUFFIX, writeFileAtomic } from '../vault/atomic-write.js';
@@ -65,6 +66,7 @@ export class CheckpointStore {
   readonly #lock: LockOptions;
   /** Changes from this process run one at a time, so they wait on each other here, not by polling the lock. */
   #queue: Promise<unknown> = Promise.resolve();
+  readonly #listeners = new Set<(entry: CheckpointEntry) => void>();
 
   constructor(@inject(HostOptionsToken) options: CheckpointStoreOptions) {
     this.folder = path.join(options.home, CHECKPOINTS_FOLDER);
@@ -76,7 +78,25 @@ export class CheckpointStore {
   append(checkpoint: NewCheckpoint): Promise<CheckpointEntry> {
     const next = this.#queue.catch(() => undefined).then(() => this.#locked(() => this.#append(checkpoint)));
     this.#queue = next;
-    return next;
+    return next.then((entry) => {
+      for (const listener of [...this.#listeners]) {
+        try {
+          listener(entry);
+        } catch {
+          // A listener (the history panel) must not turn a recorded checkpoint into a failed one.
+        }
+      }
+      return entry;
+    });
+  }
+
+  /**
+   * Called after each checkpoint this store (this process) records, once it is on disk.
+   * Checkpoints other processes record in the same VMARK_HOME show in `list` only.
+   */
+  onDidAppend(listener: (entry: CheckpointEntry) => void): Disposable {
+    this.#listeners.add(listener);
+    return { dispose: () => this.#listeners.delete(listener) };
   }
 
   /** Every checkpoint, newest first. */

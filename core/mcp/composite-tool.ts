@@ -1,5 +1,5 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { HostHooks, ToolCall, ToolCaller, ToolCalledEvent, ToolDefinition } from '@vmark/sdk';
 import { isArgumentError, isDomainError, isRefusal, z } from '@vmark/sdk';
 import { checkActionArgs } from './argument-check.js';
@@ -9,8 +9,12 @@ import { renderDomainError } from './render-error.js';
 export interface CompositeToolEnv {
   readonly hooks: HostHooks;
   readonly caller: () => ToolCaller;
-  /** Asks the calling client's person a yes/no question; undefined when the client cannot elicit. */
-  readonly elicitor: () => ToolCall['elicit'];
+  /**
+   * Asks the calling client's person a yes/no question; undefined when the client cannot elicit.
+   * The question rides on the call's own response stream (over HTTP, a client need not hold a
+   * notification stream open, and a proxy relays it with the call).
+   */
+  readonly elicitor: (relatedRequestId: RequestId) => ToolCall['elicit'];
 }
 
 /**
@@ -71,7 +75,7 @@ export function registerCompositeTool(
           action,
           caller,
           signal: extra.signal,
-          elicit: env.elicitor(),
+          elicit: env.elicitor(extra.requestId),
         });
         return successResult(tool, data ?? null, spec.truncationRecovery ?? tool.truncationRecovery);
       } catch (error) {

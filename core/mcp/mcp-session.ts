@@ -1,4 +1,5 @@
 import type { RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Disposable, HostHooks, ToolCall, ToolCaller } from '@vmark/sdk';
 import { registerCompositeTool } from './composite-tool.js';
@@ -33,14 +34,17 @@ export function createMcpSession(options: McpSessionOptions): { server: McpServe
       principal: options.principal(),
     };
   };
-  const elicitor = (): ToolCall['elicit'] => {
+  const elicitor = (relatedRequestId: RequestId): ToolCall['elicit'] => {
     if (!server.server.getClientCapabilities()?.elicitation) return undefined;
     return async (message) => {
       // A yes/no question: the answer is the action itself, so the form has no fields.
-      const result = await server.server.elicitInput({
-        message,
-        requestedSchema: { type: 'object', properties: {} },
-      });
+      const result = await server.server.elicitInput(
+        {
+          message,
+          requestedSchema: { type: 'object', properties: {} },
+        },
+        { relatedRequestId },
+      );
       return result.action;
     };
   };

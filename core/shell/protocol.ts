@@ -8,6 +8,8 @@
  * authority model: every confirmed change, the editors' own included, in order).
  */
 
+import type { PanelMessage, PanelRequests } from './panel-protocol.js';
+
 /** A `ChangeSet` as `ChangeSet.toJSON()` writes it: retained lengths and `[deleted, ...inserted lines]`. */
 export type ChangeSetJson = readonly (number | readonly [number, ...string[]])[];
 
@@ -62,8 +64,22 @@ export interface DocumentSync {
   readonly kind: string;
 }
 
+/**
+ * What a page says of the editor it shows: its tab, its mode, and its main
+ * selection as offsets into the text at the collab `version` (ADR 19).
+ */
+export interface EditorReport {
+  readonly tabId: string;
+  readonly mode: 'source' | 'wysiwyg';
+  readonly version: number;
+  readonly from: number;
+  readonly to: number;
+  /** The editor has the keyboard focus (a page in the background keeps its selection). */
+  readonly focused: boolean;
+}
+
 /** Every request the renderer may send, with its parameters and result. */
-export interface Requests {
+export interface Requests extends PanelRequests {
   'tree.list': { params: { path: string }; result: { entries: TreeEntry[] } };
   'tab.open': { params: { path: string }; result: { tabId: string } };
   'tab.switch': { params: { tabId: string }; result: { activeTabId: string | null } };
@@ -79,6 +95,11 @@ export interface Requests {
     params: { tabId: string; version: number; updates: UpdateJson[] };
     result: { accepted: boolean };
   };
+  /**
+   * The shown editor's state, `null` when the page shows none. `accepted: false`
+   * when made at an old version: the page reports again once it has caught up.
+   */
+  'editor.report': { params: { editor: EditorReport | null }; result: { accepted: boolean } };
 }
 
 export type RequestMethod = keyof Requests;
@@ -105,4 +126,5 @@ export type ServerMessage =
       /** The version these updates start from. */
       readonly version: number;
       readonly updates: readonly UpdateJson[];
-    };
+    }
+  | PanelMessage;

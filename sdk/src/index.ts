@@ -8,6 +8,7 @@ export * from './tool.js';
 export * from './command.js';
 export type * from './services/approvals.js';
 export type * from './services/documents.js';
+export type * from './services/editors.js';
 export type * from './services/host-info.js';
 export type * from './services/settings.js';
 export type * from './services/vault.js';

@@ -3,6 +3,7 @@ export const BUILTIN_TOOLS = [
   'session',
   'workspace',
   'document',
+  'selection',
   'coherence',
   'coherence_resolve',
   'workflow',

@@ -2,7 +2,9 @@ import type { UiState, UiTab } from '../protocol.js';
 import { type Connection, RequestRefused } from './connection.js';
 import { DocumentEditor, type EditorMode } from './editor/document-editor.js';
 import { isYaml } from './editor/document-language.js';
+import { SelectionReporter } from './editor/selection-reporter.js';
 import { FileTree } from './file-tree.js';
+import { startWorkbenchPanels } from './panels/workbench-panels.js';
 import type { Shell } from './shell.js';
 import { TabStrip } from './tab-strip.js';
 import { Toasts } from './toasts.js';
@@ -18,6 +20,7 @@ export class App {
   readonly #tree: FileTree;
   readonly #tabs: TabStrip;
   readonly #toasts: Toasts;
+  readonly #reporter: SelectionReporter;
   #mode: EditorMode = localStorage.getItem(MODE_KEY) === 'source' ? 'source' : 'wysiwyg';
   #state: UiState | null = null;
   #shownTabId: string | null = null;
@@ -27,7 +30,9 @@ export class App {
     private readonly connection: Connection,
   ) {
     this.#toasts = new Toasts(shell.toasts);
+    this.#reporter = new SelectionReporter(connection);
     const refused = (error: unknown) => this.#refused(error);
+    startWorkbenchPanels(shell, connection, this.#toasts, refused);
     this.#tree = new FileTree(shell.tree, connection, (path) => void this.#open(path), refused);
     this.#tabs = new TabStrip(shell.tabs, {
       select: (tabId) => void this.#request(() => connection.request('tab.switch', { tabId })),
@@ -69,6 +74,7 @@ export class App {
   async #show(tab: UiTab | null): Promise<void> {
     if (tab === null) {
       this.#shownTabId = null;
+      this.#reporter.show(null);
       this.shell.editorHost.replaceChildren(this.shell.emptyState);
       return;
     }
@@ -79,6 +85,7 @@ export class App {
     if (editor === null || this.#shownTabId !== tab.id) return;
     editor.setMode(this.#mode);
     this.shell.editorHost.replaceChildren(editor.view.dom);
+    this.#reporter.show(editor);
     this.shell.modeGroup.classList.toggle('is-disabled', isYaml(tab.kind, tab.filePath));
     editor.view.focus();
   }

@@ -7,6 +7,7 @@ import type {
   UiState,
   UpdateJson,
 } from '../protocol.js';
+import type { PanelMessage } from '../panel-protocol.js';
 import { Emitter, type Unsubscribe } from './emitter.js';
 
 /** A request the host refused, with the host's error code (`STALE`, `INVALID_PATH`, …). */
@@ -36,6 +37,7 @@ export class Connection {
   readonly #state = new Emitter<UiState>();
   readonly #updates = new Emitter<DocumentUpdates>();
   readonly #closed = new Emitter<void>();
+  readonly #panels = new Emitter<PanelMessage>();
   #lastState: UiState | null = null;
 
   private constructor(socket: WebSocket) {
@@ -80,6 +82,11 @@ export class Connection {
     return this.#closed.on(listener);
   }
 
+  /** The host's pushes for the approval dialogs, the plugin manager and the history panel. */
+  onPanelMessage(listener: (message: PanelMessage) => void): Unsubscribe {
+    return this.#panels.on(listener);
+  }
+
   #receive(data: string): void {
     const message = JSON.parse(data) as ServerMessage;
     switch (message.type) {
@@ -95,6 +102,11 @@ export class Connection {
         return this.#state.emit(message.state);
       case 'doc.updates':
         return this.#updates.emit(message);
+      case 'approval.ask':
+      case 'approval.settled':
+      case 'plugins.changed':
+      case 'history.added':
+        return this.#panels.emit(message);
     }
   }
 }

@@ -9,6 +9,10 @@ export interface Shell {
   readonly emptyState: HTMLElement;
   readonly status: HTMLElement;
   readonly toasts: HTMLElement;
+  /** The right-hand panel slot (the AI edit history, …). */
+  readonly panelSlot: HTMLElement;
+  readonly historyButton: HTMLButtonElement;
+  readonly pluginsButton: HTMLButtonElement;
 }
 
 export function findShell(document: Document): Shell {
@@ -27,5 +31,8 @@ export function findShell(document: Document): Shell {
     emptyState: find('.empty-state'),
     status: find('.status-path'),
     toasts: find('.toasts'),
+    panelSlot: find('.panel-slot'),
+    historyButton: find('.tool-button[data-action=history]'),
+    pluginsButton: find('.tool-button[data-action=plugins]'),
   };
 }

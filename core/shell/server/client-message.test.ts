@@ -28,4 +28,16 @@ describe('parseClientMessage', () => {
     };
     expect(parseClientMessage(JSON.stringify(badChanges))).toMatchObject({ ok: false, id: 9 });
   });
+
+  it('checks the approval, plugin and history requests', () => {
+    const ok = (method: string, params: unknown) =>
+      parseClientMessage(JSON.stringify({ id: 1, method, params })).ok;
+    expect(ok('approval.answer', { askId: 'ask-1', answer: 'deny' })).toBe(true);
+    expect(ok('approval.answer', { askId: 'ask-1', answer: 'yes' })).toBe(false);
+    expect(ok('approval.answer', { askId: '', answer: 'allow' })).toBe(false);
+    expect(ok('plugins.setEnabled', { id: 'workflow', enabled: 'false' })).toBe(false);
+    expect(ok('history.list', {})).toBe(true);
+    expect(ok('history.list', { filePath: '' })).toBe(false);
+    expect(ok('history.restore', { id: 'x'.repeat(201) })).toBe(false);
+  });
 });

@@ -12,6 +12,15 @@ const changeSet: z.ZodType<ChangeSetJson> = z.array(
   z.union([z.number().int().nonnegative(), z.tuple([z.number().int().nonnegative()]).rest(z.string())]),
 );
 const update = z.object({ clientID: z.string().min(1).max(200), changes: changeSet });
+const offset = z.number().int().nonnegative();
+const editorReport = z.object({
+  tabId,
+  mode: z.enum(['source', 'wysiwyg']),
+  version: offset,
+  from: offset,
+  to: offset,
+  focused: z.boolean(),
+});
 const request = <M extends string, P extends z.ZodType>(method: M, params: P) =>
   z.object({ id: z.number().int().nonnegative(), method: z.literal(method), params });
 
@@ -24,6 +33,15 @@ const clientMessage = z.discriminatedUnion('method', [
   request('doc.subscribe', z.object({ tabId })),
   request('doc.unsubscribe', z.object({ tabId })),
   request('doc.push', z.object({ tabId, version: z.number().int().nonnegative(), updates: z.array(update) })),
+  request('editor.report', z.object({ editor: editorReport.nullable() })),
+  request(
+    'approval.answer',
+    z.object({ askId: z.string().min(1).max(200), answer: z.enum(['allow', 'allow-site', 'deny']) }),
+  ),
+  request('plugins.list', z.object({})),
+  request('plugins.setEnabled', z.object({ id: z.string().min(1).max(200), enabled: z.boolean() })),
+  request('history.list', z.object({ filePath: z.string().min(1).optional() })),
+  request('history.restore', z.object({ id: z.string().min(1).max(200) })),
 ]) satisfies z.ZodType<ClientMessage>;
 
 /** The parsed request, or why it is not one (and its id, when that much could be read). */

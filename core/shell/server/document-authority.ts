@@ -1,9 +1,10 @@
-import { ChangeSet, Text } from '@codemirror/state';
+import { ChangeSet } from '@codemirror/state';
 import type { Disposable, DocumentWrittenEvent, HostHooks } from '@vmark/sdk';
 import { ArgumentError, DisposableStore, isDomainError, toDisposable } from '@vmark/sdk';
 import type { HostDocumentStore } from '../../documents/document-store.js';
 import { pluginHooks } from '../../hooks/plugin-hooks.js';
 import { HOST_CLIENT_ID, type UpdateJson } from '../protocol.js';
+import { applyChangeSet } from './apply-change-set.js';
 import { minimalChange } from './minimal-change.js';
 import { KeyedQueue } from '../../documents/keyed-queue.js';
 
@@ -117,7 +118,7 @@ export class DocumentAuthority implements Disposable {
 
 /** The text after `updates`; each must span exactly the text before it. */
 function applyUpdates(content: string, updates: readonly UpdateJson[]): string {
-  let text = Text.of(content.split('\n'));
+  let text = content;
   for (const update of updates) {
     let changes: ChangeSet;
     try {
@@ -130,7 +131,7 @@ function applyUpdates(content: string, updates: readonly UpdateJson[]): string {
         `doc.push: an update spans ${changes.length} characters, the document has ${text.length}`,
       );
     }
-    text = changes.apply(text);
+    text = applyChangeSet(text, changes);
   }
-  return text.toString();
+  return text;
 }

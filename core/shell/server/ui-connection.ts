@@ -13,7 +13,10 @@ import type {
 } from '../protocol.js';
 import { parseClientMessage } from './client-message.js';
 import type { DocumentAuthority } from './document-authority.js';
+import { acceptEditorReport } from './editor-report.js';
 import { listFolder } from './file-tree.js';
+import type { FocusedEditor } from './focused-editor.js';
+import { panelHandlers, type PanelServices } from './panel-services.js';
 
 /** The host services a renderer works with. */
 export interface UiServices {
@@ -23,6 +26,10 @@ export interface UiServices {
   readonly authority: DocumentAuthority;
   /** Tells every renderer that the workbench may have changed. */
   readonly stateChanged: () => void;
+  /** The pages' reports of their editors, for `selection.*`. */
+  readonly focusedEditor: FocusedEditor;
+  /** Approval dialogs, plugin manager, AI edit history. */
+  readonly panels: PanelServices;
 }
 
 type Handlers = {
@@ -74,6 +81,8 @@ export class UiConnection implements Disposable {
       'doc.push': async ({ tabId, version, updates }) => ({
         accepted: await authority.push(documentOf(tabId), version, updates),
       }),
+      'editor.report': ({ editor }) => acceptEditorReport(this, editor, services),
+      ...panelHandlers(services.panels),
     };
   }
 
@@ -85,11 +94,15 @@ export class UiConnection implements Disposable {
   /** Confirmed updates of a document, forwarded if this renderer shows it. */
   deliver(documentId: string, version: number, updates: readonly UpdateJson[]): void {
     const tabId = this.#subscribed.get(documentId);
-    if (tabId !== undefined) this.send({ type: 'doc.updates', tabId, version, updates });
+    if (tabId === undefined) return;
+    this.send({ type: 'doc.updates', tabId, version, updates });
+    const { revision } = this.services.documents.get(documentId);
+    this.services.focusedEditor.mapThrough(this, documentId, version, updates, revision);
   }
 
   dispose(): void {
     this.#subscribed.clear();
+    this.services.focusedEditor.forget(this);
   }
 
   async #answer(raw: string): Promise<void> {
@@ -107,7 +120,8 @@ export class UiConnection implements Disposable {
       this.#refuse(id, refusalOf(error));
     } finally {
       // Opening, closing, switching and saving all show in the tab strip.
-      if (method !== 'doc.push' && method !== 'tree.list') this.services.stateChanged();
+      if (method !== 'doc.push' && method !== 'tree.list' && method !== 'editor.report')
+        this.services.stateChanged();
     }
   }
 

@@ -7,10 +7,13 @@ import { HostDocumentStore } from '../../documents/document-store.js';
 import { MAX_DOCUMENT_BYTES } from '../../documents/read-text-file.js';
 import { pluginHooks } from '../../hooks/plugin-hooks.js';
 import type { Host } from '../../host.js';
+import { McpHttpHandler } from '../../mcp/mcp-http-handler.js';
 import { listenOnLoopback } from '../../net/listen-on-loopback.js';
 import { HostVault } from '../../vault/host-vault.js';
 import type { ServerMessage } from '../protocol.js';
 import { DocumentAuthority } from './document-authority.js';
+import { FocusedEditor } from './focused-editor.js';
+import { attachPanels, createPanelServices } from './panel-services.js';
 import { RequestGuard } from './request-guard.js';
 import { StaticAssets } from './static-assets.js';
 import { UiConnection, type UiServices } from './ui-connection.js';
@@ -28,6 +31,8 @@ export interface UiServerOptions {
 export interface UiServer {
   /** The page to open, token included. */
   readonly url: string;
+  /** MCP (Streamable HTTP) on the same port; the same token, as `Authorization: Bearer`. */
+  readonly mcpUrl: string;
   close(): Promise<void>;
 }
 
@@ -81,16 +86,20 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     documents: host.container.get(HostDocumentStore),
     authority,
     stateChanged,
+    focusedEditor: host.container.get(FocusedEditor),
+    panels: disposables.add(createPanelServices(host)),
   };
   const webSockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   webSockets.on('connection', (socket: WebSocket) => {
     const connection = new UiConnection(services, (message) => socket.send(JSON.stringify(message)));
     sockets.set(connection, socket);
+    const panels = attachPanels(services.panels, (message) => socket.send(JSON.stringify(message)));
     socket.on('message', (data, isBinary) => {
       if (!isBinary) connection.receive(rawText(data));
     });
     socket.on('close', () => {
       sockets.delete(connection);
+      panels.dispose();
       connection.dispose();
     });
     socket.send(stateMessage());
@@ -107,9 +116,12 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
   const guard = new RequestGuard(port, options.token);
   const csp = contentSecurityPolicy(guard.webSocketOrigins);
 
+  // MCP takes its token as a bearer header and checks Host and Origin itself; it reads the body.
+  const mcp = new McpHttpHandler(host, { port, token: options.token });
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    request.resume();
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname === '/mcp') return mcp.handle(request, response);
+    request.resume();
     const refusal = guard.refusal(request, url);
     if (refusal) return plain(response, refusal.status, refusal.reason);
     if (request.method !== 'GET' && request.method !== 'HEAD')
@@ -142,7 +154,9 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
 
   return {
     url: `http://127.0.0.1:${port}/?token=${encodeURIComponent(options.token)}`,
+    mcpUrl: `http://127.0.0.1:${port}/mcp`,
     async close() {
+      await mcp.close();
       disposables.dispose();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

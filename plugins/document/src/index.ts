@@ -3,6 +3,7 @@ import {
   definePlugin,
   DocumentKindsToken,
   DocumentStoreToken,
+  EditorsToken,
   HostInfoToken,
   SettingsToken,
   VaultToken,
@@ -10,6 +11,7 @@ import {
 } from '@vmark/sdk';
 import { documentTool } from './document-tool.js';
 import { markdownKind } from './markdown-kind.js';
+import { selectionTool } from './selection-tool.js';
 import { sessionTool } from './session-tool.js';
 import { workspaceTool } from './workspace-tool.js';
 
@@ -29,5 +31,6 @@ export default definePlugin({
       }),
     );
     context.registerTool(documentTool(workbench, documents, context.get(SettingsToken)));
+    context.registerTool(selectionTool(workbench, documents, context.get(EditorsToken)));
   },
 });

@@ -1,6 +1,7 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { Approvals } from './approvals.js';
 import type { DocumentKinds, DocumentStore } from './documents.js';
+import type { Editors } from './editors.js';
 import type { HostInfo } from './host-info.js';
 import type { Settings } from './settings.js';
 import type { Vault } from './vault.js';
@@ -17,3 +18,4 @@ export const DocumentStoreToken: ServiceIdentifier<DocumentStore> = Symbol.for('
 export const DocumentKindsToken: ServiceIdentifier<DocumentKinds> = Symbol.for('vmark.DocumentKinds');
 export const ApprovalsToken: ServiceIdentifier<Approvals> = Symbol.for('vmark.Approvals');
 export const SettingsToken: ServiceIdentifier<Settings> = Symbol.for('vmark.Settings');
+export const EditorsToken: ServiceIdentifier<Editors> = Symbol.for('vmark.Editors');

@@ -56,6 +56,8 @@ export class CollabSync {
   #applyUndoably(changes: ChangeSet): void {
     this.view.dispatch({
       changes,
+      // A cursor where the host inserted text goes after it, as after typing (`selection.set` at a cursor).
+      selection: this.view.state.selection.map(changes, 1),
       annotations: [isolateHistory.of('full'), Transaction.userEvent.of('input.host')],
     });
     this.view.dispatch(

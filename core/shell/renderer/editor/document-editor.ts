@@ -4,6 +4,7 @@ import { Compartment, EditorState, type Extension, Transaction } from '@codemirr
 import { drawSelection, EditorView, keymap, placeholder } from '@codemirror/view';
 import type { DocumentSync, UiTab } from '../../protocol.js';
 import type { Connection } from '../connection.js';
+import { Emitter, type Unsubscribe } from '../emitter.js';
 import { CollabSync } from './collab-sync.js';
 import { documentLanguage, isYaml } from './document-language.js';
 import { livePreview } from './live-preview.js';
@@ -26,6 +27,7 @@ export class DocumentEditor {
   readonly #yaml: boolean;
   #modeName: EditorMode;
   #sync: CollabSync;
+  readonly #viewUpdated = new Emitter<void>();
 
   private constructor(
     readonly tab: UiTab,
@@ -56,6 +58,16 @@ export class DocumentEditor {
     return this.#sync;
   }
 
+  /** The mode the editor is really in: workflow YAML has no live preview. */
+  get mode(): EditorMode {
+    return this.#yaml ? 'source' : this.#modeName;
+  }
+
+  /** Every update of the view: changes, selection, focus, mode. */
+  onViewUpdate(listener: () => void): Unsubscribe {
+    return this.#viewUpdated.on(listener);
+  }
+
   setMode(mode: EditorMode): void {
     this.#modeName = mode;
     this.view.dispatch({ effects: this.#mode.reconfigure(this.#modeExtension(mode)) });
@@ -72,6 +84,8 @@ export class DocumentEditor {
     const start = await this.connection.request('doc.subscribe', { tabId: this.tab.id });
     this.view.setState(this.#state(start));
     this.#sync = this.#newSync();
+    // A new state is no update: tell the listeners (the selection reporter) all the same.
+    this.#viewUpdated.emit();
   }
 
   destroy(): void {
@@ -113,6 +127,7 @@ export class DocumentEditor {
           if (update.transactions.some((tr) => tr.docChanged && !tr.annotation(Transaction.remote))) {
             this.#sync.changed();
           }
+          this.#viewUpdated.emit();
         }),
       ],
     });

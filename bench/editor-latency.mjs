@@ -1,0 +1,511 @@
+#!/usr/bin/env node
+/**
+ * The editor in Chromium (playwright-core, Debian's /usr/bin/chromium or VMARK_CHROMIUM) against the built
+ * `vmark serve`, with a bare CodeMirror 6 page (bench/editor-peer-page.mjs, same @codemirror packages,
+ * same Chromium) as the peer measured in the same run:
+ *
+ *   a. keystroke → render on a 1 MB document: from the keydown event to the character in the editor's DOM
+ *      and to the next frame; vmark in live preview and in source mode, and (vmark only) to the host's
+ *      confirmation of the change coming back over the WebSocket.
+ *   b. MCP write → render on the same document: an MCP client of the same host calls `document.write`
+ *      with a one-line change; time until the page shows it. Peer: the same change through the bare
+ *      editor's own `dispatch`.
+ *   c. open a 10 MB document: from the click in the file tree to the editor showing its last line
+ *      (scrolled to the end). Peer: fetch of the same file from a static server + a new EditorState,
+ *      then the same scroll.
+ *
+ * Page-side clocks (event.timeStamp, performance.now) time (a) and (c); (b) crosses processes and
+ * compares `performance.timeOrigin + now()` of Node and of the page (one machine, one clock).
+ *
+ *   node bench/editor-latency.mjs [--quick] [--keep]
+ */
+// The functions handed to addInitScript and page.evaluate run in the page, where these are defined.
+/* global window, document, addEventListener, requestAnimationFrame, MutationObserver */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import { createServer } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { chromium } from 'playwright-core';
+import { build } from 'rolldown';
+import { markdownBody, markerLine } from './markdown-fixture.mjs';
+import { fmtMs, fmtRatio, ratio, round, summarize, table } from './stats.mjs';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const VMARK_CLI = path.join(REPO, 'core', 'dist', 'bundle', 'main.js');
+const PEER_NAME = 'bare CodeMirror 6 page';
+const VIEWPORT = { width: 1280, height: 800 };
+const END_LINE = 'The last line of the large document.';
+
+const COUNTS = {
+  full: { keys: 150, keyWarmup: 15, hugeKeys: 60, writes: 40, writeWarmup: 5, opens: 6 },
+  quick: { keys: 40, keyWarmup: 5, hugeKeys: 20, writes: 12, writeWarmup: 2, opens: 3 },
+};
+
+/**
+ * Installed in every page before its scripts: timestamps of key presses and clicks, of `doc.updates`
+ * messages from the host, and waits for text to reach the editor's DOM.
+ */
+function pageProbe() {
+  const probe = { lastKey: 0, lastClick: 0, updates: [] };
+  addEventListener('keydown', (event) => (probe.lastKey = event.timeStamp), true);
+  addEventListener('click', (event) => (probe.lastClick = event.timeStamp), true);
+  const NativeSocket = WebSocket;
+  window.WebSocket = class extends NativeSocket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (event) => {
+        if (typeof event.data === 'string' && event.data.slice(0, 40).includes('"doc.updates"'))
+          probe.updates.push(performance.now());
+      });
+    }
+  };
+  const content = () => document.querySelector('.cm-content');
+  const has = (text) => content()?.textContent.includes(text) ?? false;
+  /** Resolves with the time `text` is in the editor's DOM and the time of the frame after it. */
+  probe.arm = (text) => {
+    probe.pending = new Promise((resolve) => {
+      const done = () => {
+        const dom = performance.now();
+        // The frame that shows the change: rAF runs before paint, the message task after it.
+        requestAnimationFrame(() => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () =>
+            resolve({ dom, frame: performance.now(), origin: performance.timeOrigin });
+          channel.port2.postMessage(0);
+        });
+      };
+      if (has(text)) return done();
+      const observer = new MutationObserver(() => {
+        if (!has(text)) return;
+        observer.disconnect();
+        done();
+      });
+      observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+  };
+  /** The first `doc.updates` after `since`, or null after 10 s. */
+  probe.confirmedAfter = async (since) => {
+    const deadline = performance.now() + 10_000;
+    while (performance.now() < deadline) {
+      const at = probe.updates.find((t) => t > since);
+      if (at !== undefined) return at;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    return null;
+  };
+  /** Waits for `first` in the editor, then scrolls to the end every frame until `last` shows. */
+  probe.scrollToEnd = async (first, last) => {
+    probe.arm(first);
+    const shown = await probe.pending;
+    for (;;) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      if (has(last)) return { first: shown.dom, end: performance.now() };
+      const scroller = document.querySelector('.cm-scroller');
+      if (scroller) scroller.scrollTop = scroller.scrollHeight;
+    }
+  };
+  window.__bench = probe;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Set-up: documents, vmark serve, the peer page, Chromium
+
+async function writeDocuments(dir) {
+  const large = `${markerLine(0)}\n${markdownBody(1024 * 1024 - markerLine(0).length - 1, 1024)}`;
+  const hugeBody = markdownBody(10 * 1024 * 1024 - 200, 10240);
+  const huge = `# The 10 MB document\n\n${hugeBody}\n${END_LINE}\n`;
+  await fs.writeFile(path.join(dir, 'large.md'), large);
+  await fs.writeFile(path.join(dir, 'huge.md'), huge);
+  return { large, huge };
+}
+
+async function startServe(workspace, home) {
+  const child = spawn(
+    process.execPath,
+    [VMARK_CLI, 'serve', '--workspace', workspace, '--open', path.join(workspace, 'large.md')],
+    { env: { ...process.env, VMARK_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const lines = createInterface({ input: child.stdout });
+  const [first, second] = await new Promise((resolve, reject) => {
+    const got = [];
+    lines.on('line', (line) => {
+      got.push(line);
+      if (got.length === 2) resolve(got);
+    });
+    child.once('exit', (code) => reject(new Error(`vmark serve exited with ${code}: ${stderr}`)));
+  });
+  const mcpUrl = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(second)?.[1];
+  if (!mcpUrl) throw new Error(`vmark serve: no MCP endpoint in ${JSON.stringify(second)}`);
+  return {
+    url: first,
+    token: new URL(first).searchParams.get('token'),
+    mcpUrl,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Bundles the peer page and serves it with the benchmark's documents on 127.0.0.1. */
+async function startPeerServer(dir, workspace) {
+  await build({
+    input: path.join(REPO, 'bench', 'editor-peer-page.mjs'),
+    platform: 'browser',
+    logLevel: 'silent',
+    output: { file: path.join(dir, 'peer.js'), format: 'esm', minify: true },
+  });
+  const files = {
+    '/': ['text/html', path.join(dir, 'index.html')],
+    '/peer.js': ['text/javascript', path.join(dir, 'peer.js')],
+    '/large.md': ['text/markdown; charset=utf-8', path.join(workspace, 'large.md')],
+    '/huge.md': ['text/markdown; charset=utf-8', path.join(workspace, 'huge.md')],
+  };
+  await fs.writeFile(
+    files['/'][1],
+    '<!doctype html><meta charset="utf-8"><title>peer</title>' +
+      '<style>html,body{margin:0;height:100%}#editor{height:100vh}#editor .cm-editor{height:100%}</style>' +
+      '<div id="editor"></div><script type="module" src="/peer.js"></script>',
+  );
+  const server = createServer(async (request, response) => {
+    const file = files[new URL(request.url ?? '/', 'http://x').pathname];
+    if (!file) return response.writeHead(404).end();
+    response.writeHead(200, { 'content-type': file[0], 'cache-control': 'no-store' });
+    response.end(await fs.readFile(file[1]));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() };
+}
+
+function launchChromium() {
+  return chromium.launch({
+    executablePath: process.env.VMARK_CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+async function newPage(browser, url) {
+  const page = await browser.newPage({ viewport: VIEWPORT });
+  await page.addInitScript(pageProbe);
+  await page.goto(url);
+  return page;
+}
+
+// ---------------------------------------------------------------------------------------------
+// a. keystroke → render
+
+/** Types `count + warmup` characters at the end of the document; the first `warmup` are not timed. */
+async function typeAtEnd(page, { count, warmup, confirm, tag }) {
+  await page.locator('.cm-content').focus();
+  await page.keyboard.press('Control+End');
+  // A paragraph of its own, so that the whole typed text, unique per run, is what the page waits for.
+  let typed = `Typed in ${tag}: `;
+  await page.keyboard.type(`\n\n${typed}`);
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const samples = { dom: [], frame: [], confirm: [] };
+  for (let i = 0; i < warmup + count; i++) {
+    const letter = letters[i % letters.length];
+    typed += letter;
+    await page.evaluate((text) => window.__bench.arm(text), typed);
+    await page.keyboard.press(letter);
+    const shown = await page.evaluate(() => window.__bench.pending);
+    const key = await page.evaluate(() => window.__bench.lastKey);
+    // Wait for the host as a person's next keystroke would, so each sample starts from a settled editor.
+    const confirmed = confirm
+      ? await page.evaluate((since) => window.__bench.confirmedAfter(since), key)
+      : null;
+    if (confirm && confirmed === null) throw new Error('vmark: a keystroke was not confirmed by the host');
+    if (i < warmup) continue;
+    samples.dom.push(shown.dom - key);
+    samples.frame.push(shown.frame - key);
+    if (confirm) samples.confirm.push(confirmed - key);
+  }
+  return {
+    dom: summarize(samples.dom),
+    frame: summarize(samples.frame),
+    confirm: confirm ? summarize(samples.confirm) : null,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// b. MCP write → render
+
+async function mcpWrites(page, mcp, text, { count, warmup }) {
+  const state = await callTool(mcp, 'session', { action: 'get_state' });
+  const tab = state.windows.flatMap((w) => w.tabs).find((t) => t.filePath?.endsWith('/large.md'));
+  if (!tab) throw new Error('vmark: large.md is not open');
+  let revision = tab.revision;
+  const body = text.slice(markerLine(0).length);
+  const samples = { rendered: [], call: [] };
+  for (let i = 1; i <= warmup + count; i++) {
+    await page.evaluate((line) => window.__bench.arm(line), markerLine(i));
+    const start = performance.timeOrigin + performance.now();
+    const written = await callTool(mcp, 'document', {
+      action: 'write',
+      tabId: tab.id,
+      content: `${markerLine(i)}${body}`,
+      expected_revision: revision,
+    });
+    const answered = performance.timeOrigin + performance.now();
+    const shown = await page.evaluate(() => window.__bench.pending);
+    revision = written.revision;
+    if (i <= warmup) continue;
+    samples.rendered.push(shown.origin + shown.frame - start);
+    samples.call.push(answered - start);
+  }
+  return { rendered: summarize(samples.rendered), call: summarize(samples.call) };
+}
+
+async function peerDispatches(page, { count, warmup }) {
+  const samples = [];
+  for (let i = 1; i <= warmup + count; i++) {
+    await page.evaluate((line) => window.__bench.arm(line), markerLine(i));
+    const start = await page.evaluate(
+      ({ from, to, insert }) => {
+        const t = performance.now();
+        window.peer.replace(from, to, insert);
+        return t;
+      },
+      { from: 0, to: markerLine(i - 1).length, insert: markerLine(i) },
+    );
+    const shown = await page.evaluate(() => window.__bench.pending);
+    if (i > warmup) samples.push(shown.frame - start);
+  }
+  return summarize(samples);
+}
+
+// ---------------------------------------------------------------------------------------------
+// c. open a 10 MB document
+
+/** Clicks the 10 MB file in the tree; times from the click to its first line, and to its last. */
+async function vmarkOpenHuge(page) {
+  const [shown] = await Promise.all([
+    page.evaluate(() => window.__bench.scrollToEnd('The 10 MB document', 'The last line of')),
+    page.locator('.tree-file-row', { hasText: /^\s*huge(\.md)?\s*$/ }).click(),
+  ]);
+  const click = await page.evaluate(() => window.__bench.lastClick);
+  return { first: shown.first - click, end: shown.end - click };
+}
+
+/** Closes the 10 MB tab (discarding typed text) through MCP, so the next open reads the file again. */
+async function vmarkCloseHuge(page, mcp) {
+  const state = await callTool(mcp, 'session', { action: 'get_state' });
+  const tab = state.windows.flatMap((w) => w.tabs).find((t) => t.filePath?.endsWith('/huge.md'));
+  if (!tab) throw new Error('vmark: huge.md did not open');
+  await callTool(mcp, 'workspace', { action: 'close', tabId: tab.id, force: true });
+  await page.locator('.tab', { hasText: /^\s*huge/ }).waitFor({ state: 'detached' });
+}
+
+async function vmarkOpens(page, mcp, count) {
+  const samples = { first: [], end: [] };
+  for (let i = 0; i < count; i++) {
+    const shown = await vmarkOpenHuge(page);
+    samples.first.push(shown.first);
+    samples.end.push(shown.end);
+    await vmarkCloseHuge(page, mcp);
+  }
+  return { first: summarize(samples.first), end: summarize(samples.end) };
+}
+
+async function peerOpens(page, count) {
+  const samples = { first: [], end: [] };
+  for (let i = 0; i < count; i++) {
+    await page.evaluate(() => window.peer.load('/large.md'));
+    const shown = await page.evaluate(async () => {
+      const start = performance.now();
+      const waiting = window.__bench.scrollToEnd('The 10 MB document', 'The last line of');
+      await window.peer.load('/huge.md');
+      const times = await waiting;
+      return { first: times.first - start, end: times.end - start };
+    });
+    samples.first.push(shown.first);
+    samples.end.push(shown.end);
+  }
+  return { first: summarize(samples.first), end: summarize(samples.end) };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function callTool(mcp, name, args) {
+  const result = await mcp.callTool({ name, arguments: args });
+  const data = result.structuredContent ?? JSON.parse(result.content?.[0]?.text ?? 'null');
+  if (result.isError) throw new Error(`${name}.${args.action}: ${JSON.stringify(data ?? result.content)}`);
+  return data;
+}
+
+const stat = (s) => ({
+  median_ms: round(s.median),
+  p90_ms: round(s.p90),
+  min_ms: round(s.min),
+  max_ms: round(s.max),
+  n: s.n,
+});
+
+/** Runs the three measurements; prints a table and returns the JSON summary. */
+export async function runEditorLatencyBench({
+  quick = false,
+  tmpBase = os.tmpdir(),
+  keep = false,
+  log = console.log,
+}) {
+  if (!existsSync(VMARK_CLI)) throw new Error(`${VMARK_CLI} is missing: run \`npm run build\` first`);
+  const counts = quick ? COUNTS.quick : COUNTS.full;
+  const root = await fs.realpath(await fs.mkdtemp(path.join(tmpBase, 'vmark-bench-editor-')));
+  const workspace = path.join(root, 'workspace');
+  const home = path.join(root, 'home');
+  await fs.mkdir(workspace, { recursive: true });
+  await fs.mkdir(home, { recursive: true });
+  const { large } = await writeDocuments(workspace);
+
+  let served;
+  let peerServer;
+  let browser;
+  let mcp;
+  try {
+    served = await startServe(workspace, home);
+    peerServer = await startPeerServer(root, workspace);
+    browser = await launchChromium();
+    mcp = new Client({ name: 'vmark-bench-editor', version: '1.0.0' });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(served.mcpUrl), {
+        requestInit: { headers: { Authorization: `Bearer ${served.token}` } },
+      }),
+    );
+    log(`\n[editor] Chromium ${browser.version()}; vmark serve vs ${PEER_NAME}; 1 MB and 10 MB Markdown`);
+
+    const vmark = await newPage(browser, served.url);
+    await vmark.locator('.cm-content').waitFor();
+    const peer = await newPage(browser, peerServer.url);
+    await peer.evaluate(() => window.peer.load('/large.md'));
+
+    log(`  b. MCP document.write → render, ${counts.writeWarmup} + ${counts.writes}`);
+    const writes = await mcpWrites(vmark, mcp, large, { count: counts.writes, warmup: counts.writeWarmup });
+    const dispatches = await peerDispatches(peer, { count: counts.writes, warmup: counts.writeWarmup });
+
+    log(`  a. keystroke → render, ${counts.keyWarmup} + ${counts.keys} per editor`);
+    const typing = { count: counts.keys, warmup: counts.keyWarmup };
+    const keysLive = await typeAtEnd(vmark, { ...typing, confirm: true, tag: 'live preview' });
+    await vmark.click('.mode-switch [data-mode=source]');
+    const keysSource = await typeAtEnd(vmark, { ...typing, confirm: true, tag: 'source mode' });
+    const keysPeer = await typeAtEnd(peer, { ...typing, confirm: false, tag: 'the peer' });
+
+    log(`  c. open 10 MB → last line shown, ${counts.opens} per editor`);
+    const opensVmark = await vmarkOpens(vmark, mcp, counts.opens);
+    const opensPeer = await peerOpens(peer, counts.opens);
+
+    // Each accepted keystroke costs the host a whole-text replace (ADR 15): seen at 10 MB if anywhere.
+    log(`  a. keystroke → render in the 10 MB document, ${counts.keyWarmup} + ${counts.hugeKeys} per editor`);
+    const hugeTyping = { count: counts.hugeKeys, warmup: counts.keyWarmup };
+    await vmarkOpenHuge(vmark);
+    const hugeKeysVmark = await typeAtEnd(vmark, { ...hugeTyping, confirm: true, tag: '10 MB, vmark' });
+    await vmarkCloseHuge(vmark, mcp);
+    const hugeKeysPeer = await typeAtEnd(peer, { ...hugeTyping, confirm: false, tag: '10 MB, peer' });
+
+    const row = (label, a, b) => [
+      label,
+      fmtMs(a.median),
+      fmtMs(a.p90),
+      b ? fmtMs(b.median) : '—',
+      b ? fmtMs(b.p90) : '—',
+      b ? fmtRatio(ratio(a.median, b.median)) : '—',
+    ];
+    log('');
+    log(
+      table([
+        ['editor (vmark vs bare CodeMirror)', 'vmark med', 'vmark p90', 'peer med', 'peer p90', 'ratio med'],
+        row('a. key → DOM, live preview', keysLive.dom, keysPeer.dom),
+        row('a. key → frame, live preview', keysLive.frame, keysPeer.frame),
+        row('a. key → DOM, source', keysSource.dom, keysPeer.dom),
+        row('a. key → frame, source', keysSource.frame, keysPeer.frame),
+        row('a. key → host confirmed, live', keysLive.confirm),
+        row('a. key → host confirmed, source', keysSource.confirm),
+        row('a. 10 MB: key → frame, source', hugeKeysVmark.frame, hugeKeysPeer.frame),
+        row('a. 10 MB: key → host confirmed', hugeKeysVmark.confirm),
+        row('b. write → frame (peer: dispatch)', writes.rendered, dispatches),
+        row('b. document.write call', writes.call),
+        row('c. open 10 MB → first line', opensVmark.first, opensPeer.first),
+        row('c. open 10 MB → last line', opensVmark.end, opensPeer.end),
+      ]),
+    );
+    return {
+      peer: PEER_NAME,
+      chromium: browser.version(),
+      bytes: { large: Buffer.byteLength(large), huge: (await fs.stat(path.join(workspace, 'huge.md'))).size },
+      keystroke: {
+        n: counts.keys,
+        live: { dom: stat(keysLive.dom), frame: stat(keysLive.frame), confirm: stat(keysLive.confirm) },
+        source: {
+          dom: stat(keysSource.dom),
+          frame: stat(keysSource.frame),
+          confirm: stat(keysSource.confirm),
+        },
+        peer: { dom: stat(keysPeer.dom), frame: stat(keysPeer.frame) },
+        ratio_frame_live: round(ratio(keysLive.frame.median, keysPeer.frame.median)),
+        ratio_frame_source: round(ratio(keysSource.frame.median, keysPeer.frame.median)),
+      },
+      keystroke_10mb: {
+        n: counts.hugeKeys,
+        vmark: {
+          dom: stat(hugeKeysVmark.dom),
+          frame: stat(hugeKeysVmark.frame),
+          confirm: stat(hugeKeysVmark.confirm),
+        },
+        peer: { dom: stat(hugeKeysPeer.dom), frame: stat(hugeKeysPeer.frame) },
+        ratio_frame: round(ratio(hugeKeysVmark.frame.median, hugeKeysPeer.frame.median)),
+      },
+      mcp_write: {
+        n: counts.writes,
+        vmark: stat(writes.rendered),
+        vmark_call: stat(writes.call),
+        peer_dispatch: stat(dispatches),
+        ratio: round(ratio(writes.rendered.median, dispatches.median)),
+      },
+      open_10mb: {
+        n: counts.opens,
+        vmark: { first: stat(opensVmark.first), end: stat(opensVmark.end) },
+        peer: { first: stat(opensPeer.first), end: stat(opensPeer.end) },
+        ratio_end: round(ratio(opensVmark.end.median, opensPeer.end.median)),
+      },
+    };
+  } finally {
+    await mcp?.close().catch(() => undefined);
+    await browser?.close();
+    peerServer?.close();
+    await served?.stop();
+    if (!keep) await fs.rm(root, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const quick = process.argv.includes('--quick');
+  const keep = process.argv.includes('--keep');
+  runEditorLatencyBench({ quick, keep }).then(
+    (summary) => process.stdout.write(`\nBENCH_JSON ${JSON.stringify({ editor: summary })}\n`),
+    (error) => {
+      process.stderr.write(
+        `bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,35 @@
+/**
+ * The editor benchmark's peer (bench/editor-latency.mjs): a bare CodeMirror 6
+ * page, bundled at bench time from the same @codemirror packages as vmark's
+ * renderer, with vmark's source-mode basics (history, keymap, line wrapping,
+ * Markdown highlighting) and nothing else: no host, no collab, no live preview.
+ * Browser code; the bench drives it through `window.peer`.
+ */
+/* global window, document */
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { markdown } from '@codemirror/lang-markdown';
+import { EditorState } from '@codemirror/state';
+import { drawSelection, EditorView, keymap } from '@codemirror/view';
+
+const extensions = [
+  EditorState.lineSeparator.of('\n'),
+  history(),
+  drawSelection(),
+  EditorView.lineWrapping,
+  keymap.of([...defaultKeymap, ...historyKeymap]),
+  markdown(),
+];
+const view = new EditorView({ parent: document.getElementById('editor') });
+
+window.peer = {
+  /** Fetches a static file and shows it, as vmark shows a file it opened. */
+  async load(url) {
+    const text = await (await fetch(url)).text();
+    view.setState(EditorState.create({ doc: text, extensions }));
+    view.focus();
+  },
+  /** The same change an MCP write makes, through the editor's own dispatch. */
+  replace(from, to, insert) {
+    view.dispatch({ changes: { from, to, insert } });
+  },
+};

@@ -1,0 +1,127 @@
+import { spawn } from 'node:child_process';
+import { chmod, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { findServeHost, type ServeHost } from '../mcp/serve-host-finder.js';
+import { findWindowProgram, type WindowProgram } from './app-window.js';
+import { vmarkHome } from './environment.js';
+import { type EditorHost, parsePort, startEditorHost } from './serve-command.js';
+import { UsageError } from './usage.js';
+
+/**
+ * `vmark app`: the editor in an app window. A `vmark serve` already running on
+ * this `VMARK_HOME` (and, with `--workspace`, started on that folder) is reused;
+ * otherwise this process starts the host and keeps it as long as the window.
+ * Electron when installed (its shell starts its own host), else Chromium with
+ * `--app` and a profile of its own under `VMARK_HOME`.
+ */
+export async function appCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { workspace: { type: 'string' }, port: { type: 'string' } },
+    strict: true,
+  });
+  const port = parsePort(values.port);
+  const home = vmarkHome();
+  const running = await reusableHost(home, values.workspace);
+  // The Electron shell cannot be handed a running host's page yet: it always starts its own host.
+  let program: WindowProgram;
+  try {
+    program = await findWindowProgram({ electron: running === null });
+  } catch (error) {
+    // Nothing to show the window in: say what is missing, without a stack.
+    process.stderr.write(`vmark: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  if (program.kind === 'electron') {
+    if (values.port !== undefined) throw new UsageError('--port does not apply to the Electron shell');
+    const workspace = values.workspace === undefined ? [] : ['--workspace', path.resolve(values.workspace)];
+    return runWindow(program.command, [program.main, ...workspace], 'inherit');
+  }
+  let started: EditorHost | undefined;
+  let opener: string | undefined;
+  try {
+    let url: string;
+    if (running) url = running.uiUrl;
+    else {
+      started = await startEditorHost({ workspace: values.workspace, port });
+      url = started.url;
+    }
+    opener = await writeOpener(home, url);
+    process.stderr.write(
+      `vmark: the editor ${running ? `of the running host (pid ${running.pid}) ` : ''}opens in ${program.command}` +
+        `${started ? '; closing its window stops this host' : ''}\n`,
+    );
+    return await runWindow(
+      program.command,
+      [
+        `--app=${pathToFileURL(opener).href}`,
+        `--user-data-dir=${path.join(home, 'app-chromium')}`,
+        '--no-first-run',
+        '--no-default-browser-check',
+      ],
+      'ignore',
+    );
+  } finally {
+    if (opener !== undefined) await rm(opener, { force: true });
+    await started?.stop();
+  }
+}
+
+/** A running editor host to reuse: not with VMARK_NO_ATTACH, and only one started on `workspace`. */
+async function reusableHost(home: string, workspace: string | undefined): Promise<ServeHost | null> {
+  if (process.env.VMARK_NO_ATTACH === '1') return null;
+  const host = await findServeHost(home);
+  if (host === null || workspace === undefined) return host;
+  const folder = await realpath(path.resolve(workspace)).catch(() => null);
+  return folder !== null && host.workspaceRoots.includes(folder) ? host : null;
+}
+
+/**
+ * The page's URL holds the token, and a command line is visible to every user
+ * of the machine: the window is given a private (0600) local page that
+ * forwards to it instead.
+ */
+async function writeOpener(home: string, url: string): Promise<string> {
+  const folder = path.join(home, 'app');
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  await chmod(folder, 0o700);
+  const file = path.join(folder, `open-${process.pid}.html`);
+  await rm(file, { force: true });
+  const target = escapeAttribute(url);
+  await writeFile(
+    file,
+    '<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer">' +
+      `<meta http-equiv="refresh" content="0;url=${target}"><title>vmark</title>\n`,
+    // wx: created here, never through a link someone planted.
+    { mode: 0o600, flag: 'wx' },
+  );
+  return file;
+}
+
+function escapeAttribute(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Runs the window program until it exits; SIGINT or SIGTERM closes it first. Resolves with its exit code. */
+function runWindow(command: string, args: readonly string[], stdio: 'inherit' | 'ignore'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio });
+    const close = () => child.kill('SIGTERM');
+    process.once('SIGINT', close);
+    process.once('SIGTERM', close);
+    const settle = () => {
+      process.off('SIGINT', close);
+      process.off('SIGTERM', close);
+    };
+    child.once('error', (error) => {
+      settle();
+      reject(new Error(`could not start ${command}: ${error.message}`));
+    });
+    child.once('exit', (code, signal) => {
+      settle();
+      resolve(code ?? (signal === 'SIGTERM' ? 0 : 1));
+    });
+  });
+}

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import type { ApprovalRequest, Disposable } from '@vmark/sdk';
+import { ArgumentError, toDisposable } from '@vmark/sdk';
+import { MAX_WAITING } from '../../approvals/approval-broker.js';
+import type { Approver, ApproverAnswer } from '../../approvals/approver.js';
+import type { PanelMessage, UiApprovalAnswer, UiApprovalAsk } from '../panel-protocol.js';
+
+/** Where the broker's approvers are registered: `ApprovalBroker` in the host. */
+export interface ApproverRegistry {
+  registerApprover(approver: Approver): Disposable;
+}
+
+interface OpenAsk {
+  readonly ask: UiApprovalAsk;
+  /** Identical requests asked while this one is open share its dialog and its answer. */
+  readonly key: string;
+  readonly settle: (answer: ApproverAnswer | Error) => void;
+}
+
+type Sink = (message: PanelMessage) => void;
+
+/**
+ * The UI as the broker's first approver (DESIGN §5): while at least one window
+ * is connected, every approval request becomes a dialog in every window, and
+ * the call waits for the first answer. When the last window goes (closed,
+ * reloaded, connection lost) or the call is cancelled, the open questions are
+ * withdrawn unanswered, so the broker asks the next approver: never an allow.
+ */
+export class UiApprovals implements Disposable {
+  readonly #sinks = new Set<Sink>();
+  readonly #open = new Map<string, OpenAsk>();
+  #registration: Disposable | undefined;
+
+  constructor(private readonly registry: ApproverRegistry) {}
+
+  /** A window that shows dialogs; it gets the questions already open. Dispose it when the window goes. */
+  attach(sink: Sink): Disposable {
+    this.#sinks.add(sink);
+    this.#registration ??= this.registry.registerApprover({
+      kind: 'ui',
+      ask: (...args) => this.#ask(...args),
+    });
+    for (const { ask } of this.#open.values()) sink({ type: 'approval.ask', ask });
+    return toDisposable(() => {
+      if (!this.#sinks.delete(sink) || this.#sinks.size > 0) return;
+      this.#withdrawAll('every window closed before the question was answered');
+    });
+  }
+
+  /**
+   * A person's answer from a window.
+   * @throws ArgumentError for a question that is not open (answered elsewhere,
+   *   withdrawn), or "Allow on this site" where it was not offered; nothing changes then.
+   */
+  answer(askId: string, answer: UiApprovalAnswer): void {
+    const open = this.#open.get(askId);
+    if (!open) {
+      throw new ArgumentError('That approval question is no longer open: it was answered or withdrawn');
+    }
+    if (answer === 'allow-site' && !offersSiteGrant(open.ask)) {
+      throw new ArgumentError('"Allow on this site" was not offered for this request');
+    }
+    open.settle(answer);
+  }
+
+  dispose(): void {
+    this.#sinks.clear();
+    this.#withdrawAll('the editor is closing');
+  }
+
+  #ask(request: ApprovalRequest, requestId: string, signal: AbortSignal): Promise<ApproverAnswer> {
+    if (this.#sinks.size === 0) return Promise.reject(new Error('no editor window is open'));
+    if (signal.aborted) return Promise.reject(new Error('the call was cancelled'));
+    const key = JSON.stringify([request.operation, request.subject, request.origin ?? null]);
+    const same = [...this.#open.values()].find((open) => open.key === key);
+    // Bounded like the broker's own queue: a looping client cannot stack dialogs without end.
+    if (!same && this.#open.size >= MAX_WAITING) {
+      return Promise.reject(new Error('too many approval dialogs are open'));
+    }
+    return new Promise<ApproverAnswer>((resolve, reject) => {
+      const cancelled = () => reject(new Error('the call was cancelled'));
+      signal.addEventListener('abort', cancelled, { once: true });
+      const finish = (answer: ApproverAnswer | Error) => {
+        signal.removeEventListener('abort', cancelled);
+        if (answer instanceof Error) reject(answer);
+        else resolve(answer);
+      };
+      if (same) {
+        // Chain onto the open dialog rather than showing the same question twice.
+        const previous = same.settle;
+        this.#open.set(same.ask.askId, {
+          ...same,
+          settle: (answer) => {
+            previous(answer);
+            finish(answer);
+          },
+        });
+        return;
+      }
+      const ask: UiApprovalAsk = {
+        askId: `ask-${randomUUID()}`,
+        requestId,
+        operation: request.operation,
+        subject: request.subject,
+        ...(request.origin === undefined ? {} : { origin: request.origin }),
+        grantable: request.grantable,
+      };
+      this.#open.set(ask.askId, {
+        ask,
+        key,
+        settle: (answer) => {
+          this.#open.delete(ask.askId);
+          this.#broadcast({ type: 'approval.settled', askId: ask.askId });
+          finish(answer);
+        },
+      });
+      // A cancelled call takes its dialog with it (identical calls sharing it go to their next approver).
+      signal.addEventListener(
+        'abort',
+        () => this.#open.get(ask.askId)?.settle(new Error('the call was cancelled')),
+        {
+          once: true,
+        },
+      );
+      this.#broadcast({ type: 'approval.ask', ask });
+    });
+  }
+
+  #withdrawAll(reason: string): void {
+    for (const open of [...this.#open.values()]) open.settle(new Error(reason));
+    this.#registration?.dispose();
+    this.#registration = undefined;
+  }
+
+  #broadcast(message: PanelMessage): void {
+    for (const sink of [...this.#sinks]) sink(message);
+  }
+}
+
+function offersSiteGrant(ask: UiApprovalAsk): boolean {
+  return ask.grantable && ask.origin !== undefined;
+}

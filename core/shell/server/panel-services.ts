@@ -1,0 +1,55 @@
+import type { Disposable } from '@vmark/sdk';
+import { DisposableStore } from '@vmark/sdk';
+import { ApprovalBroker } from '../../approvals/approval-broker.js';
+import { HostDocumentStore } from '../../documents/document-store.js';
+import { CheckpointStore } from '../../history/checkpoint-store.js';
+import type { Host } from '../../host.js';
+import type { PanelMessage, PanelRequests } from '../panel-protocol.js';
+import { UiApprovals } from './approval-service.js';
+import { UiHistory } from './history-service.js';
+import { UiPlugins } from './plugin-service.js';
+
+/** The host side of the approval dialogs, the plugin manager and the AI edit history panel. */
+export interface PanelServices extends Disposable {
+  readonly approvals: UiApprovals;
+  readonly plugins: UiPlugins;
+  readonly history: UiHistory;
+}
+
+export type PanelHandlers = {
+  [M in keyof PanelRequests]: (
+    params: PanelRequests[M]['params'],
+  ) => PanelRequests[M]['result'] | Promise<PanelRequests[M]['result']>;
+};
+
+export function createPanelServices(host: Host): PanelServices {
+  const store = new DisposableStore();
+  const approvals = store.add(new UiApprovals(host.container.get(ApprovalBroker)));
+  const plugins = store.add(new UiPlugins(host.plugins));
+  const history = store.add(
+    new UiHistory(host.container.get(CheckpointStore), host.workbench, host.container.get(HostDocumentStore)),
+  );
+  return { approvals, plugins, history, dispose: () => store.dispose() };
+}
+
+/** One window's pushes: its dialogs, plugin changes and new checkpoints. Dispose it when the window goes. */
+export function attachPanels(services: PanelServices, send: (message: PanelMessage) => void): Disposable {
+  const store = new DisposableStore();
+  store.add(services.plugins.attach(send));
+  store.add(services.history.attach(send));
+  store.add(services.approvals.attach(send));
+  return store;
+}
+
+export function panelHandlers({ approvals, plugins, history }: PanelServices): PanelHandlers {
+  return {
+    'approval.answer': ({ askId, answer }) => {
+      approvals.answer(askId, answer);
+      return {};
+    },
+    'plugins.list': () => ({ plugins: plugins.list() }),
+    'plugins.setEnabled': async ({ id, enabled }) => ({ plugins: await plugins.setEnabled(id, enabled) }),
+    'history.list': async ({ filePath }) => ({ checkpoints: await history.list(filePath) }),
+    'history.restore': ({ id }) => history.restore(id),
+  };
+}

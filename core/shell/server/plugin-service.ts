@@ -1,0 +1,63 @@
+import type { Disposable } from '@vmark/sdk';
+import { ArgumentError, toDisposable } from '@vmark/sdk';
+import type { PluginHost, PluginReport } from '../../plugins/plugin-host.js';
+import type { PanelMessage, UiPlugin } from '../panel-protocol.js';
+
+/** What the plugin manager needs of the plugin host. */
+export type PluginControl = Pick<PluginHost, 'reports' | 'setEnabled' | 'onDidChange'>;
+
+/**
+ * The plugin manager's side in the host: lists the plugins, enables and disables
+ * them live (the MCP sessions' tool lists follow, with `tools/list_changed`),
+ * and tells every window after each change, whoever made it (`vmark plugins`
+ * in a terminal included: the host watches the state file).
+ */
+export class UiPlugins implements Disposable {
+  readonly #sinks = new Set<(message: PanelMessage) => void>();
+  readonly #subscription: Disposable;
+
+  constructor(private readonly plugins: PluginControl) {
+    this.#subscription = plugins.onDidChange(() => {
+      const message: PanelMessage = { type: 'plugins.changed', plugins: this.list() };
+      for (const sink of [...this.#sinks]) sink(message);
+    });
+  }
+
+  attach(sink: (message: PanelMessage) => void): Disposable {
+    this.#sinks.add(sink);
+    return toDisposable(() => this.#sinks.delete(sink));
+  }
+
+  list(): UiPlugin[] {
+    return this.plugins.reports().map(uiPlugin);
+  }
+
+  /** @throws ArgumentError for an id no plugin has; the enabled state on disk is left alone then. */
+  async setEnabled(id: string, enabled: boolean): Promise<UiPlugin[]> {
+    if (!this.plugins.reports().some((plugin) => plugin.id === id)) {
+      throw new ArgumentError(`No plugin has the id ${JSON.stringify(id)}`);
+    }
+    await this.plugins.setEnabled(id, enabled);
+    return this.list();
+  }
+
+  dispose(): void {
+    this.#sinks.clear();
+    this.#subscription.dispose();
+  }
+}
+
+function uiPlugin(report: PluginReport): UiPlugin {
+  return {
+    id: report.id,
+    name: report.name,
+    version: report.version,
+    source: report.source,
+    enabled: report.enabled,
+    active: report.active,
+    diagnostics: report.diagnostics.map(({ severity, message }) => ({ severity, message })),
+    tools: report.tools,
+    commands: report.commands,
+    panels: report.panels,
+  };
+}

@@ -1,0 +1,315 @@
+import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { call, TempDirs } from './support/cli.js';
+import { connectMcp, launchChromium, type Served, startServe, visibleText } from './support/ui.js';
+
+/*
+ * The approval dialogs, the plugin manager and the AI edit history panel, as a
+ * person uses them: `vmark serve` in Debian Chromium, and an AI client of the
+ * same host over MCP. The README's pictures of them come from `npm run screenshots`.
+ */
+
+const temp = new TempDirs();
+let browser: Browser;
+let served: Served;
+let vault: string;
+let page: Page;
+let client: Client;
+
+const WELCOME = '# Welcome\n\nThe first draft.\n';
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await temp.cleanup();
+});
+
+beforeEach(async () => {
+  vault = await realpath(await temp.make('vmark-panels-vault-'));
+  await writeFile(path.join(vault, 'Welcome.md'), WELCOME);
+  await writeFile(path.join(vault, 'Other.md'), 'other\n');
+  served = await startServe(
+    ['--workspace', vault, '--open', path.join(vault, 'Welcome.md')],
+    await temp.make(),
+  );
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(served.url);
+  await page.locator('.editor-host .cm-content').waitFor();
+  client = await connectMcp(served);
+});
+afterEach(async () => {
+  await client?.close();
+  await page?.close();
+  await served?.stop();
+});
+
+const dialog = () => page.locator('dialog.approval-dialog[open]');
+const openWorkspace = (folderPath: string) =>
+  call(client, 'workspace', { action: 'open_workspace', folderPath });
+const newFolder = async () => realpath(await temp.make('vmark-panels-other-'));
+
+/** A second window on the same host, speaking the protocol directly (as a misbehaving page might). */
+async function rawWindow(): Promise<{
+  request: (method: string, params: unknown) => Promise<{ ok: boolean; error?: { code: string } }>;
+  pushes: { type: string; ask?: { askId: string } }[];
+  close: () => void;
+}> {
+  const { port } = new URL(served.url);
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${served.token}`);
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  const pushes: { type: string; ask?: { askId: string } }[] = [];
+  const replies = new Map<number, (reply: { ok: boolean; error?: { code: string } }) => void>();
+  socket.on('message', (data: Buffer) => {
+    const message = JSON.parse(data.toString()) as { type: string; id?: number; ok?: boolean };
+    if (message.type === 'reply') replies.get(message.id!)?.(message as { ok: boolean });
+    else pushes.push(message);
+  });
+  let id = 0;
+  return {
+    request: (method, params) =>
+      new Promise((resolve) => {
+        replies.set(++id, resolve);
+        socket.send(JSON.stringify({ id, method, params }));
+      }),
+    pushes,
+    close: () => socket.close(),
+  };
+}
+
+describe('approval dialogs', () => {
+  it('asks the person naming the canonical folder, and Allow once opens it in the same call', async () => {
+    const folder = await newFolder();
+    await mkdir(path.join(folder, 'sub'));
+    // Asked about the folder that would really open: `sub/..` is resolved.
+    const asked = openWorkspace(path.join(folder, 'sub', '..'));
+    await dialog().waitFor();
+    expect(await dialog().locator('.approval-operation').textContent()).toBe('open_workspace');
+    expect(await dialog().locator('.approval-subject').textContent()).toBe(folder);
+    // Not grantable: no standing grant is offered. Deny is the default.
+    expect(await dialog().locator('[data-answer=allow-site]').count()).toBe(0);
+    expect(await dialog().locator('[data-answer=deny]:focus').count()).toBe(1);
+    await dialog().locator('[data-answer=allow]').click();
+    const opened = await asked;
+    expect(opened.isError).toBe(false);
+    expect(opened.data).toMatchObject({ folderPath: folder, workspaceInstanceId: expect.any(String) });
+    await dialog().waitFor({ state: 'detached' });
+  });
+
+  it.each([
+    ['the Deny button', (p: Page) => p.locator('dialog.approval-dialog[open] [data-answer=deny]').click()],
+    ['Esc', (p: Page) => p.keyboard.press('Escape')],
+    ['Enter', (p: Page) => p.keyboard.press('Enter')],
+    [
+      'Enter on the focused Allow button',
+      async (p: Page) => {
+        await p.locator('dialog.approval-dialog[open] [data-answer=allow]').focus();
+        await p.keyboard.press('Enter');
+      },
+    ],
+  ])('refuses the call on %s, and asks again next time', async (_how, answer) => {
+    const folder = await newFolder();
+    const asked = openWorkspace(folder);
+    await dialog().waitFor();
+    await answer(page);
+    const refused = await asked;
+    expect(refused.isError).toBe(true);
+    expect(refused.data).toMatchObject({ needsApproval: true, denied: true, folderPath: folder });
+    // A denial in the dialog is not remembered: the next call asks again.
+    const again = openWorkspace(folder);
+    await dialog().waitFor();
+    await dialog().locator('[data-answer=deny]').click();
+    expect((await again).data).toMatchObject({ denied: true });
+  });
+
+  it('queues several requests and shows them one at a time', async () => {
+    const [first, second] = [await newFolder(), await newFolder()];
+    const one = openWorkspace(first);
+    await dialog().waitFor();
+    const two = openWorkspace(second);
+    await expect.poll(() => dialog().locator('.approval-count').textContent()).toBe('1 of 2');
+    expect(await dialog().locator('.approval-subject').textContent()).toBe(first);
+    await dialog().locator('[data-answer=deny]').click();
+    expect((await one).data).toMatchObject({ denied: true });
+    await expect.poll(() => dialog().locator('.approval-subject').textContent()).toBe(second);
+    expect(await dialog().locator('.approval-count').textContent()).toBe('');
+    await dialog().locator('[data-answer=allow]').click();
+    expect((await two).data).toMatchObject({ folderPath: second });
+  });
+
+  it('leaves the request waiting, never allowed, when the page goes away with its dialog open', async () => {
+    const folder = await newFolder();
+    const asked = openWorkspace(folder);
+    await dialog().waitFor();
+    await page.close();
+    const result = await asked;
+    expect(result.isError).toBe(true);
+    expect(result.data).toMatchObject({ needsApproval: true, folderPath: folder });
+    expect(result.data.denied).toBeUndefined();
+    // A new window is asked again when the AI retries, and its answer decides.
+    page = await browser.newPage();
+    await page.goto(served.url);
+    // Connected (the editor shows the host's state): the window is an approver again.
+    await page.locator('.editor-host .cm-content').waitFor();
+    const retried = openWorkspace(folder);
+    await dialog().waitFor();
+    await dialog().locator('[data-answer=allow]').click();
+    expect((await retried).data).toMatchObject({ folderPath: folder });
+  });
+
+  it('refuses bad answers and changes nothing; the first good answer from any window wins', async () => {
+    const other = await rawWindow();
+    try {
+      const folder = await newFolder();
+      const asked = openWorkspace(folder);
+      await dialog().waitFor();
+      await expect.poll(() => other.pushes.some((p) => p.type === 'approval.ask')).toBe(true);
+      const askId = other.pushes.find((p) => p.type === 'approval.ask')!.ask!.askId;
+      const refusal = { ok: false, error: { code: 'INVALID_ARGUMENT' } };
+      // Not offered for open_workspace, unknown answers, unknown questions: refused, still open.
+      expect(await other.request('approval.answer', { askId, answer: 'allow-site' })).toMatchObject(refusal);
+      expect(await other.request('approval.answer', { askId, answer: 'yes' })).toMatchObject(refusal);
+      expect(await other.request('approval.answer', { askId: 'ask-nope', answer: 'allow' })).toMatchObject(
+        refusal,
+      );
+      expect(await dialog().count()).toBe(1);
+      expect(await other.request('approval.answer', { askId, answer: 'allow' })).toMatchObject({ ok: true });
+      expect((await asked).data).toMatchObject({ folderPath: folder });
+      // The page's dialog goes: it was answered elsewhere.
+      await dialog().waitFor({ state: 'detached' });
+      expect(await other.request('approval.answer', { askId, answer: 'deny' })).toMatchObject(refusal);
+    } finally {
+      other.close();
+    }
+  });
+});
+
+describe('plugin manager', () => {
+  const card = (id: string) => page.locator(`.plugin-card[data-plugin-id="${id}"]`);
+  const toolNames = async () => (await client.listTools()).tools.map((t) => t.name);
+
+  it('lists every plugin with its details, and disabling one removes its tools from an open MCP session', async () => {
+    let listChanged = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      listChanged += 1;
+    });
+    expect(await toolNames()).toContain('workflow');
+    await page.click('.tool-button[data-action=plugins]');
+    await card('workflow').waitFor();
+    expect(await card('document').locator('.plugin-status').textContent()).toBe('Active');
+    expect(await card('workflow').locator('.badge').textContent()).toBe('Built-in');
+    expect(await card('workflow').locator('.plugin-version').textContent()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(await card('workflow').locator('.chip').allTextContents()).toContain('workflow');
+    expect(await card('document').locator('.chip').allTextContents()).toEqual(
+      expect.arrayContaining(['session', 'workspace', 'document', 'selection']),
+    );
+
+    await card('workflow').locator('input[role=switch]').click();
+    await expect.poll(() => card('workflow').locator('.plugin-status').textContent()).toBe('Disabled');
+    await expect.poll(toolNames).not.toContain('workflow');
+    expect(listChanged).toBeGreaterThan(0);
+    expect(await toolNames()).toContain('document');
+
+    const before = listChanged;
+    await card('workflow').locator('input[role=switch]').click();
+    await expect.poll(() => card('workflow').locator('.plugin-status').textContent()).toBe('Active');
+    await expect.poll(toolNames).toContain('workflow');
+    expect(listChanged).toBeGreaterThan(before);
+    await page.keyboard.press('Escape');
+    await page.locator('dialog.plugin-manager[open]').waitFor({ state: 'detached' });
+  });
+
+  it('refuses an unknown plugin id and leaves the enabled state alone', async () => {
+    const other = await rawWindow();
+    try {
+      expect(
+        await other.request('plugins.setEnabled', { id: 'no-such-plugin', enabled: false }),
+      ).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_ARGUMENT' },
+      });
+      expect(await other.request('plugins.setEnabled', { id: 'workflow', enabled: 'no' })).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_ARGUMENT' },
+      });
+      expect(await toolNames()).toContain('workflow');
+    } finally {
+      other.close();
+    }
+  });
+});
+
+describe('AI edit history', () => {
+  const items = () => page.locator('.history-panel .history-item');
+  const diskText = () => readFile(path.join(vault, 'Welcome.md'), 'utf8');
+
+  it('shows an AI write as it happens, and Restore puts the old text back in the editor and on disk', async () => {
+    await page.click('.tool-button[data-action=history]');
+    await page.locator('.history-panel .history-empty').waitFor();
+    const read = await call(client, 'document', { action: 'read' });
+    const write = await call(client, 'document', {
+      action: 'write',
+      content: '# Welcome\n\nRewritten by the assistant.\n',
+      expected_revision: read.data.revision,
+      save: true,
+    });
+    expect(write.isError).toBe(false);
+    await expect.poll(() => visibleText(page)).toContain('Rewritten by the assistant.');
+    await expect.poll(() => items().count()).toBe(1);
+    expect(await items().first().locator('.chip').textContent()).toBe('document.write');
+    expect(await items().first().locator('.history-file').textContent()).toBe('Welcome.md');
+    expect(await items().first().locator('.history-description').textContent()).toMatch(/^Wrote document/);
+
+    await items().first().locator('button', { hasText: 'Restore' }).click();
+    await expect.poll(() => visibleText(page)).toContain('The first draft.');
+    await expect.poll(diskText).toBe(WELCOME);
+    // The restore is itself recorded, newest first, so it can be undone too.
+    await expect.poll(() => items().count()).toBe(2);
+    expect(await items().first().locator('.chip').textContent()).toBe('checkpoints.restore');
+    const reread = await call(client, 'document', { action: 'read' });
+    expect(reread.data.content).toBe(WELCOME);
+    expect(reread.data.revision).not.toBe(read.data.revision);
+  });
+
+  it('filters by the file being edited', async () => {
+    await page.click('.tool-button[data-action=history]');
+    const read = await call(client, 'document', { action: 'read' });
+    await call(client, 'document', {
+      action: 'write',
+      content: 'changed\n',
+      expected_revision: read.data.revision,
+    });
+    await expect.poll(() => items().count()).toBe(1);
+    await page.locator('.history-filter input').check();
+    await expect.poll(() => items().count()).toBe(1);
+    await page.locator('.tree-file-row', { hasText: 'Other' }).click();
+    await page.locator('.history-panel .history-empty', { hasText: 'this file' }).waitFor();
+    await page.locator('.history-filter input').uncheck();
+    await expect.poll(() => items().count()).toBe(1);
+  });
+
+  it('refuses to restore an id that is not in the history, changing nothing', async () => {
+    const other = await rawWindow();
+    try {
+      for (const id of ['../../etc/passwd', 'ckpt-0000000000000000z']) {
+        expect(await other.request('history.restore', { id })).toMatchObject({
+          ok: false,
+          error: { code: 'INVALID_ARGUMENT' },
+        });
+      }
+      expect(await other.request('history.list', { filePath: 'relative.md' })).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_ARGUMENT' },
+      });
+      expect(await diskText()).toBe(WELCOME);
+    } finally {
+      other.close();
+    }
+  });
+});
