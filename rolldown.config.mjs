@@ -52,4 +52,15 @@ const electronMain = defineConfig({
   output: { dir: 'core/dist/shell/electron', format: 'esm', sourcemap: true, cleanDir: true },
 });
 
-export default [cli, renderer, electronMain];
+/**
+ * The browser halves of built-in plugins' panels (ADR 20): each a self-contained ES module in its
+ * plugin's ui/dist/ (ignored by git, shipped in the package), which the UI server serves from there.
+ */
+const pluginPanels = defineConfig({
+  input: { breakdown: 'plugins/coherence/ui/breakdown.ts' },
+  platform: 'browser',
+  resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
+  output: { dir: 'plugins/coherence/ui/dist', format: 'esm', minify: true, cleanDir: true },
+});
+
+export default [cli, renderer, electronMain, pluginPanels];

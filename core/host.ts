@@ -58,7 +58,11 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   const roots = [
     ...hostOptions.builtinPluginDirs.map((dir) => ({ dir, source: 'builtin' as const })),
     ...(hostOptions.userPlugins
-      ? [{ dir: path.join(hostOptions.home, 'plugins'), source: 'user' as const }]
+      ? [
+          { dir: path.join(hostOptions.home, 'plugins'), source: 'user' as const },
+          // `npm install --prefix "$VMARK_HOME" <package>` puts npm plugins here (ADR 20).
+          { dir: path.join(hostOptions.home, 'node_modules'), source: 'npm' as const },
+        ]
       : []),
   ];
   await plugins.load([...(await discoverPlugins(roots)), ...(options.extraPlugins ?? [])]);

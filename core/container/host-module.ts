@@ -22,6 +22,7 @@ import { ToolRegistry } from '../mcp/tool-registry.js';
 import { PluginHost } from '../plugins/plugin-host.js';
 import { FocusedEditor } from '../shell/server/focused-editor.js';
 import { CommandRegistry } from '../plugins/command-registry.js';
+import { SettingsCatalog } from '../settings/settings-catalog.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { HostVault } from '../vault/host-vault.js';
 import { HostWorkbench } from '../workbench/workbench.js';
@@ -52,6 +53,7 @@ export function hostModule(container: Container, options: HostOptions, info: Hos
 
     bind(ApprovalBroker).toSelf().inSingletonScope();
     bind(ApprovalsToken).toService(ApprovalBroker);
+    bind(SettingsCatalog).toSelf().inSingletonScope();
     bind(SettingsStore).toSelf().inSingletonScope();
     bind(SettingsToken).toService(SettingsStore);
 

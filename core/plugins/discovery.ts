@@ -4,7 +4,8 @@ import { register } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-export type PluginSource = 'builtin' | 'user' | 'inline';
+/** `npm`: a package in `$VMARK_HOME/node_modules` whose package.json carries the `vmark-plugin` keyword. */
+export type PluginSource = 'builtin' | 'user' | 'npm' | 'inline';
 
 /** A folder (or in-memory module) that claims to be a plugin, before its manifest is checked. */
 export interface PluginCandidate {
@@ -19,9 +20,13 @@ export interface PluginCandidate {
 }
 
 export interface PluginRoot {
+  /** A folder of plugin folders; for `npm`, a node_modules folder. */
   readonly dir: string;
   readonly source: PluginSource;
 }
+
+/** The keyword that marks an npm package as a vmark plugin (DESIGN §3). */
+export const NPM_PLUGIN_KEYWORD = 'vmark-plugin';
 
 let sdkHookRegistered = false;
 
@@ -41,17 +46,71 @@ function registerSdkResolution(): void {
 export async function discoverPlugins(roots: readonly PluginRoot[]): Promise<PluginCandidate[]> {
   const found: PluginCandidate[] = [];
   for (const root of roots) {
-    const names = await readdir(root.dir).catch(() => [] as string[]);
-    for (const name of names.sort()) {
-      const dir = path.join(root.dir, name);
-      if (!(await stat(dir).catch(() => null))?.isDirectory()) continue;
-      const manifestPath = path.join(dir, 'manifest.json');
-      const text = await readFile(manifestPath, 'utf8').catch(() => null);
+    if (root.source === 'npm') {
+      found.push(...(await discoverNpmPlugins(root.dir)));
+      continue;
+    }
+    for (const dir of await subfolders(root.dir)) {
+      const text = await readFile(path.join(dir, 'manifest.json'), 'utf8').catch(() => null);
       if (text === null) continue;
       found.push(candidateFromFolder(root.source, dir, text));
     }
   }
   return found;
+}
+
+/**
+ * The packages of a node_modules folder (scoped ones included) whose package.json
+ * names the `vmark-plugin` keyword. Such a package holds its manifest.json at its
+ * root, as a plugin folder does; one that lacks it is listed with the reason.
+ */
+async function discoverNpmPlugins(nodeModules: string): Promise<PluginCandidate[]> {
+  const packages: string[] = [];
+  for (const dir of await subfolders(nodeModules)) {
+    const name = path.basename(dir);
+    if (name.startsWith('.')) continue;
+    if (name.startsWith('@')) packages.push(...(await subfolders(dir)));
+    else packages.push(dir);
+  }
+  const found: PluginCandidate[] = [];
+  for (const dir of packages) {
+    if (!isVmarkPackage(await readFile(path.join(dir, 'package.json'), 'utf8').catch(() => null))) continue;
+    const text = await readFile(path.join(dir, 'manifest.json'), 'utf8').catch(() => null);
+    found.push(
+      text === null
+        ? {
+            source: 'npm',
+            dir,
+            raw: undefined,
+            readError: `the npm package carries the "${NPM_PLUGIN_KEYWORD}" keyword but has no manifest.json`,
+            load: () => Promise.reject(new Error('no manifest.json')),
+          }
+        : candidateFromFolder('npm', dir, text),
+    );
+  }
+  return found;
+}
+
+function isVmarkPackage(packageJson: string | null): boolean {
+  if (packageJson === null) return false;
+  try {
+    const keywords = (JSON.parse(packageJson) as { keywords?: unknown }).keywords;
+    return Array.isArray(keywords) && keywords.includes(NPM_PLUGIN_KEYWORD);
+  } catch {
+    // Not a package we can read: not ours to report.
+    return false;
+  }
+}
+
+/** The folders (symlinks to folders included, as npm links them) of `dir`, by name; none when it is missing. */
+async function subfolders(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const folders: string[] = [];
+  for (const name of names.sort()) {
+    const child = path.join(dir, name);
+    if ((await stat(child).catch(() => null))?.isDirectory()) folders.push(child);
+  }
+  return folders;
 }
 
 function candidateFromFolder(source: PluginSource, dir: string, manifestText: string): PluginCandidate {

@@ -1,4 +1,5 @@
 import { z } from '@vmark/sdk';
+import { settingDeclaration } from '../settings/setting-declaration.js';
 
 /** The shape of a plugin's `manifest.json`. Contributions are static so the host can list them before activation. */
 
@@ -27,10 +28,20 @@ export const commandContribution = z.strictObject({
   summary: z.string().min(1),
 });
 
+/** A file under the plugin's `ui/` folder: plain names only, so no `..`, no escape (ADR 20). */
+const panelModule = z
+  .string()
+  .regex(/^ui\/(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*\/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*\.js$/, {
+    message: 'must name a .js file inside the plugin\'s ui/ folder, e.g. "ui/dist/notes.js"',
+  });
+
 const panelContribution = z.strictObject({
   id: z.string().regex(/^[a-z0-9-]+$/),
   title: z.string().min(1),
-  slot: z.enum(['sidebar', 'bottom', 'editor']),
+  /** Where the editor shows it: under the file tree, below the editor, or beside it. */
+  slot: z.enum(['sidebar', 'bottom', 'right']),
+  /** The browser module that mounts it; `ui/<id>.js` when omitted. */
+  module: panelModule.optional(),
 });
 
 const extensionPoint = z.strictObject({
@@ -52,7 +63,8 @@ export const pluginManifest = z.object({
       kinds: z.array(kindContribution).optional(),
       commands: z.array(commandContribution).optional(),
       panels: z.array(panelContribution).optional(),
-      settings: z.record(z.string(), z.unknown()).optional(),
+      /** Dotted key → declaration; the key is also its path in `$VMARK_HOME/settings.json`. */
+      settings: z.record(z.string(), settingDeclaration).optional(),
       extensionPoints: z.array(extensionPoint).optional(),
     })
     // Contributions to other plugins' extension points (e.g. `siteExtractors`) are keyed by the point's id.
@@ -63,3 +75,4 @@ export const pluginManifest = z.object({
 export type PluginManifest = z.infer<typeof pluginManifest>;
 export type ToolContribution = z.infer<typeof toolContribution>;
 export type CommandContribution = z.infer<typeof commandContribution>;
+export type PanelContribution = z.infer<typeof panelContribution>;

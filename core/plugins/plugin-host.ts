@@ -16,7 +16,9 @@ import { ToolRegistry } from '../mcp/tool-registry.js';
 import { CommandRegistry } from './command-registry.js';
 import { type Diagnostic, error, warning } from './diagnostics.js';
 import type { PluginCandidate, PluginSource } from './discovery.js';
-import type { PluginManifest } from './manifest.js';
+import type { SettingDeclaration } from '../settings/setting-declaration.js';
+import type { PanelContribution, PluginManifest } from './manifest.js';
+import { PanelRegistry } from './panel-registry.js';
 import { PLUGIN_STATE_FILE, type PluginState, readPluginState, writePluginState } from './plugin-state.js';
 import { type CheckedPlugin, resolvePlugins } from './resolve-plugins.js';
 import { validateManifest } from './validate-manifest.js';
@@ -35,6 +37,22 @@ export interface PluginReport {
   readonly kinds: readonly string[];
   readonly commands: readonly string[];
   readonly panels: readonly string[];
+}
+
+/** One plugin's `contributes.settings`, as the settings catalog reads them. */
+export interface PluginSettings {
+  readonly id: string;
+  readonly name: string;
+  readonly enabled: boolean;
+  readonly settings: Readonly<Record<string, SettingDeclaration>>;
+}
+
+/** A panel of an active plugin that ships from a folder, for the UI server and the renderer. */
+export interface ActivePanel {
+  readonly pluginId: string;
+  /** The plugin folder, whose `ui/` the panel's module is served from. */
+  readonly dir: string;
+  readonly panel: PanelContribution;
 }
 
 interface Entry extends CheckedPlugin {
@@ -65,6 +83,8 @@ export class PluginHost {
   #watchTimer: NodeJS.Timeout | undefined;
   #disposed = false;
   #listeners = new Set<() => void>();
+  /** The host halves of the active plugins' panels; the UI server routes panel requests here. */
+  readonly panels = new PanelRegistry();
 
   constructor(
     @inject(HostContainerToken) private readonly root: Container,
@@ -130,6 +150,31 @@ export class PluginHost {
         commands: manifest?.contributes?.commands?.map((c) => c.name) ?? [],
         panels: manifest?.contributes?.panels?.map((p) => p.id) ?? [],
       };
+    });
+  }
+
+  /** The settings each plugin with a valid manifest declares, running or not (the settings panel lists them all). */
+  declaredSettings(): PluginSettings[] {
+    return this.#entries.flatMap(({ manifest, diagnostics }) =>
+      manifest && !diagnostics.some((d) => d.severity === 'error')
+        ? [
+            {
+              id: manifest.id,
+              name: manifest.name,
+              enabled: !this.#state.disabled.includes(manifest.id),
+              settings: manifest.contributes?.settings ?? {},
+            },
+          ]
+        : [],
+    );
+  }
+
+  /** The panels the active plugins declare, in activation order (a plugin in memory has no files to serve). */
+  activePanels(): ActivePanel[] {
+    return [...this.#active].flatMap(([pluginId, plugin]) => {
+      const dir = this.#entries.find((e) => e.key === plugin.key)?.candidate.dir;
+      if (dir == null) return [];
+      return (plugin.manifest.contributes?.panels ?? []).map((panel) => ({ pluginId, dir, panel }));
     });
   }
 
@@ -211,6 +256,14 @@ export class PluginHost {
           );
         }
         return subscriptions.add(this.kinds.register(kind));
+      },
+      registerPanel: (provider) => {
+        if (!manifest.contributes?.panels?.some((p) => p.id === provider.id)) {
+          throw new Error(
+            `plugin "${manifest.id}" registers panel "${provider.id}" that its manifest does not declare`,
+          );
+        }
+        return subscriptions.add(this.panels.add(manifest.id, provider));
       },
       track: (disposable) => subscriptions.add(disposable),
     };

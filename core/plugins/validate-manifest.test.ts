@@ -30,7 +30,12 @@ function validManifest(): Record<string, unknown> {
       ],
       kinds: [{ id: 'note', title: 'Note' }],
       panels: [{ id: 'notes-panel', title: 'Notes', slot: 'sidebar' }],
-      settings: { 'notes.enabled': { type: 'boolean' } },
+      settings: {
+        'notes.enabled': { type: 'boolean', default: true, title: 'Enable notes' },
+        'notes.style': { type: 'enum', enum: ['plain', 'fancy'], default: 'plain', title: 'Style' },
+        'notes.limit': { type: 'integer', default: 2, minimum: 0, maximum: 5, title: 'Limit' },
+        'notes.signature': { type: 'string', default: '', maxLength: 40, title: 'Signature' },
+      },
       extensionPoints: [{ id: 'noteFormatters' }],
       siteExtractors: [{ id: 'x' }],
     },
@@ -329,6 +334,100 @@ describe('validateManifest', () => {
         withChange((m) => (m.version = 1)),
         /^manifest version: /,
       );
+    });
+  });
+  describe('contributes.settings', () => {
+    const withSetting = (key: string, declaration: unknown) =>
+      withChange((m) => {
+        (m.contributes as { settings: Record<string, unknown> }).settings = { [key]: declaration };
+      });
+
+    it('refuses a declaration without a title or a default, or of an unknown type', () => {
+      expectOneError(
+        withSetting('notes.on', { type: 'boolean', default: true }),
+        /^manifest contributes\.settings\.notes\.on\.title: /,
+      );
+      expectOneError(
+        withSetting('notes.on', { type: 'boolean', title: 'On' }),
+        /contributes\.settings\.notes\.on\.default/,
+      );
+      expectOneError(
+        withSetting('notes.on', { type: 'colour', default: 'red', title: 'On' }),
+        /contributes\.settings\.notes\.on/,
+      );
+      expectOneError(
+        withSetting('notes.on', { type: 'boolean', default: true, title: 'On', secret: 1 }),
+        /notes\.on/,
+      );
+    });
+
+    it('refuses a default of the wrong type', () => {
+      expectOneError(
+        withSetting('notes.on', { type: 'boolean', default: 'yes', title: 'On' }),
+        /notes\.on\.default/,
+      );
+    });
+
+    it.each([
+      [
+        'a key without a section',
+        'enabled',
+        { type: 'boolean', default: true, title: 'On' },
+        'a key is dotted words',
+      ],
+      [
+        'a key with odd characters',
+        'notes.my-key',
+        { type: 'boolean', default: true, title: 'On' },
+        'a key is dotted words',
+      ],
+      [
+        'an enum default outside its values',
+        'notes.style',
+        { type: 'enum', enum: ['a', 'b'], default: 'c', title: 'Style' },
+        'the default "c" is not one of "a", "b"',
+      ],
+      [
+        'an enum that repeats a value',
+        'notes.style',
+        { type: 'enum', enum: ['a', 'a'], default: 'a', title: 'S' },
+        'repeats a value',
+      ],
+      [
+        'an integer default out of bounds',
+        'notes.limit',
+        { type: 'integer', default: 9, minimum: 0, maximum: 2, title: 'Limit' },
+        'the default 9 is above the maximum 2',
+      ],
+      [
+        'bounds the wrong way round',
+        'notes.limit',
+        { type: 'integer', default: 1, minimum: 3, maximum: 0, title: 'Limit' },
+        'minimum 3 is above maximum 0',
+      ],
+      [
+        'a string default that is too long',
+        'notes.sig',
+        { type: 'string', default: 'abcdef', maxLength: 3, title: 'Sig' },
+        'longer than 3 characters',
+      ],
+    ])('refuses %s', (_label, key, declaration, message) => {
+      expectOneError(withSetting(key, declaration), message);
+    });
+
+    it('refuses a key that lies inside another', () => {
+      const check = validateManifest(
+        withChange((m) => {
+          (m.contributes as { settings: unknown }).settings = {
+            'notes.style': { type: 'boolean', default: true, title: 'A' },
+            'notes.style.deep': { type: 'boolean', default: true, title: 'B' },
+          };
+        }),
+        HOST_API,
+      );
+      expect(check.diagnostics.map((d) => d.message)).toEqual([
+        'setting "notes.style.deep" lies inside setting "notes.style"',
+      ]);
     });
   });
 });

@@ -3,6 +3,7 @@ import valid from 'semver/functions/valid.js';
 import validRange from 'semver/ranges/valid.js';
 import satisfies from 'semver/functions/satisfies.js';
 import { type Diagnostic, error, warning } from './diagnostics.js';
+import { declarationProblems, nestedKeyProblems } from '../settings/setting-declaration.js';
 import { type PluginManifest, pluginManifest } from './manifest.js';
 
 const PLUGIN_ID = /^[a-z0-9-]+$/;
@@ -87,6 +88,17 @@ export function validateManifest(raw: unknown, hostApiVersion: string): Manifest
   for (const name of commands.filter((n) => BUILTIN_COMMANDS.has(n))) {
     diagnostics.push(error(`command "${name}" is one of vmark's own`));
   }
+
+  const panels = (manifest.contributes?.panels ?? []).map((p) => p.id);
+  for (const id of new Set(panels.filter((n, i) => panels.indexOf(n) !== i))) {
+    diagnostics.push(error(`panel "${id}" is contributed twice`));
+  }
+
+  const settings = Object.entries(manifest.contributes?.settings ?? {});
+  for (const [key, declaration] of settings) {
+    for (const problem of declarationProblems(key, declaration)) diagnostics.push(error(problem));
+  }
+  for (const problem of nestedKeyProblems(settings.map(([key]) => key))) diagnostics.push(error(problem));
 
   for (const key of Object.keys(raw as object)) {
     if (!KNOWN_KEYS.has(key)) diagnostics.push(warning(`unknown manifest field "${key}" is ignored`));

@@ -53,6 +53,54 @@ export interface UiCheckpoint {
   readonly filePath: string | null;
 }
 
+/** A panel an active plugin contributes (ADR 20): where it goes and the module that mounts it. */
+export interface UiPluginPanel {
+  readonly pluginId: string;
+  readonly panelId: string;
+  readonly title: string;
+  readonly slot: 'sidebar' | 'bottom' | 'right';
+  /** The module's URL path on the UI server (`/plugins/<id>/ui/…js`); the page adds its token. */
+  readonly modulePath: string;
+}
+
+/** A setting's value: settings are booleans, enum strings, whole numbers or strings. */
+export type UiSettingValue = boolean | number | string;
+
+/** One declared setting as the settings panel shows it. */
+export interface UiSetting {
+  /** Dotted, and its path in settings.json, e.g. `integrations.autoApproveEdits`. */
+  readonly key: string;
+  readonly type: 'boolean' | 'enum' | 'integer' | 'string';
+  readonly title: string;
+  readonly description?: string;
+  /** What turning it on gives away (e.g. an approval); shown highlighted. */
+  readonly caution?: string;
+  readonly default: UiSettingValue;
+  /** What applies now: the file's value when it fits, else the default. */
+  readonly value: UiSettingValue;
+  /** Whether settings.json holds a value for it, and whether that value fits (one that does not is ignored). */
+  readonly stored: 'absent' | 'valid' | 'invalid';
+  readonly enum?: readonly string[];
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly maxLength?: number;
+}
+
+/** The settings of one owner: the host (`general`) or a plugin (its id). */
+export interface UiSettingsGroup {
+  readonly id: string;
+  readonly title: string;
+  /** False for a disabled plugin: its settings are kept and apply once it runs again. */
+  readonly enabled: boolean;
+  readonly settings: readonly UiSetting[];
+}
+
+export interface UiSettings {
+  /** Where they live: `$VMARK_HOME/settings.json`. */
+  readonly file: string;
+  readonly groups: readonly UiSettingsGroup[];
+}
+
 export interface PanelRequests {
   /** The person's answer to an open dialog; refused when it was answered elsewhere or withdrawn. */
   'approval.answer': { params: { askId: string; answer: UiApprovalAnswer }; result: Record<string, never> };
@@ -69,11 +117,27 @@ export interface PanelRequests {
     params: { id: string };
     result: { restored: string; filePath: string; revision: string; changed: boolean };
   };
+  /** The active plugins' panels; the list changes with every `plugins.changed`. */
+  'pluginPanels.list': { params: Record<string, never>; result: { panels: UiPluginPanel[] } };
+  /** A panel's request to its own plugin's provider: `load` or one of its actions. */
+  'pluginPanels.request': {
+    params: { pluginId: string; panelId: string; method: string; params?: unknown };
+    result: { value: unknown };
+  };
+  'settings.list': { params: Record<string, never>; result: UiSettings };
+  /** Writes one declared setting; refused (and nothing written) for an unknown key or a value that does not fit. */
+  'settings.set': { params: { key: string; value: UiSettingValue }; result: UiSettings };
+  /** Removes a setting from settings.json, so its default applies. */
+  'settings.reset': { params: { key: string }; result: UiSettings };
 }
 
 export type PanelMessage =
+  /** A window changed a setting: every window shows the new values. */
+  | { readonly type: 'settings.changed'; readonly settings: UiSettings }
   | { readonly type: 'approval.ask'; readonly ask: UiApprovalAsk }
   /** The dialog is no longer needed: answered (here or in another window), or its call was cancelled. */
   | { readonly type: 'approval.settled'; readonly askId: string }
   | { readonly type: 'plugins.changed'; readonly plugins: readonly UiPlugin[] }
-  | { readonly type: 'history.added'; readonly checkpoint: UiCheckpoint };
+  | { readonly type: 'history.added'; readonly checkpoint: UiCheckpoint }
+  /** A plugin's provider asked its open panels to load again. */
+  | { readonly type: 'pluginPanels.refresh'; readonly pluginId: string; readonly panelId: string };

@@ -31,10 +31,25 @@ export interface UiTab {
   readonly kind: string;
   readonly dirty: boolean;
   readonly active: boolean;
+  /** The tab belongs to the workspace the window shows (only visible tabs are in the tab strip). */
+  readonly visible: boolean;
+}
+
+/** A workspace instance on the window's rail. */
+export interface UiWorkspace {
+  readonly id: string;
+  /** Canonical absolute path of its folder. */
+  readonly path: string;
+  readonly name: string;
 }
 
 export interface UiWindow {
   readonly label: string;
+  /** The person's window: the page that last had the focus, or the one `focus_window` named. */
+  readonly focused: boolean;
+  /** The rail's instances, in order; the shown one is `activeWorkspaceInstanceId` (null: none, all tabs show). */
+  readonly workspaces: readonly UiWorkspace[];
+  readonly activeWorkspaceInstanceId: string | null;
   readonly tabs: readonly UiTab[];
 }
 
@@ -45,7 +60,7 @@ export interface UiRoot {
 }
 
 export interface UiState {
-  /** The window this renderer shows (one per host in this version). */
+  /** The window this renderer shows: each page is a window of its own. */
   readonly window: UiWindow;
   readonly roots: readonly UiRoot[];
 }
@@ -85,6 +100,13 @@ export interface Requests extends PanelRequests {
   'tab.switch': { params: { tabId: string }; result: { activeTabId: string | null } };
   'tab.close': { params: { tabId: string; force?: boolean }; result: { closed: boolean } };
   'tab.save': { params: { tabId: string }; result: { saved: boolean } };
+  /** The page got the focus: its window becomes the person's window. */
+  'window.focus': { params: Record<string, never>; result: { windowLabel: string } };
+  /** The rail: show another workspace instance of this page's window. */
+  'workspace.show': {
+    params: { workspaceInstanceId: string };
+    result: { workspaceInstanceId: string; activeTabId: string | null };
+  };
   'doc.subscribe': { params: { tabId: string }; result: DocumentSync };
   'doc.unsubscribe': { params: { tabId: string }; result: Record<string, never> };
   /**

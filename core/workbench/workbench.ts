@@ -29,9 +29,18 @@ interface InstanceRecord {
   readonly id: string;
   readonly root: string;
   readonly windowLabel: string;
+  /** The tab last shown in this instance, shown again when the rail comes back to it. */
+  lastTabId: string | null;
+}
+
+/** A workspace instance of a window, in the order of its rail. */
+export interface WorkspaceInstanceState {
+  readonly id: string;
+  readonly root: string;
 }
 
 interface TabRecord extends TabRef {
+  windowLabel: string;
   workspaceInstanceId: string | null;
 }
 
@@ -44,6 +53,7 @@ export class HostWorkbench implements Workbench {
   #tabs = new Map<string, TabRecord>();
   #focusedWindow = 'main';
   #nextTab = 1;
+  #nextWindow = 2;
 
   constructor(
     @inject(HostDocumentStore) private readonly documents: HostDocumentStore,
@@ -96,7 +106,12 @@ export class HostWorkbench implements Workbench {
     const root = await this.vault.addWorkspaceRoot(folderPath);
     const existing = window.instanceIds.map((id) => this.#instances.get(id)!).find((i) => i.root === root);
     if (existing) return { workspaceInstanceId: existing.id };
-    const instance: InstanceRecord = { id: `wsi-${randomId(6)}`, root, windowLabel: window.label };
+    const instance: InstanceRecord = {
+      id: `wsi-${randomId(6)}`,
+      root,
+      windowLabel: window.label,
+      lastTabId: null,
+    };
     this.#instances.set(instance.id, instance);
     window.instanceIds.push(instance.id);
     window.shownInstanceId ??= instance.id;
@@ -192,7 +207,7 @@ export class HostWorkbench implements Workbench {
     const window = this.#window(tab.windowLabel);
     const switching = tab.workspaceInstanceId !== null && tab.workspaceInstanceId !== window.shownInstanceId;
     if (switching) window.shownInstanceId = tab.workspaceInstanceId;
-    window.activeTabId = tab.id;
+    this.#activate(window, tab);
     // Read back from the model, so a switch that did not land says so.
     return {
       activated: window.activeTabId === tab.id,
@@ -204,6 +219,81 @@ export class HostWorkbench implements Workbench {
 
   focusWindow(windowLabel: string): void {
     this.#focusedWindow = this.#window(windowLabel).label;
+  }
+
+  /** Opens a new, empty window (`w-2`, `w-3`, …; labels are never reused) and returns its label. */
+  openWindow(): string {
+    const label = `w-${this.#nextWindow++}`;
+    this.#windows.set(label, newWindow(label));
+    return label;
+  }
+
+  hasWindow(label: string): boolean {
+    return this.#windows.has(label);
+  }
+
+  /**
+   * Closes a window whose page went away. Its clean tabs close; tabs with unsaved
+   * changes move to `main`, so closing a window never loses work. `main` stays.
+   * @throws ArgumentError for `main` or an unknown label.
+   */
+  closeWindow(label: string): void {
+    const window = this.#window(label);
+    if (label === 'main') throw new ArgumentError('The main window cannot be closed');
+    const main = this.#window('main');
+    for (const tab of this.#tabsOf(label)) {
+      const document = this.documents.get(tab.documentId);
+      if (!document.dirty) {
+        this.close(tab.id);
+        continue;
+      }
+      tab.windowLabel = 'main';
+      tab.workspaceInstanceId =
+        document.filePath === null ? null : this.#instanceContaining(main, document.filePath);
+      main.activeTabId ??= tab.id;
+    }
+    for (const id of window.instanceIds) this.#instances.delete(id);
+    this.#windows.delete(label);
+    if (this.#focusedWindow === label) this.#focusedWindow = 'main';
+  }
+
+  /** A window's workspace instances, in the order of its rail. @throws ArgumentError for an unknown label. */
+  workspaces(windowLabel: string): readonly WorkspaceInstanceState[] {
+    return this.#window(windowLabel).instanceIds.map((id) => {
+      const { root } = this.#instances.get(id)!;
+      return { id, root };
+    });
+  }
+
+  /**
+   * Shows another workspace instance of the window (the rail): its tabs become
+   * the visible ones, and the tab last shown there (or its first) the active one.
+   * @throws ArgumentError when the instance is not one of the window's.
+   */
+  showWorkspace(
+    windowLabel: string,
+    workspaceInstanceId: string,
+  ): { workspaceInstanceId: string; activeTabId: string | null } {
+    const window = this.#window(windowLabel);
+    const instance = this.#instances.get(workspaceInstanceId);
+    if (instance?.windowLabel !== window.label) {
+      throw new ArgumentError(
+        `workspaceInstanceId ${JSON.stringify(workspaceInstanceId)} is not a workspace of window ${window.label}`,
+      );
+    }
+    window.shownInstanceId = instance.id;
+    const tabs = this.#tabsOf(window.label).filter((t) => t.workspaceInstanceId === instance.id);
+    const next = tabs.find((t) => t.id === instance.lastTabId) ?? tabs[0];
+    if (next) this.#activate(window, next);
+    else window.activeTabId = null;
+    return { workspaceInstanceId: instance.id, activeTabId: window.activeTabId };
+  }
+
+  #activate(window: WindowRecord, tab: TabRecord): void {
+    window.activeTabId = tab.id;
+    const instance =
+      tab.workspaceInstanceId === null ? undefined : this.#instances.get(tab.workspaceInstanceId);
+    if (instance) instance.lastTabId = tab.id;
   }
 
   #tab(tabId: string): TabRecord {
@@ -221,7 +311,7 @@ export class HostWorkbench implements Workbench {
     };
     this.#tabs.set(tab.id, tab);
     // A background open never changes what the person sees, unless nothing was shown.
-    window.activeTabId ??= tab.id;
+    if (window.activeTabId === null) this.#activate(window, tab);
     return tab;
   }
 

@@ -4,6 +4,7 @@ export * from './errors.js';
 export type * from './hooks.js';
 export * from './lifecycle.js';
 export * from './plugin.js';
+export type * from './panel.js';
 export * from './tool.js';
 export * from './command.js';
 export type * from './services/approvals.js';

@@ -2,6 +2,7 @@ import type { Container, ServiceIdentifier } from 'inversify';
 import type { CliCommand } from './command.js';
 import type { PluginHooks } from './hooks.js';
 import type { Disposable } from './lifecycle.js';
+import type { PanelProvider, PanelRegistration } from './panel.js';
 import type { DocumentKind } from './services/documents.js';
 import type { ToolDefinition } from './tool.js';
 
@@ -20,6 +21,8 @@ export interface PluginContext {
   registerCommand(command: CliCommand): Disposable;
   /** Registers a document kind declared in the manifest's `contributes.kinds`. */
   registerKind(kind: DocumentKind): Disposable;
+  /** Registers the host half of a panel declared in the manifest's `contributes.panels`. */
+  registerPanel(provider: PanelProvider): PanelRegistration;
   /** Keeps any other disposable until the plugin is deactivated. */
   track<T extends Disposable>(disposable: T): T;
 }

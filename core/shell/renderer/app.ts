@@ -8,6 +8,8 @@ import { startWorkbenchPanels } from './panels/workbench-panels.js';
 import type { Shell } from './shell.js';
 import { TabStrip } from './tab-strip.js';
 import { Toasts } from './toasts.js';
+import { WindowIdentity } from './window-identity.js';
+import { shownRoots, WorkspaceRail } from './workspace-rail.js';
 
 const MODE_KEY = 'vmark.editorMode';
 
@@ -34,6 +36,9 @@ export class App {
     const refused = (error: unknown) => this.#refused(error);
     startWorkbenchPanels(shell, connection, this.#toasts, refused);
     this.#tree = new FileTree(shell.tree, connection, (path) => void this.#open(path), refused);
+    // Each page is a window of its own, with its own rail (they follow the host's state themselves).
+    new WindowIdentity(connection, shell.root);
+    new WorkspaceRail(shell.rail, shell.root, connection, refused);
     this.#tabs = new TabStrip(shell.tabs, {
       select: (tabId) => void this.#request(() => connection.request('tab.switch', { tabId })),
       close: (tabId) => void this.#close(tabId),
@@ -57,8 +62,8 @@ export class App {
 
   async #render(state: UiState): Promise<void> {
     this.#state = state;
-    this.#tree.showRoots(state.roots);
-    this.#tabs.show(state.window.tabs);
+    this.#tree.showRoots(shownRoots(state));
+    this.#tabs.show(state.window.tabs.filter((t) => t.visible));
     const open = new Set(state.window.tabs.map((t) => t.id));
     for (const [tabId, editor] of this.#editors) {
       if (open.has(tabId)) continue;

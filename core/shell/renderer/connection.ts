@@ -9,6 +9,7 @@ import type {
 } from '../protocol.js';
 import type { PanelMessage } from '../panel-protocol.js';
 import { Emitter, type Unsubscribe } from './emitter.js';
+import { windowQuery } from './window-identity.js';
 
 /** A request the host refused, with the host's error code (`STALE`, `INVALID_PATH`, …). */
 export class RequestRefused extends Error {
@@ -53,7 +54,10 @@ export class Connection {
   /** Connects to the page's own host with the token the page was opened with. */
   static open(location: Location): Promise<Connection> {
     const token = new URLSearchParams(location.search).get('token') ?? '';
-    const socket = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
+    // A reloaded page asks for the window it was (window-identity.ts).
+    const socket = new WebSocket(
+      `ws://${location.host}/ws?token=${encodeURIComponent(token)}${windowQuery()}`,
+    );
     return new Promise((resolve, reject) => {
       socket.addEventListener('open', () => resolve(new Connection(socket)), { once: true });
       socket.addEventListener('error', () => reject(new Error('Could not connect to vmark')), { once: true });
@@ -106,6 +110,7 @@ export class Connection {
       case 'approval.settled':
       case 'plugins.changed':
       case 'history.added':
+      case 'pluginPanels.refresh':
         return this.#panels.emit(message);
     }
   }

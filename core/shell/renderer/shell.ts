@@ -13,6 +13,13 @@ export interface Shell {
   readonly panelSlot: HTMLElement;
   readonly historyButton: HTMLButtonElement;
   readonly pluginsButton: HTMLButtonElement;
+  readonly settingsButton: HTMLButtonElement;
+  /** The window's workspace instances (workspace-rail.ts). */
+  readonly rail: HTMLElement;
+  /** Where plugins' panels go besides the right-hand slot (ADR 20), and their buttons. */
+  readonly sidebarSlot: HTMLElement;
+  readonly bottomSlot: HTMLElement;
+  readonly toolButtons: HTMLElement;
 }
 
 export function findShell(document: Document): Shell {
@@ -34,5 +41,10 @@ export function findShell(document: Document): Shell {
     panelSlot: find('.panel-slot'),
     historyButton: find('.tool-button[data-action=history]'),
     pluginsButton: find('.tool-button[data-action=plugins]'),
+    settingsButton: find('.tool-button[data-action=settings]'),
+    rail: find('.workspace-rail'),
+    sidebarSlot: find('[data-slot=sidebar]'),
+    bottomSlot: find('[data-slot=bottom]'),
+    toolButtons: find('.tool-buttons'),
   };
 }

@@ -30,6 +30,8 @@ const clientMessage = z.discriminatedUnion('method', [
   request('tab.switch', z.object({ tabId })),
   request('tab.close', z.object({ tabId, force: z.boolean().optional() })),
   request('tab.save', z.object({ tabId })),
+  request('window.focus', z.object({})),
+  request('workspace.show', z.object({ workspaceInstanceId: z.string().min(1).max(200) })),
   request('doc.subscribe', z.object({ tabId })),
   request('doc.unsubscribe', z.object({ tabId })),
   request('doc.push', z.object({ tabId, version: z.number().int().nonnegative(), updates: z.array(update) })),
@@ -42,6 +44,25 @@ const clientMessage = z.discriminatedUnion('method', [
   request('plugins.setEnabled', z.object({ id: z.string().min(1).max(200), enabled: z.boolean() })),
   request('history.list', z.object({ filePath: z.string().min(1).optional() })),
   request('history.restore', z.object({ id: z.string().min(1).max(200) })),
+  request('settings.list', z.object({})),
+  request(
+    'settings.set',
+    z.object({
+      key: z.string().min(1).max(200),
+      value: z.union([z.boolean(), z.number(), z.string().max(10_000)]),
+    }),
+  ),
+  request('settings.reset', z.object({ key: z.string().min(1).max(200) })),
+  request('pluginPanels.list', z.object({})),
+  request(
+    'pluginPanels.request',
+    z.object({
+      pluginId: z.string().min(1).max(200),
+      panelId: z.string().min(1).max(200),
+      method: z.string().min(1).max(200),
+      params: z.unknown().optional(),
+    }),
+  ),
 ]) satisfies z.ZodType<ClientMessage>;
 
 /** The parsed request, or why it is not one (and its id, when that much could be read). */

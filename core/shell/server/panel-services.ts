@@ -4,16 +4,24 @@ import { ApprovalBroker } from '../../approvals/approval-broker.js';
 import { HostDocumentStore } from '../../documents/document-store.js';
 import { CheckpointStore } from '../../history/checkpoint-store.js';
 import type { Host } from '../../host.js';
+import { SettingsCatalog } from '../../settings/settings-catalog.js';
+import { SettingsStore } from '../../settings/settings-store.js';
 import type { PanelMessage, PanelRequests } from '../panel-protocol.js';
 import { UiApprovals } from './approval-service.js';
 import { UiHistory } from './history-service.js';
+import { UiPluginPanels } from './plugin-panel-service.js';
 import { UiPlugins } from './plugin-service.js';
+import { UiSettingsService } from './settings-service.js';
 
 /** The host side of the approval dialogs, the plugin manager and the AI edit history panel. */
 export interface PanelServices extends Disposable {
   readonly approvals: UiApprovals;
   readonly plugins: UiPlugins;
   readonly history: UiHistory;
+  /** The settings panel. */
+  readonly settings: UiSettingsService;
+  /** The panels plugins contribute (ADR 20). */
+  readonly pluginPanels: UiPluginPanels;
 }
 
 export type PanelHandlers = {
@@ -29,7 +37,11 @@ export function createPanelServices(host: Host): PanelServices {
   const history = store.add(
     new UiHistory(host.container.get(CheckpointStore), host.workbench, host.container.get(HostDocumentStore)),
   );
-  return { approvals, plugins, history, dispose: () => store.dispose() };
+  const pluginPanels = new UiPluginPanels(host.plugins);
+  const settings = store.add(
+    new UiSettingsService(host.container.get(SettingsStore), host.container.get(SettingsCatalog)),
+  );
+  return { approvals, plugins, history, settings, pluginPanels, dispose: () => store.dispose() };
 }
 
 /** One window's pushes: its dialogs, plugin changes and new checkpoints. Dispose it when the window goes. */
@@ -37,11 +49,19 @@ export function attachPanels(services: PanelServices, send: (message: PanelMessa
   const store = new DisposableStore();
   store.add(services.plugins.attach(send));
   store.add(services.history.attach(send));
+  store.add(services.settings.attach(send));
   store.add(services.approvals.attach(send));
+  store.add(services.pluginPanels.attach(send));
   return store;
 }
 
-export function panelHandlers({ approvals, plugins, history }: PanelServices): PanelHandlers {
+export function panelHandlers({
+  approvals,
+  plugins,
+  history,
+  settings,
+  pluginPanels,
+}: PanelServices): PanelHandlers {
   return {
     'approval.answer': ({ askId, answer }) => {
       approvals.answer(askId, answer);
@@ -51,5 +71,12 @@ export function panelHandlers({ approvals, plugins, history }: PanelServices): P
     'plugins.setEnabled': async ({ id, enabled }) => ({ plugins: await plugins.setEnabled(id, enabled) }),
     'history.list': async ({ filePath }) => ({ checkpoints: await history.list(filePath) }),
     'history.restore': ({ id }) => history.restore(id),
+    'settings.list': () => settings.list(),
+    'settings.set': ({ key, value }) => settings.set(key, value),
+    'settings.reset': ({ key }) => settings.reset(key),
+    'pluginPanels.list': () => ({ panels: pluginPanels.list() }),
+    'pluginPanels.request': async ({ pluginId, panelId, method, params }) => ({
+      value: await pluginPanels.request(pluginId, panelId, method, params),
+    }),
   };
 }

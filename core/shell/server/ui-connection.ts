@@ -17,6 +17,7 @@ import { acceptEditorReport } from './editor-report.js';
 import { listFolder } from './file-tree.js';
 import type { FocusedEditor } from './focused-editor.js';
 import { panelHandlers, type PanelServices } from './panel-services.js';
+import { windowHandlers } from './window-handlers.js';
 
 /** The host services a renderer works with. */
 export interface UiServices {
@@ -51,16 +52,13 @@ export class UiConnection implements Disposable {
   constructor(
     private readonly services: UiServices,
     private readonly send: (message: ServerMessage) => void,
+    /** The workbench window this page shows. */
+    windowLabel = 'main',
   ) {
     const { workbench, vault, documents, authority } = services;
     const documentOf = (tabId: string) => workbench.resolveTab(tabId).documentId;
     this.#handlers = {
       'tree.list': async ({ path }) => ({ entries: await listFolder(vault, path) }),
-      'tab.open': async ({ path }) => {
-        const { tabId } = await workbench.openFile(path);
-        workbench.switchTab(tabId);
-        return { tabId };
-      },
       'tab.switch': ({ tabId }) => ({ activeTabId: workbench.switchTab(tabId).activeTabId }),
       'tab.close': ({ tabId, force }) => {
         const documentId = documentOf(tabId);
@@ -83,6 +81,7 @@ export class UiConnection implements Disposable {
       }),
       'editor.report': ({ editor }) => acceptEditorReport(this, editor, services),
       ...panelHandlers(services.panels),
+      ...windowHandlers(workbench, windowLabel),
     };
   }
 

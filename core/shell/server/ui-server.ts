@@ -10,14 +10,17 @@ import type { Host } from '../../host.js';
 import { McpHttpHandler } from '../../mcp/mcp-http-handler.js';
 import { listenOnLoopback } from '../../net/listen-on-loopback.js';
 import { HostVault } from '../../vault/host-vault.js';
-import type { ServerMessage } from '../protocol.js';
 import { DocumentAuthority } from './document-authority.js';
 import { FocusedEditor } from './focused-editor.js';
 import { attachPanels, createPanelServices } from './panel-services.js';
+import { isPluginUiPath, readPluginUiFile } from './plugin-ui-files.js';
 import { RequestGuard } from './request-guard.js';
-import { StaticAssets } from './static-assets.js';
+import { type Asset, StaticAssets } from './static-assets.js';
 import { UiConnection, type UiServices } from './ui-connection.js';
 import { uiState } from './ui-state.js';
+import { requestedWindow } from './requested-window.js';
+import { WindowClaims } from './window-claims.js';
+import { WindowStates } from './window-states.js';
 
 export interface UiServerOptions {
   /** 0 picks a free port. */
@@ -57,22 +60,10 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
   );
 
   const vault = host.container.get(HostVault);
-  const stateMessage = () =>
-    JSON.stringify({ type: 'state', state: uiState(host.workbench, vault) } satisfies ServerMessage);
-  let lastState = '';
-  let stateScheduled = false;
-  // Many changes arrive together (a keystroke: written, then dirty); the tab strip needs the last.
-  const stateChanged = () => {
-    if (stateScheduled) return;
-    stateScheduled = true;
-    setImmediate(() => {
-      stateScheduled = false;
-      const state = stateMessage();
-      if (state === lastState) return;
-      lastState = state;
-      for (const socket of sockets.values()) socket.send(state);
-    });
-  };
+  // Each page is a workbench window of its own and is sent that window's state.
+  const states = disposables.add(new WindowStates((label) => uiState(host.workbench, vault, label)));
+  const stateChanged = states.changed;
+  const claims = disposables.add(new WindowClaims(host.workbench));
   const tap = pluginHooks(hooks, 'ui-server');
   for (const name of ['documentOpened', 'documentWritten', 'documentSaved', 'workspaceOpened'] as const) {
     disposables.add(tap.tap(name, stateChanged));
@@ -90,8 +81,13 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     panels: disposables.add(createPanelServices(host)),
   };
   const webSockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  webSockets.on('connection', (socket: WebSocket) => {
-    const connection = new UiConnection(services, (message) => socket.send(JSON.stringify(message)));
+  webSockets.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    const windowLabel = claims.claim(socket, requestedWindow(request));
+    const connection = new UiConnection(
+      services,
+      (message) => socket.send(JSON.stringify(message)),
+      windowLabel,
+    );
     sockets.set(connection, socket);
     const panels = attachPanels(services.panels, (message) => socket.send(JSON.stringify(message)));
     socket.on('message', (data, isBinary) => {
@@ -101,8 +97,10 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
       sockets.delete(connection);
       panels.dispose();
       connection.dispose();
+      states.remove(socket);
+      claims.release(socket, stateChanged);
     });
-    socket.send(stateMessage());
+    states.add(socket, windowLabel, (json) => socket.send(json));
   });
   disposables.add(
     toDisposable(() => {
@@ -126,8 +124,18 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     if (refusal) return plain(response, refusal.status, refusal.reason);
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return plain(response, 405, 'Method not allowed');
+    if (isPluginUiPath(url.pathname)) {
+      // A panel's module, read from its plugin's ui/ folder on each request (ADR 20).
+      void readPluginUiFile(url.pathname, host.plugins.activePanels()).then((file) =>
+        file ? send(response, request, file) : plain(response, 404, 'Not found'),
+      );
+      return;
+    }
     const asset = assets.get(url.pathname);
     if (!asset) return plain(response, 404, 'Not found');
+    send(response, request, asset);
+  });
+  const send = (response: ServerResponse, request: IncomingMessage, asset: Asset) => {
     response.writeHead(200, {
       'content-type': asset.type,
       'content-length': asset.body.length,
@@ -138,7 +146,7 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
       'cross-origin-opener-policy': 'same-origin',
     });
     response.end(request.method === 'HEAD' ? undefined : asset.body);
-  });
+  };
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const refusal =

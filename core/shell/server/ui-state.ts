@@ -1,23 +1,33 @@
 import path from 'node:path';
-import type { Vault, Workbench } from '@vmark/sdk';
+import type { Vault } from '@vmark/sdk';
+import type { HostWorkbench } from '../../workbench/workbench.js';
 import type { UiState } from '../protocol.js';
 
-/** What the renderer shows of the workbench: the main window's tabs and the workspace roots. */
-export function uiState(workbench: Workbench, vault: Vault): UiState {
-  const windows = workbench.state();
-  const window = windows.find((w) => w.label === 'main') ?? windows[0];
+/** What one page shows of the workbench: its own window (tabs, rail, focus) and the workspace roots. */
+export function uiState(workbench: HostWorkbench, vault: Vault, windowLabel = 'main'): UiState {
+  const window = workbench.state().find((w) => w.label === windowLabel);
   return {
     window: {
-      label: window?.label ?? 'main',
-      tabs: (window?.tabs ?? []).map(({ id, title, filePath, kind, dirty, active }) => ({
+      label: windowLabel,
+      focused: window?.focused ?? false,
+      workspaces: workbench.hasWindow(windowLabel)
+        ? workbench.workspaces(windowLabel).map(({ id, root }) => ({ id, path: root, name: nameOf(root) }))
+        : [],
+      activeWorkspaceInstanceId: window?.activeWorkspaceInstanceId ?? null,
+      tabs: (window?.tabs ?? []).map(({ id, title, filePath, kind, dirty, active, visible }) => ({
         id,
         title,
         filePath,
         kind,
         dirty,
         active,
+        visible,
       })),
     },
-    roots: vault.roots().map((root) => ({ path: root, name: path.basename(root) || root })),
+    roots: vault.roots().map((root) => ({ path: root, name: nameOf(root) })),
   };
+}
+
+function nameOf(root: string): string {
+  return path.basename(root) || root;
 }

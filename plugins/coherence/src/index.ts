@@ -1,6 +1,7 @@
-import { definePlugin, DocumentStoreToken, HostInfoToken, VaultToken } from '@vmark/sdk';
+import { definePlugin, DocumentStoreToken, HostInfoToken, VaultToken, WorkbenchToken } from '@vmark/sdk';
 import { CaptureController } from './capture/capture-controller.js';
 import { coherenceCommand } from './cli/coherence-command.js';
+import { breakdownPanel } from './panel/breakdown-panel.js';
 import { coherenceResolveTool } from './tools/coherence-resolve-tool.js';
 import { coherenceTool } from './tools/coherence-tool.js';
 import { loadWriterId } from './workspace/writer-id.js';
@@ -19,7 +20,8 @@ export default definePlugin({
         writer = undefined;
         throw error;
       }));
-    const workspaces = context.track(new WorkspaceRegistry(context.get(VaultToken), writerId));
+    const vault = context.get(VaultToken);
+    const workspaces = context.track(new WorkspaceRegistry(vault, writerId));
     const capture = (active = new CaptureController(context.get(DocumentStoreToken), workspaces, (message) =>
       process.stderr.write(`vmark: coherence: ${message}\n`),
     ));
@@ -32,6 +34,17 @@ export default definePlugin({
     context.hooks.tapWaterfall('beforeDocumentWrite', (proposal) => capture.beforeWrite(proposal));
     context.hooks.tap('documentWritten', (event) => capture.onWritten(event));
     context.hooks.tap('documentSaved', (event) => capture.onSaved(event));
+
+    const workbench = context.get(WorkbenchToken);
+    const panel = context.registerPanel(breakdownPanel({ workspaces, workbench, vault, captured }));
+    // After an AI's (or the host's) write; its load waits for the captures the write queued. Not on a
+    // keystroke (no ledger change), nor on a reload from disk: that fires mid-write, and a scan of a
+    // half-written file would be recorded as an edit. The person's Refresh covers outside edits.
+    context.hooks.tap('documentWritten', (event) => {
+      if (event.origin.kind === 'mcp' || event.origin.kind === 'host') panel.refresh();
+    });
+    for (const hook of ['documentSaved', 'documentOpened', 'workspaceOpened'] as const)
+      context.hooks.tap(hook, () => panel.refresh());
   },
   // Disabling the plugin (or stopping the host) lets the appends of captures under way finish.
   async deactivate() {

@@ -4,8 +4,10 @@ import type { Shell } from '../shell.js';
 import type { Toasts } from '../toasts.js';
 import { HistoryPanel } from './history-panel.js';
 import { PluginManager } from './plugin-manager.js';
+import { PluginPanels } from './plugin-panels.js';
+import { SettingsPanel } from './settings-panel.js';
 
-/** The approval dialogs, the plugin manager and the AI edit history panel, wired to the window. */
+/** The approval dialogs, the plugin manager, the AI edit history and plugins' panels, wired to the window. */
 export function startWorkbenchPanels(
   shell: Shell,
   connection: Connection,
@@ -14,5 +16,7 @@ export function startWorkbenchPanels(
 ): void {
   new ApprovalDialogs(document.body, connection, refused);
   new PluginManager(document.body, shell.pluginsButton, connection, refused);
+  new SettingsPanel(document.body, shell.settingsButton, connection, refused);
   new HistoryPanel(shell.panelSlot, shell.historyButton, connection, (m) => toasts.show(m, 'info'), refused);
+  new PluginPanels(shell, connection, refused);
 }

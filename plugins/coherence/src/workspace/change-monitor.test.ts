@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,7 +10,8 @@ beforeEach(async () => {
   root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'vmark-monitor-')));
   await mkdir(path.join(root, 'notes', 'deep'), { recursive: true });
   await writeFile(path.join(root, 'notes', 'deep', 'a.md'), 'a');
-  monitor = new ChangeMonitor(root);
+  await mkdir(path.join(root, '.vmark', 'ledger'), { recursive: true });
+  monitor = new ChangeMonitor(root, path.join(root, '.vmark'));
 });
 afterEach(async () => {
   monitor.dispose();
@@ -47,12 +48,34 @@ describe('ChangeMonitor', () => {
   });
 
   it('ignores the ledger folder and git internals', async () => {
-    await mkdir(path.join(root, '.vmark', 'ledger'), { recursive: true });
     await mkdir(path.join(root, '.git'));
     monitor.mark();
     await writeFile(path.join(root, '.vmark', 'ledger', 'w.jsonl'), '{}\n');
     await writeFile(path.join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
     expect(await monitor.unchanged()).toBe(true);
+  });
+
+  it('vouches for nothing without a ledger folder to sync through', async () => {
+    const bare = new ChangeMonitor(root, path.join(root, 'missing'));
+    try {
+      bare.mark();
+      expect(await bare.unchanged()).toBe(false);
+    } finally {
+      bare.dispose();
+    }
+  });
+
+  it('sees a burst of changes made just before the question, and leaves no cookie behind', async () => {
+    monitor.mark();
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => writeFile(path.join(root, 'notes', `burst-${i}.md`), `${i}`)),
+    );
+    expect(await monitor.unchanged()).toBe(false);
+    monitor.mark();
+    expect(await monitor.unchanged()).toBe(true);
+    expect((await readdir(path.join(root, '.vmark'))).filter((n) => n.startsWith('.vmark-sync-'))).toEqual(
+      [],
+    );
   });
 
   it('vouches for nothing once disposed', async () => {

@@ -120,7 +120,7 @@ export class CoherenceWorkspace {
   ) {
     this.vmarkDir = path.join(root, VMARK_DIR);
     this.#tail = new LedgerTail(this.vmarkDir, { writeQuarantine: true });
-    this.#monitor = new ChangeMonitor(root);
+    this.#monitor = new ChangeMonitor(root, this.vmarkDir);
   }
 
   dispose(): void {

@@ -1,0 +1,160 @@
+import type { UiPluginPanel } from '../../panel-protocol.js';
+import type { Connection } from '../connection.js';
+import { element } from '../element.js';
+import { Emitter } from '../emitter.js';
+import type { Shell } from '../shell.js';
+
+/** What the page hands a panel's module: the SDK's `PanelApi`, seen from the browser. */
+interface PanelApi {
+  request(method: string, params?: unknown): Promise<unknown>;
+  onRefresh(listener: () => void): () => void;
+}
+
+type Cleanup = () => void;
+
+/**
+ * The panels the active plugins contribute (ADR 20): one toolbar button each,
+ * which shows the panel in its slot; the panel's module is imported from the
+ * UI server (same origin, token-checked, so the page's CSP holds) the first
+ * time it is shown. The list follows the plugin manager: a disabled plugin's
+ * panels are unmounted and removed at once.
+ */
+export class PluginPanels {
+  readonly #views = new Map<string, PluginPanelView>();
+  /** Each sync gets a number; an answer to an older one is dropped. */
+  #generation = 0;
+
+  constructor(
+    private readonly shell: Shell,
+    private readonly connection: Connection,
+    private readonly refused: (error: unknown) => void,
+  ) {
+    connection.onPanelMessage((message) => {
+      if (message.type === 'plugins.changed') void this.#sync();
+      if (message.type === 'pluginPanels.refresh')
+        this.#views.get(keyOf(message.pluginId, message.panelId))?.refresh();
+    });
+    void this.#sync();
+  }
+
+  async #sync(): Promise<void> {
+    const generation = ++this.#generation;
+    let panels: UiPluginPanel[];
+    try {
+      panels = (await this.connection.request('pluginPanels.list', {})).panels;
+    } catch (error) {
+      return this.refused(error);
+    }
+    if (generation !== this.#generation) return;
+    const wanted = new Map(panels.map((p) => [keyOf(p.pluginId, p.panelId), p]));
+    for (const [key, view] of this.#views) {
+      if (wanted.get(key)?.modulePath === view.panel.modulePath) continue;
+      view.dispose();
+      this.#views.delete(key);
+    }
+    for (const [key, panel] of wanted) {
+      if (!this.#views.has(key))
+        this.#views.set(key, new PluginPanelView(panel, this.shell, this.connection));
+    }
+  }
+}
+
+/** One plugin panel: its button, its frame in the slot, and its module once mounted. */
+class PluginPanelView {
+  readonly #frame: HTMLElement;
+  readonly #body: HTMLElement;
+  readonly #button: HTMLButtonElement;
+  readonly #slot: HTMLElement;
+  readonly #refresh = new Emitter<void>();
+  #mounted: Promise<Cleanup | undefined> | undefined;
+  #disposed = false;
+
+  constructor(
+    readonly panel: UiPluginPanel,
+    shell: Shell,
+    private readonly connection: Connection,
+  ) {
+    const slots = { sidebar: shell.sidebarSlot, bottom: shell.bottomSlot, right: shell.panelSlot };
+    this.#slot = slots[panel.slot];
+    this.#frame = element('section', 'side-panel plugin-panel');
+    this.#frame.dataset.pluginId = panel.pluginId;
+    this.#frame.dataset.panelId = panel.panelId;
+    this.#frame.hidden = true;
+    const header = element('header', 'side-panel-header');
+    header.append(element('h2', 'side-panel-title', panel.title));
+    this.#body = element('div', 'plugin-panel-body');
+    this.#frame.append(header, this.#body);
+    this.#slot.append(this.#frame);
+
+    this.#button = element('button', 'tool-button', panel.title);
+    this.#button.type = 'button';
+    this.#button.dataset.pluginPanel = keyOf(panel.pluginId, panel.panelId);
+    this.#button.title = `${panel.title} (plugin ${panel.pluginId})`;
+    this.#button.setAttribute('aria-pressed', 'false');
+    this.#button.addEventListener('click', () => this.#toggle());
+    // Plugins' buttons go before the plugin manager's, which stays last.
+    shell.toolButtons.insertBefore(this.#button, shell.pluginsButton);
+  }
+
+  refresh(): void {
+    this.#refresh.emit();
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    void this.#mounted?.then((cleanup) => runCleanup(cleanup));
+    this.#frame.remove();
+    this.#button.remove();
+    this.#showSlot();
+  }
+
+  #toggle(): void {
+    this.#frame.hidden = !this.#frame.hidden;
+    this.#button.setAttribute('aria-pressed', String(!this.#frame.hidden));
+    this.#showSlot();
+    if (!this.#frame.hidden) this.#mounted ??= this.#mount();
+  }
+
+  /** The slot is shared with other panels: shown while any of them is. */
+  #showSlot(): void {
+    this.#slot.hidden = [...this.#slot.children].every((child) => (child as HTMLElement).hidden);
+  }
+
+  async #mount(): Promise<Cleanup | undefined> {
+    const { pluginId, panelId, modulePath } = this.panel;
+    const api: PanelApi = {
+      request: async (method, params) =>
+        (await this.connection.request('pluginPanels.request', { pluginId, panelId, method, params })).value,
+      onRefresh: (listener) => this.#refresh.on(listener),
+    };
+    try {
+      const token = new URLSearchParams(window.location.search).get('token') ?? '';
+      const module = (await import(`${modulePath}?token=${encodeURIComponent(token)}`)) as {
+        mount?: unknown;
+      };
+      if (typeof module.mount !== 'function') throw new Error(`${modulePath} does not export mount()`);
+      if (this.#disposed) return undefined;
+      const cleanup = (module.mount as (element: HTMLElement, api: PanelApi) => unknown)(this.#body, api);
+      return typeof cleanup === 'function' ? (cleanup as Cleanup) : undefined;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.#body.replaceChildren(
+        element('p', 'plugin-panel-error', `The panel of plugin ${pluginId} failed to load: ${message}`),
+      );
+      return undefined;
+    }
+  }
+}
+
+/** A panel's own teardown must not stop the page removing it. */
+function runCleanup(cleanup: Cleanup | undefined): void {
+  try {
+    cleanup?.();
+  } catch (error) {
+    console.error('A plugin panel failed to clean up', error);
+  }
+}
+
+function keyOf(pluginId: string, panelId: string): string {
+  return `${pluginId}/${panelId}`;
+}

@@ -1,0 +1,242 @@
+import type { UiSetting, UiSettings, UiSettingsGroup, UiSettingValue } from '../../panel-protocol.js';
+import type { Connection } from '../connection.js';
+import { element } from '../element.js';
+
+/**
+ * The settings: every setting the host and the plugins declare, by owner
+ * ("General" first), each with what it does, its control, and its default.
+ * A change is written at once (the host checks it; a refusal comes back as a
+ * toast and the control shows the stored value again) and applies to the next
+ * tool call. It follows changes made in other windows.
+ */
+export class SettingsPanel {
+  readonly #dialog: HTMLDialogElement;
+  readonly #body: HTMLElement;
+  readonly #where: HTMLElement;
+  #settings: UiSettings | null = null;
+  /** Settings whose change is on its way to the host. */
+  readonly #busy = new Set<string>();
+  /** The control that had the focus when a write began: disabled meanwhile, it gets the focus back after. */
+  #refocus: string | undefined;
+
+  constructor(
+    container: HTMLElement,
+    private readonly button: HTMLButtonElement,
+    private readonly connection: Connection,
+    private readonly refused: (error: unknown) => void,
+  ) {
+    this.#dialog = element('dialog', 'modal settings-panel');
+    this.#dialog.setAttribute('aria-labelledby', 'settings-title');
+    const header = element('header', 'modal-header');
+    const title = element('h2', 'modal-title', 'Settings');
+    title.id = 'settings-title';
+    const close = element('button', 'modal-close');
+    close.type = 'button';
+    close.setAttribute('aria-label', 'Close');
+    close.addEventListener('click', () => this.#dialog.close());
+    header.append(title, close);
+    this.#where = element('p', 'settings-where');
+    this.#body = element('div', 'settings-body');
+    this.#dialog.append(header, this.#where, this.#body);
+    // A click on the backdrop (outside the panel) closes it, as Esc does.
+    this.#dialog.addEventListener('click', (event) => {
+      if (event.target === this.#dialog) this.#dialog.close();
+    });
+    this.#dialog.addEventListener('close', () => button.setAttribute('aria-expanded', 'false'));
+    container.append(this.#dialog);
+
+    button.setAttribute('aria-expanded', 'false');
+    button.addEventListener('click', () => void this.open());
+    connection.onPanelMessage((message) => {
+      if (message.type !== 'settings.changed') return;
+      this.#settings = message.settings;
+      this.#render();
+    });
+  }
+
+  async open(): Promise<void> {
+    try {
+      // Read afresh: settings.json may have been edited by hand since.
+      this.#settings = await this.connection.request('settings.list', {});
+    } catch (error) {
+      this.refused(error);
+      return;
+    }
+    this.#render();
+    if (!this.#dialog.open) this.#dialog.showModal();
+    this.button.setAttribute('aria-expanded', 'true');
+  }
+
+  async #write(setting: UiSetting, value: UiSettingValue | null): Promise<void> {
+    this.#refocus = focusedKey();
+    this.#busy.add(setting.key);
+    this.#render();
+    try {
+      this.#settings =
+        value === null
+          ? await this.connection.request('settings.reset', { key: setting.key })
+          : await this.connection.request('settings.set', { key: setting.key, value });
+    } catch (error) {
+      this.refused(error);
+    } finally {
+      this.#busy.delete(setting.key);
+      this.#render();
+      this.#refocus = undefined;
+    }
+  }
+
+  #render(): void {
+    if (this.#settings === null) return;
+    const focused = focusedKey() ?? this.#refocus;
+    this.#where.replaceChildren(
+      document.createTextNode('Changes apply at once. Stored in '),
+      element('code', 'settings-file', this.#settings.file),
+    );
+    this.#body.replaceChildren(...this.#settings.groups.map((group) => this.#group(group)));
+    // Re-rendering must not take the keyboard focus away from the control just used.
+    if (focused !== undefined) {
+      this.#body
+        .querySelector<HTMLElement>(`:is(input, select)[data-setting-key="${CSS.escape(focused)}"]`)
+        ?.focus();
+    }
+  }
+
+  #group(group: UiSettingsGroup): HTMLElement {
+    const section = element('section', 'settings-group');
+    section.dataset.groupId = group.id;
+    const head = element('h3', 'settings-group-title', group.title);
+    if (!group.enabled) {
+      const note = element('span', 'badge', 'Plugin disabled');
+      note.title = 'These settings are kept, and apply once the plugin is enabled again';
+      head.append(note);
+    }
+    section.append(head);
+    // Within a group, settings sharing a section (`cjkFormatting.…`) sit under its name.
+    const sections = new Set(group.settings.map((s) => sectionOf(s.key)));
+    let current: string | undefined;
+    for (const setting of group.settings) {
+      const name = sectionOf(setting.key);
+      if (sections.size > 1 && name !== current) {
+        current = name;
+        section.append(element('h4', 'settings-section', name));
+      }
+      section.append(this.#row(setting));
+    }
+    return section;
+  }
+
+  #row(setting: UiSetting): HTMLElement {
+    const row = element('div', 'setting-row');
+    row.dataset.settingKey = setting.key;
+    const on = setting.type === 'boolean' && setting.value === true;
+    row.classList.toggle('is-cautious', setting.caution !== undefined && on);
+    const text = element('div', 'setting-text');
+    const label = element('label', 'setting-title', setting.title);
+    const id = `setting-${setting.key.replaceAll('.', '-')}`;
+    label.htmlFor = id;
+    text.append(label);
+    if (setting.description !== undefined) {
+      text.append(element('p', 'setting-description', setting.description));
+    }
+    if (setting.caution !== undefined) text.append(element('p', 'setting-caution', setting.caution));
+    const meta = element('div', 'setting-meta');
+    meta.append(
+      element('code', 'setting-key', setting.key),
+      element('span', '', `Default: ${shown(setting.default)}`),
+    );
+    if (setting.stored === 'invalid') {
+      meta.append(
+        element(
+          'span',
+          'setting-invalid',
+          'settings.json holds a value that does not fit; the default applies',
+        ),
+      );
+    }
+    text.append(meta);
+
+    const controls = element('div', 'setting-controls');
+    const control = this.#control(setting, id);
+    controls.append(control);
+    if (setting.stored !== 'absent') {
+      const reset = element('button', 'button button-small button-quiet setting-reset', 'Reset');
+      reset.type = 'button';
+      reset.title = `Remove it from settings.json, so the default (${shown(setting.default)}) applies`;
+      reset.disabled = this.#busy.has(setting.key);
+      reset.addEventListener('click', () => void this.#write(setting, null));
+      controls.append(reset);
+    }
+    row.append(text, controls);
+    return row;
+  }
+
+  #control(setting: UiSetting, id: string): HTMLElement {
+    const busy = this.#busy.has(setting.key);
+    if (setting.type === 'boolean') {
+      const wrap = element('span', 'switch');
+      const toggle = element('input', 'switch-input');
+      toggle.type = 'checkbox';
+      toggle.id = id;
+      toggle.setAttribute('role', 'switch');
+      toggle.dataset.settingKey = setting.key;
+      toggle.checked = setting.value === true;
+      toggle.disabled = busy;
+      toggle.addEventListener('change', () => void this.#write(setting, toggle.checked));
+      wrap.append(toggle, element('span', 'switch-track'));
+      return wrap;
+    }
+    if (setting.type === 'enum') {
+      const select = element('select', 'setting-input');
+      select.id = id;
+      select.dataset.settingKey = setting.key;
+      for (const value of setting.enum ?? []) {
+        const option = element('option', '', value);
+        option.value = value;
+        option.selected = value === setting.value;
+        select.append(option);
+      }
+      select.disabled = busy;
+      select.addEventListener('change', () => void this.#write(setting, select.value));
+      return select;
+    }
+    const input = element('input', 'setting-input');
+    input.id = id;
+    input.dataset.settingKey = setting.key;
+    input.disabled = busy;
+    if (setting.type === 'integer') {
+      input.type = 'number';
+      input.step = '1';
+      if (setting.minimum !== undefined) input.min = String(setting.minimum);
+      if (setting.maximum !== undefined) input.max = String(setting.maximum);
+      input.classList.add('setting-number');
+    } else {
+      input.type = 'text';
+      if (setting.maxLength !== undefined) input.maxLength = setting.maxLength;
+    }
+    input.value = String(setting.value);
+    // Written when the person is done with it (Enter or leaving the field), not on every keystroke.
+    input.addEventListener('change', () => {
+      if (setting.type === 'string') return void this.#write(setting, input.value);
+      // An empty or non-numeric field is sent as text, so the host's refusal names the problem.
+      const number = input.value.trim() === '' ? input.value : Number(input.value);
+      void this.#write(setting, Number.isNaN(number) ? input.value : number);
+    });
+    return input;
+  }
+}
+
+function sectionOf(key: string): string {
+  return key.slice(0, key.lastIndexOf('.'));
+}
+
+function shown(value: UiSettingValue): string {
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  return typeof value === 'string' ? (value === '' ? '(empty)' : value) : String(value);
+}
+
+/** The setting whose control has the keyboard focus. */
+function focusedKey(): string | undefined {
+  return document.activeElement instanceof HTMLElement
+    ? document.activeElement.dataset.settingKey
+    : undefined;
+}
