@@ -1,6 +1,7 @@
 import { markdown, markdownLanguage } from '@codemirror/lang-markdown';
-import { EditorSelection, EditorState } from '@codemirror/state';
+import { EditorSelection, EditorState, Text } from '@codemirror/state';
 import { describe, expect, it } from 'vitest';
+import { frontMatterRange } from './front-matter.js';
 import { livePreviewDecorations } from './live-preview.js';
 
 /** The document as the live preview shows it: hidden ranges left out, bullets drawn. */
@@ -43,5 +44,38 @@ describe('livePreviewDecorations', () => {
   it('leaves fenced code alone', () => {
     const code = '```js\nconst a = `x`;\n```\n\ntext\n';
     expect(shown(code, code.length)).toBe(code);
+  });
+
+  it('shows front matter as it is: no heading, no hidden marks', () => {
+    const doc = '---\ntitle: *A*\nvmark:\n  id: 0198c0de-0000-7000-8000-00000000000a\n---\n# Body **b**\n';
+    const state = EditorState.create({ doc, extensions: [markdown({ base: markdownLanguage })] });
+    const lines: string[] = [];
+    livePreviewDecorations(state, [{ from: 0, to: doc.length }]).between(
+      0,
+      doc.length,
+      (from, _to, value) => {
+        const cls = (value.spec as { class?: string }).class;
+        if (cls) lines.push(`${state.doc.lineAt(from).number}:${cls}`);
+      },
+    );
+    expect(lines.filter((l) => Number(l.split(':')[0]) <= 5)).toEqual([]);
+    expect(shown(doc, doc.length)).toBe(
+      '---\ntitle: *A*\nvmark:\n  id: 0198c0de-0000-7000-8000-00000000000a\n---\nBody b\n',
+    );
+  });
+});
+
+describe('frontMatterRange', () => {
+  const range = (doc: string) => frontMatterRange(Text.of(doc.split('\n')));
+
+  it('runs from a first-line fence to a later --- or ... line', () => {
+    expect(range('---\na: 1\n---\nbody')).toEqual({ from: 0, to: 12 });
+    expect(range('---\na: 1\n...\nbody')).toEqual({ from: 0, to: 12 });
+  });
+
+  it('is none when unclosed, closed only on the second line, or not first', () => {
+    expect(range('---\na: 1\nbody')).toBeNull();
+    expect(range('---\n---\nbody')).toBeNull();
+    expect(range('intro\n---\na: 1\n---')).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import {
   WidgetType,
 } from '@codemirror/view';
 import type { SyntaxNodeRef } from '@lezer/common';
+import { frontMatterRange } from './front-matter.js';
 
 /*
  * The wysiwyg mode, as Obsidian's live preview: the Markdown source stays the
@@ -123,11 +124,14 @@ export function livePreviewDecorations(
   const editing = editingLines(state);
   const out: Range<Decoration>[] = [];
   const tree = syntaxTree(state);
+  // Front matter is metadata, shown as it is (front-matter.ts), whatever Markdown makes of it.
+  const meta = frontMatterRange(state.doc);
   for (const { from, to } of visible) {
     tree.iterate({
       from,
       to,
       enter: (node) => {
+        if (meta !== null && node.from < meta.to && node.to <= meta.to + 1) return false;
         if (node.name === 'FencedCode' || node.name === 'CodeBlock' || node.name === 'HTMLBlock') {
           for (const start of lineStarts(state, node.from, node.to)) {
             out.push(lineClass('cm-lp-codeblock').range(start));
