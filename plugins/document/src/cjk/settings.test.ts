@@ -21,10 +21,15 @@ describe('cjkFormattingSchema', () => {
     });
   });
 
-  it('rejects values outside the settings domain', () => {
-    expect(cjkFormattingSchema.safeParse({ quoteStyle: 'straight' }).success).toBe(false);
-    expect(cjkFormattingSchema.safeParse({ consecutivePunctuationLimit: 3 }).success).toBe(false);
-    expect(cjkFormattingSchema.safeParse({ spaceCollapsing: 'yes' }).success).toBe(false);
+  it('gives a value outside the settings domain its own default, keeping the other fields', () => {
+    expect(
+      cjkFormattingSchema.parse({
+        quoteStyle: 'straight',
+        consecutivePunctuationLimit: 3,
+        spaceCollapsing: 'yes',
+        dashConversion: !DEFAULT_CJK_FORMATTING.dashConversion,
+      }),
+    ).toEqual({ ...DEFAULT_CJK_FORMATTING, dashConversion: !DEFAULT_CJK_FORMATTING.dashConversion });
   });
 
   it('has the defaults of §6', () => {

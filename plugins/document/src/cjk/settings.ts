@@ -80,11 +80,13 @@ export const DEFAULT_CJK_FORMATTING: Readonly<CjkFormattingSettings> = Object.fr
 });
 
 const D = DEFAULT_CJK_FORMATTING;
-const flag = (fallback: boolean) => z.boolean().default(fallback);
+// `.catch`: a field edited by hand into something invalid falls back on its own, without
+// taking the person's other choices down with it.
+const flag = (fallback: boolean) => z.boolean().default(fallback).catch(fallback);
 
 /**
  * Parses a partial (or empty) settings object into full settings: every field is
- * optional and takes its default when absent. Unknown keys are dropped.
+ * optional and takes its default when absent or invalid. Unknown keys are dropped.
  */
 export const cjkFormattingSchema = z.object({
   ellipsisNormalization: flag(D.ellipsisNormalization),
@@ -101,16 +103,17 @@ export const cjkFormattingSchema = z.object({
   dashConversion: flag(D.dashConversion),
   emdashSpacing: flag(D.emdashSpacing),
   smartQuoteConversion: flag(D.smartQuoteConversion),
-  quoteStyle: z.enum(['curly', 'corner', 'guillemets']).default(D.quoteStyle),
+  quoteStyle: z.enum(['curly', 'corner', 'guillemets']).default(D.quoteStyle).catch(D.quoteStyle),
   contextualQuotes: flag(D.contextualQuotes),
   quoteSpacing: flag(D.quoteSpacing),
   singleQuoteSpacing: flag(D.singleQuoteSpacing),
   cjkCornerQuotes: flag(D.cjkCornerQuotes),
   cjkNestedQuotes: flag(D.cjkNestedQuotes),
-  quoteToggleMode: z.enum(['simple', 'full-cycle']).default(D.quoteToggleMode),
+  quoteToggleMode: z.enum(['simple', 'full-cycle']).default(D.quoteToggleMode).catch(D.quoteToggleMode),
   consecutivePunctuationLimit: z
     .union([z.literal(0), z.literal(1), z.literal(2)])
-    .default(D.consecutivePunctuationLimit),
+    .default(D.consecutivePunctuationLimit)
+    .catch(D.consecutivePunctuationLimit),
   trailingSpaceRemoval: flag(D.trailingSpaceRemoval),
   skipReferenceSections: flag(D.skipReferenceSections),
 });
