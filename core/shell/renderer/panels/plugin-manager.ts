@@ -1,5 +1,6 @@
 import type { UiPlugin } from '../../panel-protocol.js';
 import type { Connection } from '../connection.js';
+import { ToolbarModal } from '../dialogs/toolbar-modal.js';
 import { element } from '../element.js';
 
 const SOURCES: Record<UiPlugin['source'], string> = {
@@ -16,7 +17,7 @@ const SOURCES: Record<UiPlugin['source'], string> = {
  * made them (another window, `vmark plugins` in a terminal).
  */
 export class PluginManager {
-  readonly #dialog: HTMLDialogElement;
+  readonly #modal: ToolbarModal;
   readonly #list: HTMLElement;
   #plugins: readonly UiPlugin[] = [];
   /** Plugins whose switch was flipped and whose change is on its way. */
@@ -24,30 +25,17 @@ export class PluginManager {
 
   constructor(
     container: HTMLElement,
-    private readonly button: HTMLButtonElement,
+    button: HTMLButtonElement,
     private readonly connection: Connection,
     private readonly refused: (error: unknown) => void,
   ) {
-    this.#dialog = element('dialog', 'modal plugin-manager');
-    this.#dialog.setAttribute('aria-labelledby', 'plugin-manager-title');
-    const header = element('header', 'modal-header');
-    const title = element('h2', 'modal-title', 'Plugins');
-    title.id = 'plugin-manager-title';
-    const close = element('button', 'modal-close');
-    close.type = 'button';
-    close.setAttribute('aria-label', 'Close');
-    close.addEventListener('click', () => this.#dialog.close());
-    header.append(title, close);
-    this.#list = element('div', 'plugin-list');
-    this.#dialog.append(header, this.#list);
-    // A click on the backdrop (outside the panel) closes it, as Esc does.
-    this.#dialog.addEventListener('click', (event) => {
-      if (event.target === this.#dialog) this.#dialog.close();
+    this.#modal = new ToolbarModal(container, button, {
+      id: 'plugin-manager',
+      className: 'plugin-manager',
+      title: 'Plugins',
     });
-    this.#dialog.addEventListener('close', () => button.setAttribute('aria-expanded', 'false'));
-    container.append(this.#dialog);
-
-    button.setAttribute('aria-expanded', 'false');
+    this.#list = element('div', 'plugin-list');
+    this.#modal.dialog.append(this.#list);
     button.addEventListener('click', () => void this.open());
     connection.onPanelMessage((message) => {
       if (message.type !== 'plugins.changed') return;
@@ -64,8 +52,7 @@ export class PluginManager {
       return;
     }
     this.#render();
-    if (!this.#dialog.open) this.#dialog.showModal();
-    this.button.setAttribute('aria-expanded', 'true');
+    this.#modal.show();
   }
 
   async #setEnabled(plugin: UiPlugin, enabled: boolean): Promise<void> {

@@ -1,5 +1,6 @@
 import type { UiSetting, UiSettings, UiSettingsGroup, UiSettingValue } from '../../panel-protocol.js';
 import type { Connection } from '../connection.js';
+import { ToolbarModal } from '../dialogs/toolbar-modal.js';
 import { element } from '../element.js';
 
 /**
@@ -10,7 +11,7 @@ import { element } from '../element.js';
  * tool call. It follows changes made in other windows.
  */
 export class SettingsPanel {
-  readonly #dialog: HTMLDialogElement;
+  readonly #modal: ToolbarModal;
   readonly #body: HTMLElement;
   readonly #where: HTMLElement;
   #settings: UiSettings | null = null;
@@ -21,31 +22,18 @@ export class SettingsPanel {
 
   constructor(
     container: HTMLElement,
-    private readonly button: HTMLButtonElement,
+    button: HTMLButtonElement,
     private readonly connection: Connection,
     private readonly refused: (error: unknown) => void,
   ) {
-    this.#dialog = element('dialog', 'modal settings-panel');
-    this.#dialog.setAttribute('aria-labelledby', 'settings-title');
-    const header = element('header', 'modal-header');
-    const title = element('h2', 'modal-title', 'Settings');
-    title.id = 'settings-title';
-    const close = element('button', 'modal-close');
-    close.type = 'button';
-    close.setAttribute('aria-label', 'Close');
-    close.addEventListener('click', () => this.#dialog.close());
-    header.append(title, close);
+    this.#modal = new ToolbarModal(container, button, {
+      id: 'settings',
+      className: 'settings-panel',
+      title: 'Settings',
+    });
     this.#where = element('p', 'settings-where');
     this.#body = element('div', 'settings-body');
-    this.#dialog.append(header, this.#where, this.#body);
-    // A click on the backdrop (outside the panel) closes it, as Esc does.
-    this.#dialog.addEventListener('click', (event) => {
-      if (event.target === this.#dialog) this.#dialog.close();
-    });
-    this.#dialog.addEventListener('close', () => button.setAttribute('aria-expanded', 'false'));
-    container.append(this.#dialog);
-
-    button.setAttribute('aria-expanded', 'false');
+    this.#modal.dialog.append(this.#where, this.#body);
     button.addEventListener('click', () => void this.open());
     connection.onPanelMessage((message) => {
       if (message.type !== 'settings.changed') return;
@@ -63,8 +51,7 @@ export class SettingsPanel {
       return;
     }
     this.#render();
-    if (!this.#dialog.open) this.#dialog.showModal();
-    this.button.setAttribute('aria-expanded', 'true');
+    this.#modal.show();
   }
 
   async #write(setting: UiSetting, value: UiSettingValue | null): Promise<void> {
