@@ -5,7 +5,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { call, eventually, TempDirs } from './support/cli.js';
-import { connectMcp, launchChromium, type Served, startServe, visibleText } from './support/ui.js';
+import {
+  connectMcp,
+  launchChromium,
+  type Served,
+  startServe,
+  visibleText,
+  openEditorPage,
+} from './support/ui.js';
 
 /*
  * The editor as a person uses it: `vmark serve` on a copy of a small vault,
@@ -37,9 +44,7 @@ beforeEach(async () => {
     ['--workspace', vault, '--open', path.join(vault, 'Welcome.md')],
     await temp.make(),
   );
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(served.url);
-  await page.locator('.editor-host .cm-content').waitFor();
+  page = await openEditorPage(browser, served);
 });
 afterEach(async () => {
   await page?.close();

@@ -6,7 +6,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { call, TempDirs } from './support/cli.js';
-import { connectMcp, launchChromium, type Served, startServe, visibleText } from './support/ui.js';
+import {
+  connectMcp,
+  launchChromium,
+  type Served,
+  startServe,
+  visibleText,
+  openEditorPage,
+} from './support/ui.js';
 
 /*
  * The approval dialogs, the plugin manager and the AI edit history panel, as a
@@ -39,9 +46,7 @@ beforeEach(async () => {
     ['--workspace', vault, '--open', path.join(vault, 'Welcome.md')],
     await temp.make(),
   );
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(served.url);
-  await page.locator('.editor-host .cm-content').waitFor();
+  page = await openEditorPage(browser, served);
   client = await connectMcp(served);
 });
 afterEach(async () => {

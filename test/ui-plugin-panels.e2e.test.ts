@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { call, runCli, TempDirs } from './support/cli.js';
-import { connectMcp, launchChromium, type Served, startServe } from './support/ui.js';
+import { connectMcp, launchChromium, type Served, startServe, openEditorPage } from './support/ui.js';
 
 /*
  * Panels that plugins contribute (ADR 20), through the built CLI: the coherence
@@ -36,9 +36,7 @@ beforeEach(async () => {
   await writeFile(path.join(vault, 'elena.md'), '# Elena\n\nElena is a smith.\n');
   await writeFile(path.join(vault, 'chapter-3.md'), '# Chapter 3\n');
   served = await startServe(['--workspace', vault, '--open', path.join(vault, 'elena.md')], home);
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(served.url);
-  await page.locator('.editor-host .cm-content').waitFor();
+  page = await openEditorPage(browser, served);
   client = await connectMcp(served);
 });
 afterEach(async () => {

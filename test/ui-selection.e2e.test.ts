@@ -4,7 +4,14 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, TempDirs } from './support/cli.js';
-import { connectMcp, launchChromium, type Served, startServe, visibleText } from './support/ui.js';
+import {
+  connectMcp,
+  launchChromium,
+  type Served,
+  startServe,
+  visibleText,
+  openEditorPage,
+} from './support/ui.js';
 
 /*
  * `selection.get` and `selection.set` against a person's selection: `vmark
@@ -37,9 +44,7 @@ beforeEach(async () => {
     ['--workspace', vault, '--open', path.join(vault, 'notes.md')],
     await temp.make(),
   );
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(served.url);
-  await editor().waitFor();
+  page = await openEditorPage(browser, served);
   client = await connectMcp(served);
 });
 afterEach(async () => {

@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, TempDirs } from './support/cli.js';
-import { connectMcp, launchChromium, type Served, startServe } from './support/ui.js';
+import { connectMcp, launchChromium, type Served, startServe, openEditorPage } from './support/ui.js';
 
 /*
  * The settings panel as a person uses it: `vmark serve` in Debian Chromium, and
@@ -32,9 +32,7 @@ beforeEach(async () => {
   home = await temp.make('vmark-settings-home-');
   await writeFile(path.join(vault, 'Welcome.md'), '# Welcome\n');
   served = await startServe(['--workspace', vault, '--open', path.join(vault, 'Welcome.md')], home);
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(served.url);
-  await page.locator('.editor-host .cm-content').waitFor();
+  page = await openEditorPage(browser, served);
   client = await connectMcp(served);
 });
 afterEach(async () => {

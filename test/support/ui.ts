@@ -77,3 +77,11 @@ export async function connectMcp(served: Served): Promise<Client> {
 export function visibleText(page: Page): Promise<string> {
   return page.locator('.editor-host .cm-content').innerText();
 }
+
+/** A new page of `served` with the editor shown, at the size the tests and screenshots use. */
+export async function openEditorPage(browser: Browser, served: Served): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(served.url);
+  await page.locator('.editor-host .cm-content').waitFor();
+  return page;
+}
