@@ -1,4 +1,4 @@
-import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -7,12 +7,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import WebSocket from 'ws';
 import { call, TempDirs } from './support/cli.js';
 import {
-  connectMcp,
   launchChromium,
   type Served,
-  startServe,
   visibleText,
-  openEditorPage,
+  startEditorSession,
+  type EditorSession,
 } from './support/ui.js';
 
 /*
@@ -23,6 +22,7 @@ import {
 
 const temp = new TempDirs();
 let browser: Browser;
+let session: EditorSession | undefined;
 let served: Served;
 let vault: string;
 let page: Page;
@@ -39,20 +39,15 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  vault = await realpath(await temp.make('vmark-panels-vault-'));
-  await writeFile(path.join(vault, 'Welcome.md'), WELCOME);
-  await writeFile(path.join(vault, 'Other.md'), 'other\n');
-  served = await startServe(
-    ['--workspace', vault, '--open', path.join(vault, 'Welcome.md')],
-    await temp.make(),
-  );
-  page = await openEditorPage(browser, served);
-  client = await connectMcp(served);
+  ({ vault, served, page, client } = session = await startEditorSession(
+    temp,
+    browser,
+    { 'Welcome.md': WELCOME, 'Other.md': 'other\n' },
+    'Welcome.md',
+  ));
 });
 afterEach(async () => {
-  await client?.close();
-  await page?.close();
-  await served?.stop();
+  await session?.close();
 });
 
 const dialog = () => page.locator('dialog.approval-dialog[open]');

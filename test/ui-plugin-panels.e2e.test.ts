@@ -1,12 +1,12 @@
 import { request as httpRequest } from 'node:http';
-import { readFile, realpath, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { call, runCli, TempDirs } from './support/cli.js';
-import { connectMcp, launchChromium, type Served, startServe, openEditorPage } from './support/ui.js';
+import { launchChromium, type Served, startEditorSession, type EditorSession } from './support/ui.js';
 
 /*
  * Panels that plugins contribute (ADR 20), through the built CLI: the coherence
@@ -16,6 +16,7 @@ import { connectMcp, launchChromium, type Served, startServe, openEditorPage } f
 
 const temp = new TempDirs();
 let browser: Browser;
+let session: EditorSession | undefined;
 let served: Served;
 let home: string;
 let vault: string;
@@ -31,18 +32,15 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  vault = await realpath(await temp.make('vmark-plugin-panels-'));
-  home = await temp.make('vmark-plugin-panels-home-');
-  await writeFile(path.join(vault, 'elena.md'), '# Elena\n\nElena is a smith.\n');
-  await writeFile(path.join(vault, 'chapter-3.md'), '# Chapter 3\n');
-  served = await startServe(['--workspace', vault, '--open', path.join(vault, 'elena.md')], home);
-  page = await openEditorPage(browser, served);
-  client = await connectMcp(served);
+  ({ vault, served, page, client, home } = session = await startEditorSession(
+    temp,
+    browser,
+    { 'elena.md': '# Elena\n\nElena is a smith.\n', 'chapter-3.md': '# Chapter 3\n' },
+    'elena.md',
+  ));
 });
 afterEach(async () => {
-  await client?.close();
-  await page?.close();
-  await served?.stop();
+  await session?.close();
 });
 
 const button = () => page.locator('.tool-button[data-plugin-panel="coherence/breakdown"]');

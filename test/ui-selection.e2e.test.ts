@@ -1,17 +1,9 @@
-import { realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, TempDirs } from './support/cli.js';
-import {
-  connectMcp,
-  launchChromium,
-  type Served,
-  startServe,
-  visibleText,
-  openEditorPage,
-} from './support/ui.js';
+import { launchChromium, visibleText, startEditorSession, type EditorSession } from './support/ui.js';
 
 /*
  * `selection.get` and `selection.set` against a person's selection: `vmark
@@ -21,7 +13,7 @@ import {
 
 const temp = new TempDirs();
 let browser: Browser;
-let served: Served;
+let session: EditorSession | undefined;
 let vault: string;
 let page: Page;
 let client: Client;
@@ -37,20 +29,15 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  vault = await realpath(await temp.make('vmark-ui-selection-'));
-  await writeFile(path.join(vault, 'notes.md'), NOTES);
-  await writeFile(path.join(vault, 'other.md'), 'Other\n');
-  served = await startServe(
-    ['--workspace', vault, '--open', path.join(vault, 'notes.md')],
-    await temp.make(),
-  );
-  page = await openEditorPage(browser, served);
-  client = await connectMcp(served);
+  ({ vault, page, client } = session = await startEditorSession(
+    temp,
+    browser,
+    { 'notes.md': NOTES, 'other.md': 'Other\n' },
+    'notes.md',
+  ));
 });
 afterEach(async () => {
-  await client?.close();
-  await page?.close();
-  await served?.stop();
+  await session?.close();
 });
 
 const editor = () => page.locator('.editor-host .cm-content');

@@ -1,10 +1,10 @@
-import { readFile, realpath, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, TempDirs } from './support/cli.js';
-import { connectMcp, launchChromium, type Served, startServe, openEditorPage } from './support/ui.js';
+import { launchChromium, startEditorSession, type EditorSession } from './support/ui.js';
 
 /*
  * The settings panel as a person uses it: `vmark serve` in Debian Chromium, and
@@ -13,7 +13,7 @@ import { connectMcp, launchChromium, type Served, startServe, openEditorPage } f
 
 const temp = new TempDirs();
 let browser: Browser;
-let served: Served;
+let session: EditorSession | undefined;
 let home: string;
 let vault: string;
 let page: Page;
@@ -28,17 +28,15 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  vault = await realpath(await temp.make('vmark-settings-vault-'));
-  home = await temp.make('vmark-settings-home-');
-  await writeFile(path.join(vault, 'Welcome.md'), '# Welcome\n');
-  served = await startServe(['--workspace', vault, '--open', path.join(vault, 'Welcome.md')], home);
-  page = await openEditorPage(browser, served);
-  client = await connectMcp(served);
+  ({ vault, page, client, home } = session = await startEditorSession(
+    temp,
+    browser,
+    { 'Welcome.md': '# Welcome\n' },
+    'Welcome.md',
+  ));
 });
 afterEach(async () => {
-  await client?.close();
-  await page?.close();
-  await served?.stop();
+  await session?.close();
 });
 
 const settingsFile = () => path.join(home, 'settings.json');

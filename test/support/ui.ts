@@ -1,9 +1,11 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { realpath, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { CLI } from './cli.js';
+import { CLI, type TempDirs } from './cli.js';
 
 /** Debian's Chromium, or the one `VMARK_CHROMIUM` names (DESIGN §7). */
 export function launchChromium(): Promise<Browser> {
@@ -84,4 +86,41 @@ export async function openEditorPage(browser: Browser, served: Served): Promise<
   await page.goto(served.url);
   await page.locator('.editor-host .cm-content').waitFor();
   return page;
+}
+
+/** A test's editor: a fresh vault and VMARK_HOME, `vmark serve` on them, its page, and an AI client. */
+export interface EditorSession {
+  readonly vault: string;
+  readonly home: string;
+  readonly served: Served;
+  readonly page: Page;
+  readonly client: Client;
+  close(): Promise<void>;
+}
+
+/** Writes `files` (vault-relative) into a new vault and opens `open` in the editor. */
+export async function startEditorSession(
+  temp: TempDirs,
+  browser: Browser,
+  files: Readonly<Record<string, string>>,
+  open: string,
+): Promise<EditorSession> {
+  const vault = await realpath(await temp.make('vmark-ui-vault-'));
+  const home = await temp.make('vmark-ui-home-');
+  for (const [name, text] of Object.entries(files)) await writeFile(path.join(vault, name), text);
+  const served = await startServe(['--workspace', vault, '--open', path.join(vault, open)], home);
+  const page = await openEditorPage(browser, served);
+  const client = await connectMcp(served);
+  return {
+    vault,
+    home,
+    served,
+    page,
+    client,
+    async close() {
+      await client.close();
+      await page.close();
+      await served.stop();
+    },
+  };
 }
