@@ -2,7 +2,8 @@ import { watch } from 'node:fs';
 import { readdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { connectStdio, TempDirs } from './support/cli.js';
+import { ownerTag } from '../core/vault/process-owner.js';
+import { call, connectStdio, eventually, TempDirs } from './support/cli.js';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -47,4 +48,29 @@ it('killing vmark in the middle of a save leaves the old or the new file, never 
   const names = await readdir(workspace);
   expect(names.filter((n) => !n.endsWith('.vmark-tmp'))).toEqual(['big.md']);
   expect(outcomes).toHaveLength(3);
+
+  // The next vmark to open a file there removes what the killed ones left behind.
+  const { client } = await connectStdio(['--workspace', workspace, '--open', file], await temp.make());
+  try {
+    await eventually(async () => (await readdir(workspace)).length === 1);
+    expect(await readdir(workspace)).toEqual(['big.md']);
+  } finally {
+    await client.close();
+  }
+});
+
+it('leaves alone the temp file of a save still under way in another vmark', async () => {
+  const workspace = await realpath(await temp.make());
+  const file = path.join(workspace, 'note.md');
+  await writeFile(file, 'x\n');
+  // Named as this (live) test process would name one: its owner is alive, so it is not swept.
+  const live = `.note.md.${ownerTag()}.0123456789ab.vmark-tmp`;
+  await writeFile(path.join(workspace, live), 'half-written');
+  const { client } = await connectStdio(['--workspace', workspace, '--open', file], await temp.make());
+  try {
+    await call(client, 'session', { action: 'get_state' });
+    expect((await readdir(workspace)).sort()).toEqual([live, 'note.md']);
+  } finally {
+    await client.close();
+  }
 });

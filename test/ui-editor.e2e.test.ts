@@ -201,6 +201,31 @@ describe('the editor', () => {
     expect(await diskText('Welcome.md')).toBe('changed elsewhere\n');
   });
 
+  it('asks which version stays when the file changes on disk under unsaved changes', async () => {
+    const bar = page.locator('.conflict-bar');
+    await editor().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('typed here');
+    // Once the host holds the keystrokes as unsaved changes, another program changes the file.
+    await expect.poll(() => tab('Welcome').getAttribute('class')).toContain('is-dirty');
+    await writeFile(path.join(vault, 'Welcome.md'), 'changed elsewhere\n');
+    await bar.getByRole('button', { name: 'Keep my version' }).waitFor();
+    expect(await bar.textContent()).toContain('changed on disk');
+    await bar.getByRole('button', { name: 'Keep my version' }).click();
+    await expect.poll(() => diskText('Welcome.md')).toContain('typed here');
+    await bar.waitFor({ state: 'hidden' });
+    await expect.poll(() => tab('Welcome').getAttribute('class')).not.toContain('is-dirty');
+
+    await editor().click();
+    await page.keyboard.type(' and more');
+    await expect.poll(() => tab('Welcome').getAttribute('class')).toContain('is-dirty');
+    await writeFile(path.join(vault, 'Welcome.md'), 'changed again elsewhere\n');
+    await bar.getByRole('button', { name: 'Use the version on disk' }).click();
+    await expect.poll(() => visibleText(page)).toMatch(/^changed again elsewhere\s*$/);
+    await bar.waitFor({ state: 'hidden' });
+    expect(await diskText('Welcome.md')).toBe('changed again elsewhere\n');
+  });
+
   it('opens a workflow as YAML, without a wysiwyg mode', async () => {
     await mkdir(path.join(vault, '.github', 'workflows'), { recursive: true });
     await writeFile(path.join(vault, '.github', 'workflows', 'ci.yml'), 'name: CI\non: push\n');

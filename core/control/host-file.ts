@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../vault/atomic-write.js';
 import { errorCode } from '../vault/error-code.js';
+import { processAlive } from '../vault/process-owner.js';
 
 /**
  * How a command at a terminal finds a running host: `$VMARK_HOME/hosts/<pid>.json`.
@@ -87,16 +88,6 @@ export async function listRunningHosts(home: string): Promise<RunningHost[]> {
     if (host?.pid === pid) hosts.push(host);
   }
   return hosts.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
-}
-
-/** Signal 0 checks that the process exists without touching it; EPERM means it exists as another user. */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errorCode(error) !== 'ESRCH';
-  }
 }
 
 function parseHost(text: string): RunningHost | null {

@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { appendFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   ChangeOrigin,
@@ -11,16 +11,22 @@ import type {
   ReplaceOptions,
   SaveOutcome,
   Vault,
+  WriteOptions,
 } from '@vmark/sdk';
-import { DocumentKindsToken, DomainError, staleError, VaultToken } from '@vmark/sdk';
+import { DocumentKindsToken, DomainError, isDomainError, staleError, VaultToken } from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
 import { HostHooksToken } from '../container/host-tokens.js';
-import { writeFileAtomic } from '../vault/atomic-write.js';
-import { changedOnDisk, type DiskState, diskStateOf } from '../vault/file-fingerprint.js';
+import { changedOnDisk, type DiskState } from '../vault/file-fingerprint.js';
+import { withFileLock } from '../vault/file-lock.js';
+import { type FoundFile, replaceIfUnchanged } from '../vault/guarded-replace.js';
+import type { LateWrite } from '../vault/late-writes.js';
+import { quotePath } from '../vault/path-scope.js';
+import { sweepTempFiles } from '../vault/sweep-temp-files.js';
+import { saveLockPathFor } from '../vault/temp-files.js';
 import { FolderWatcher } from './folder-watcher.js';
+import { KeyedQueue } from './keyed-queue.js';
 import { readTextFile } from './read-text-file.js';
 import { newRevision } from './revision.js';
-import { KeyedQueue } from './keyed-queue.js';
 
 export { MAX_DOCUMENT_BYTES } from './read-text-file.js';
 
@@ -28,8 +34,13 @@ interface ConflictState {
   readonly reason: DiskConflict['reason'];
   /** The disk as it was when the conflict was found (null: no file). */
   readonly observed: DiskState | null;
-  /** Someone was shown the conflict; a deliberate save may now overwrite `observed`. */
-  acknowledged: boolean;
+  /** The text on disk then; null when there was no file or it was not UTF-8 text. */
+  readonly observedText: string | null;
+  /**
+   * Revisions of the buffer whose author had been shown the disk's text (a `document.read`
+   * serves it with the conflict): saving one of them may overwrite `observed`, nothing else.
+   */
+  readonly informed: Set<string>;
 }
 
 interface DocumentRecord {
@@ -38,7 +49,8 @@ interface DocumentRecord {
   content: string;
   revision: string;
   kind: string;
-  dirty: boolean;
+  /** The text differs from the file as this host last read or wrote it. */
+  edited: boolean;
   /** The file as this host last read or wrote it; null when it knows of no file at `filePath`. */
   disk: DiskState | null;
   conflict: ConflictState | null;
@@ -47,20 +59,35 @@ interface DocumentRecord {
 
 const CONFLICT_MESSAGES: Record<DiskConflict['reason'], string> = {
   'changed-on-disk':
-    'The file changed on disk while this tab had unsaved changes. The tab keeps its text; the file keeps ' +
-    'the other version. Saving now overwrites the file on disk; closing the tab with force and opening the ' +
-    'file again takes the version on disk.',
+    'The file changed on disk while this tab had unsaved changes. The tab keeps its text (content); ' +
+    'disk_content is the text now on disk. Merge what you need into your next write: a write with this ' +
+    "read's revision as expected_revision, or a save, replaces the file on disk. Closing the tab with " +
+    'force and opening the file again takes the version on disk instead.',
   'deleted-on-disk':
-    'The file was deleted or moved away on disk. The tab keeps its text; saving writes the file again.',
+    'The file was deleted or moved away on disk. The tab keeps its text; a write with this read’s ' +
+    'revision as expected_revision, or a save, writes the file again.',
 };
 
-/** The single authority over each document's text, and its link to the file on disk. */
+/** Quiet time after a change on disk before the file is read again. */
+const SETTLE_MS = 30;
+/** The longest a stream of changes may put that read off. */
+const SETTLE_MAX_MS = 100;
+
+/**
+ * The single authority over each document's text, and its link to the file on disk.
+ *
+ * Every change to a document — a tool's write, an editor's keystrokes, a reload from disk, a
+ * save — runs in the document's queue, one after another, so that a reload never replaces a
+ * buffer that changed meanwhile and a save writes exactly the text it checked. Reads are not
+ * queued: they see the last change that finished.
+ */
 @injectable()
 export class HostDocumentStore implements DocumentStore {
   #records = new Map<string, DocumentRecord>();
   #nextId = 1;
-  /** Disk operations on one document run one after another, so a check and the write after it cannot interleave. */
   readonly #queue = new KeyedQueue();
+  /** Folders already cleared of temp files that a crashed vmark left (once per host). */
+  readonly #swept = new Set<string>();
 
   constructor(
     @inject(DocumentKindsToken) private readonly kinds: DocumentKinds,
@@ -72,6 +99,7 @@ export class HostDocumentStore implements DocumentStore {
   /** Reads a file (already resolved to its canonical path) into a new buffer. */
   async open(canonicalPath: string): Promise<DocumentSnapshot> {
     const { content, disk } = await readTextFile(canonicalPath);
+    this.#sweep(path.dirname(canonicalPath));
     return this.#add(canonicalPath, content, disk);
   }
 
@@ -96,51 +124,82 @@ export class HostDocumentStore implements DocumentStore {
 
   read(documentId: string, origin: ChangeOrigin): DocumentSnapshot {
     const record = this.#record(documentId);
-    if (record.conflict && origin.kind !== 'disk') record.conflict.acknowledged = true;
+    // An AI client is served the disk's text with the conflict: what it writes next may replace it.
+    if (record.conflict && origin.kind === 'mcp') record.conflict.informed.add(record.revision);
     const document = snapshotOf(record);
     this.hooks.documentRead.call({ document, origin });
     return document;
   }
 
-  async replace(documentId: string, content: string, options: ReplaceOptions): Promise<DocumentSnapshot> {
-    const record = this.#record(documentId);
-    if (options.expectedRevision !== undefined && options.expectedRevision !== record.revision) {
-      throw staleError(record.revision);
-    }
-    if (content === record.content) return snapshotOf(record);
-    const before = snapshotOf(record);
-    const proposal = await this.hooks.beforeDocumentWrite.promise({
-      document: before,
-      content,
-      origin: options.origin,
+  replace(documentId: string, content: string, options: ReplaceOptions): Promise<DocumentSnapshot> {
+    return this.#queue.run(documentId, async () => {
+      const record = this.#record(documentId);
+      checkRevision(record, options.expectedRevision);
+      const proposed = await this.#propose(record, content, options);
+      if (proposed !== null) this.#applyEdit(record, proposed, options);
+      return snapshotOf(record);
     });
-    if (proposal.veto !== undefined) {
-      throw new DomainError('READ_ONLY', `The change was refused: ${proposal.veto}`);
-    }
-    // The hook is asynchronous: another change may have landed while it ran.
-    if (record.revision !== before.revision) throw staleError(record.revision);
-    this.#setContent(record, proposal.content, true);
-    const after = snapshotOf(record);
-    this.hooks.documentWritten.call({ before, after, origin: options.origin });
-    return after;
+  }
+
+  write(documentId: string, content: string, options: WriteOptions): Promise<SaveOutcome> {
+    return this.#queue.run(documentId, async () => {
+      const record = this.#record(documentId);
+      checkRevision(record, options.expectedRevision);
+      if (!options.save || record.filePath === null) {
+        const proposed = await this.#propose(record, content, options);
+        if (proposed !== null) this.#applyEdit(record, proposed, options);
+        const skipped = options.save ? 'untitled' : 'opt_out';
+        return { revision: record.revision, saved: false, save_skipped: skipped };
+      }
+      // Unsaved changes of someone else's, or a conflict: the write joins them and the save decides.
+      if (record.edited || record.conflict) {
+        const proposed = await this.#propose(record, content, options);
+        if (proposed !== null) this.#applyEdit(record, proposed, options);
+        return this.#saveReporting(record);
+      }
+      const proposed = await this.#propose(record, content, options);
+      if (proposed === null) return { revision: record.revision, saved: true };
+      return this.#writeThrough(record, proposed, options);
+    });
   }
 
   save(documentId: string): Promise<DocumentSnapshot> {
-    return this.#queue.run(documentId, () => this.#save(documentId));
+    return this.#queue.run(documentId, () => this.#save(this.#record(documentId)));
   }
 
-  async trySave(documentId: string): Promise<SaveOutcome> {
-    const document = this.get(documentId);
-    if (document.filePath === null)
-      return { revision: document.revision, saved: false, save_skipped: 'untitled' };
-    if (!document.dirty) return { revision: document.revision, saved: true };
-    try {
-      const saved = await this.save(documentId);
-      return { revision: saved.revision, saved: !saved.dirty };
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      return { revision: this.get(documentId).revision, saved: false, save_error: reason };
-    }
+  trySave(documentId: string): Promise<SaveOutcome> {
+    return this.#queue.run(documentId, async () => {
+      const record = this.#record(documentId);
+      if (record.filePath === null)
+        return { revision: record.revision, saved: false, save_skipped: 'untitled' };
+      if (!isDirty(record)) return { revision: record.revision, saved: true };
+      return this.#saveReporting(record);
+    });
+  }
+
+  /**
+   * A person's answer to a conflict, in the editor: `keep-mine` saves the buffer over the file
+   * (only if the file still holds the bytes the person was shown, `observedSha256`);
+   * `take-disk` replaces the buffer with the file's text.
+   * @throws DomainError `STALE` when the file changed again since.
+   */
+  resolveConflict(
+    documentId: string,
+    choice: 'keep-mine' | 'take-disk',
+    observedSha256: string | null,
+  ): Promise<DocumentSnapshot> {
+    return this.#queue.run(documentId, async () => {
+      const record = this.#record(documentId);
+      const conflict = record.conflict;
+      if (conflict === null) return snapshotOf(record);
+      if ((conflict.observed?.sha256 ?? null) !== observedSha256) throw conflictError(record);
+      if (choice === 'keep-mine') {
+        conflict.informed.add(record.revision);
+        return this.#save(record);
+      }
+      await this.#sync(record, { discardEdits: true });
+      return snapshotOf(record);
+    });
   }
 
   /**
@@ -150,20 +209,20 @@ export class HostDocumentStore implements DocumentStore {
   saveAs(documentId: string, canonicalTarget: string): Promise<DocumentSnapshot> {
     return this.#queue.run(documentId, async () => {
       const record = this.#record(documentId);
-      if (record.filePath === canonicalTarget) return this.#save(documentId);
-      if (await stat(canonicalTarget).catch(() => null)) {
-        throw new DomainError(
+      if (record.filePath === canonicalTarget) return this.#save(record);
+      const exists = () =>
+        new DomainError(
           'INVALID_PATH',
           `${JSON.stringify(canonicalTarget)} already exists; vmark does not overwrite another file with save_as`,
         );
-      }
-      const bytes = Buffer.from(record.content, 'utf8');
-      const written = await writeFileAtomic(canonicalTarget, bytes);
+      if (await stat(canonicalTarget).catch(() => null)) throw exists();
+      const outcome = await replaceIfUnchanged(canonicalTarget, Buffer.from(record.content, 'utf8'), null);
+      if (outcome.kind === 'changed') throw exists();
       record.watch?.dispose();
       record.filePath = canonicalTarget;
-      record.disk = diskStateOf(written, bytes);
+      record.disk = outcome.disk;
       record.conflict = null;
-      record.dirty = false;
+      record.edited = false;
       record.kind = this.kinds.detect(record.filePath, record.content);
       record.watch = this.#watch(record);
       const saved = snapshotOf(record);
@@ -180,52 +239,177 @@ export class HostDocumentStore implements DocumentStore {
   }
 
   /**
-   * Brings the buffer in line with its file after a change on disk: a clean
-   * buffer reloads (a new revision); a dirty one keeps its text and records a
-   * conflict. A file renamed within its folder is followed by its inode.
+   * Brings the buffer in line with its file after a change on disk: a buffer without unsaved
+   * changes reloads (a new revision); one with them keeps its text and records a conflict.
+   * A file renamed within its folder is followed by its inode.
    */
   syncFromDisk(documentId: string): Promise<void> {
-    return this.#queue.run(documentId, () => this.#sync(documentId));
+    return this.#queue.run(documentId, async () => {
+      const record = this.#records.get(documentId);
+      if (record) await this.#sync(record, { discardEdits: false });
+    });
   }
 
   dispose(): void {
     for (const record of this.#records.values()) record.watch?.dispose();
   }
 
-  async #save(documentId: string): Promise<DocumentSnapshot> {
-    const record = this.#record(documentId);
+  /**
+   * The content a change would leave, after the `beforeDocumentWrite` taps; null when the
+   * text would not change.
+   * @throws DomainError `READ_ONLY` when a tap vetoes.
+   */
+  async #propose(record: DocumentRecord, content: string, options: ReplaceOptions): Promise<string | null> {
+    if (content === record.content) return null;
+    const proposal = await this.hooks.beforeDocumentWrite.promise({
+      document: snapshotOf(record),
+      content,
+      origin: options.origin,
+    });
+    if (proposal.veto !== undefined) {
+      throw new DomainError('READ_ONLY', `The change was refused: ${proposal.veto}`);
+    }
+    return proposal.content === record.content ? null : proposal.content;
+  }
+
+  /** A change to the buffer that is not on disk yet. */
+  #applyEdit(record: DocumentRecord, content: string, options: ReplaceOptions): void {
+    const before = snapshotOf(record);
+    this.#setContent(record, content);
+    record.edited = true;
+    // A writer who was shown the disk's text may, through its write, replace it.
+    const informed = record.conflict?.informed;
+    if (informed && options.expectedRevision !== undefined && informed.has(options.expectedRevision)) {
+      informed.add(record.revision);
+    }
+    this.hooks.documentWritten.call({ before, after: snapshotOf(record), origin: options.origin });
+  }
+
+  /**
+   * A write to a buffer without unsaved changes goes to disk first and into the buffer only
+   * once it is there. If the file changed on disk meanwhile, nothing of the write is kept:
+   * the buffer takes the file's text and the writer is told to read again (`STALE`), so it
+   * never replaces what it has not seen.
+   */
+  async #writeThrough(
+    record: DocumentRecord,
+    content: string,
+    options: ReplaceOptions,
+  ): Promise<SaveOutcome> {
+    let outcome;
+    try {
+      const target = await this.vault.resolve(record.filePath!);
+      outcome = await replaceIfUnchanged(target, Buffer.from(content, 'utf8'), record.disk, {
+        onLateWrite: (late) => this.#lateWrite(record.id, target, late),
+      });
+    } catch (error) {
+      // The file cannot be written (read-only, out of scope, busy): the change stays in the buffer.
+      this.#applyEdit(record, content, options);
+      return { revision: record.revision, saved: false, save_error: messageOf(error) };
+    }
+    if (outcome.kind === 'changed') {
+      if (outcome.found === null) {
+        this.#applyEdit(record, content, options);
+        this.#conflictFound(record, 'deleted-on-disk', null);
+        return { revision: record.revision, saved: false, save_error: CONFLICT_MESSAGES['deleted-on-disk'] };
+      }
+      this.#takeDisk(record, outcome.found);
+      throw new DomainError(
+        'STALE',
+        `${quotePath(record.filePath)} changed on disk since vmark last read or wrote it, so nothing was ` +
+          'written: the tab now holds the version on disk. Re-read with `document.read` and make your ' +
+          'change again — do not write the old content back.',
+        { current_revision: record.revision, conflict: 'changed-on-disk' },
+      );
+    }
+    const before = snapshotOf(record);
+    this.#setContent(record, content);
+    record.edited = false;
+    record.disk = outcome.disk;
+    this.hooks.documentWritten.call({ before, after: snapshotOf(record), origin: options.origin });
+    this.hooks.documentSaved.call({ document: snapshotOf(record) });
+    return { revision: record.revision, saved: true };
+  }
+
+  /** Saves and reports the outcome instead of throwing; a failed save leaves the buffer as it is. */
+  async #saveReporting(record: DocumentRecord): Promise<SaveOutcome> {
+    try {
+      const saved = await this.#save(record);
+      return { revision: saved.revision, saved: !saved.dirty };
+    } catch (error) {
+      return { revision: record.revision, saved: false, save_error: messageOf(error) };
+    }
+  }
+
+  async #save(record: DocumentRecord): Promise<DocumentSnapshot> {
     if (record.filePath === null) {
       throw new DomainError('INVALID_PATH', 'The document is untitled; save it with workspace.save_as');
     }
     const target = await this.vault.resolve(record.filePath);
-    if ((await changedOnDisk(target, record.disk)) && !(await this.#mayOverwrite(record, target))) {
-      throw new DomainError(
-        'STALE',
-        `${JSON.stringify(target)} changed on disk since vmark last read or wrote it; not overwritten. ` +
-          'Read the document to see the conflict, then save again to overwrite the file on purpose.',
-        { current_revision: record.revision, conflict: 'changed-on-disk' },
-      );
+    const conflict = record.conflict;
+    if (conflict !== null && !conflict.informed.has(record.revision)) throw conflictError(record);
+    if (conflict === null && !record.edited) {
+      // Nothing to save; a change on disk the watcher has not reported yet is taken in.
+      if (await changedOnDisk(target, record.disk)) await this.#sync(record, { discardEdits: false });
+      return snapshotOf(record);
     }
     const revision = record.revision;
-    const bytes = Buffer.from(record.content, 'utf8');
-    record.disk = diskStateOf(await writeFileAtomic(target, bytes), bytes);
+    const outcome = await replaceIfUnchanged(
+      target,
+      Buffer.from(record.content, 'utf8'),
+      conflict === null ? record.disk : conflict.observed,
+      { onLateWrite: (late) => this.#lateWrite(record.id, target, late) },
+    );
+    if (outcome.kind === 'changed') {
+      this.#conflictFound(
+        record,
+        outcome.found === null ? 'deleted-on-disk' : 'changed-on-disk',
+        outcome.found === null ? null : foundFile(outcome.found),
+      );
+      throw conflictError(record);
+    }
+    record.disk = outcome.disk;
     record.conflict = null;
-    // A change that arrived while the file was being written is not on disk yet.
-    if (record.revision === revision) record.dirty = false;
+    record.edited = record.revision !== revision;
     const saved = snapshotOf(record);
     this.hooks.documentSaved.call({ document: saved });
     return saved;
   }
 
-  /** A known conflict, shown to someone, over bytes that have not changed again since. */
-  async #mayOverwrite(record: DocumentRecord, target: string): Promise<boolean> {
-    const conflict = record.conflict;
-    return conflict !== null && conflict.acknowledged && !(await changedOnDisk(target, conflict.observed));
+  /**
+   * Another program wrote to the file's previous version just as a save replaced it. An
+   * append is replayed onto the saved file, as that program meant it; any other change
+   * becomes a conflict that shows its text, since both versions cannot be on disk at once.
+   */
+  #lateWrite(documentId: string, target: string, late: LateWrite): void {
+    void this.#queue
+      .run(documentId, async () => {
+        if (late.kind === 'append') {
+          await withFileLock(saveLockPathFor(target), () => appendFile(target, late.suffix));
+          process.stderr.write(
+            `vmark: kept ${late.suffix.length} bytes another program appended to ${quotePath(target)} ` +
+              'while vmark was saving it\n',
+          );
+        }
+        const record = this.#records.get(documentId);
+        if (record === undefined || record.filePath !== target) return;
+        if (late.kind === 'append') {
+          await this.#sync(record, { discardEdits: false });
+          return;
+        }
+        const file = await readTextFile(target).catch(() => null);
+        this.#conflictFound(
+          record,
+          'changed-on-disk',
+          file && { disk: file.disk, text: decodeUtf8(late.bytes) },
+        );
+      })
+      .catch(() => undefined);
   }
 
-  async #sync(documentId: string): Promise<void> {
-    const record = this.#records.get(documentId);
-    if (!record?.filePath || !(await changedOnDisk(record.filePath, record.disk))) return;
+  async #sync(record: DocumentRecord, options: { readonly discardEdits: boolean }): Promise<void> {
+    if (record.filePath === null || !this.#records.has(record.id)) return;
+    if (!options.discardEdits && !(await changedOnDisk(record.filePath, record.disk))) return;
     const now = await stat(record.filePath, { bigint: true }).catch(() => null);
     if (now === null) {
       const renamedTo = record.disk && (await findByInode(path.dirname(record.filePath), record.disk.ino));
@@ -234,41 +418,65 @@ export class HostDocumentStore implements DocumentStore {
         record.kind = this.kinds.detect(record.filePath, record.content);
         return;
       }
-      this.#conflict(record, 'deleted-on-disk', null);
+      this.#conflictFound(record, 'deleted-on-disk', null);
       return;
     }
-    if (record.dirty || record.conflict) {
-      const observed = await readTextFile(record.filePath).then(
-        (file) => file.disk,
-        () => null,
-      );
-      this.#conflict(record, 'changed-on-disk', observed);
+    const file = await readTextFile(record.filePath).catch((error: unknown) => {
+      if (isDomainError(error)) return null;
+      throw error;
+    });
+    if (!options.discardEdits && (record.edited || record.conflict)) {
+      this.#conflictFound(record, 'changed-on-disk', file && { disk: file.disk, text: file.content });
       return;
     }
-    const file = await readTextFile(record.filePath).catch(() => null);
     if (file === null) {
-      this.#conflict(record, 'changed-on-disk', null);
+      // Not text any more (binary, too large, a pipe): nothing to load, and nothing to lose yet.
+      this.#conflictFound(record, 'changed-on-disk', null);
+      return;
+    }
+    this.#takeDisk(record, { disk: file.disk, bytes: Buffer.from(file.content, 'utf8') });
+  }
+
+  /** The buffer becomes the file's text, under a new revision when the text differs. */
+  #takeDisk(record: DocumentRecord, found: FoundFile): void {
+    const text = decodeUtf8(found.bytes);
+    if (text === null) {
+      this.#conflictFound(record, 'changed-on-disk', null);
       return;
     }
     const before = snapshotOf(record);
-    record.disk = file.disk;
-    if (file.content === record.content) return;
-    this.#setContent(record, file.content, false);
+    record.disk = found.disk;
+    record.conflict = null;
+    record.edited = false;
+    if (text === record.content) {
+      if (before.dirty) this.hooks.documentStateChanged.call({ document: snapshotOf(record) });
+      return;
+    }
+    this.#setContent(record, text);
     this.hooks.documentWritten.call({ before, after: snapshotOf(record), origin: { kind: 'disk' } });
   }
 
-  #conflict(record: DocumentRecord, reason: DiskConflict['reason'], observed: DiskState | null): void {
-    const same = record.conflict?.reason === reason && record.conflict.observed?.sha256 === observed?.sha256;
-    if (!same) record.conflict = { reason, observed, acknowledged: false };
-    // The buffer no longer matches anything on disk, so closing it must ask first.
-    record.dirty = true;
+  #conflictFound(
+    record: DocumentRecord,
+    reason: DiskConflict['reason'],
+    found: { readonly disk: DiskState; readonly text: string | null } | null,
+  ): void {
+    const previous = record.conflict;
+    const same = previous?.reason === reason && previous.observed?.sha256 === found?.disk.sha256;
+    if (same) return;
+    record.conflict = {
+      reason,
+      observed: found?.disk ?? null,
+      observedText: found?.text ?? null,
+      informed: new Set(),
+    };
+    this.hooks.documentStateChanged.call({ document: snapshotOf(record) });
   }
 
-  #setContent(record: DocumentRecord, content: string, dirty: boolean): void {
+  #setContent(record: DocumentRecord, content: string): void {
     record.content = content;
     record.kind = this.kinds.detect(record.filePath, content);
     record.revision = newRevision();
-    record.dirty = dirty;
   }
 
   #add(
@@ -283,7 +491,7 @@ export class HostDocumentStore implements DocumentStore {
       content,
       revision: newRevision(),
       kind,
-      dirty: false,
+      edited: false,
       disk,
       conflict: null,
       watch: null,
@@ -296,12 +504,26 @@ export class HostDocumentStore implements DocumentStore {
   #watch(record: DocumentRecord): Disposable | null {
     if (record.filePath === null) return null;
     let timer: NodeJS.Timeout | undefined;
+    let firstEventAt = 0;
+    const sync = () => {
+      timer = undefined;
+      void this.syncFromDisk(record.id).catch(() => undefined);
+    };
     const watch = this.watcher.watchFolderOf(record.filePath, () => {
-      // Editors write in several steps; look once they have settled.
+      // Editors write in several steps; look once they have settled — but a file that never
+      // settles (a log being appended to) is still looked at every SETTLE_MAX_MS.
+      const now = Date.now();
+      if (timer === undefined) firstEventAt = now;
       clearTimeout(timer);
-      timer = setTimeout(() => void this.syncFromDisk(record.id).catch(() => undefined), 30);
+      timer = setTimeout(sync, Math.max(0, Math.min(SETTLE_MS, firstEventAt + SETTLE_MAX_MS - now)));
     });
     return { dispose: () => (clearTimeout(timer), watch.dispose()) };
+  }
+
+  #sweep(folder: string): void {
+    if (this.#swept.has(folder)) return;
+    this.#swept.add(folder);
+    void sweepTempFiles(folder);
   }
 
   #record(documentId: string): DocumentRecord {
@@ -311,12 +533,56 @@ export class HostDocumentStore implements DocumentStore {
   }
 }
 
+function checkRevision(record: DocumentRecord, expected: string | undefined): void {
+  if (expected !== undefined && expected !== record.revision) throw staleError(record.revision);
+}
+
+const isDirty = (record: DocumentRecord): boolean => record.edited || record.conflict !== null;
+
 function snapshotOf(record: DocumentRecord): DocumentSnapshot {
-  const { id, filePath, content, revision, kind, dirty, conflict } = record;
-  const snapshot = { id, filePath, content, revision, kind, dirty };
-  return conflict
-    ? { ...snapshot, conflict: { reason: conflict.reason, message: CONFLICT_MESSAGES[conflict.reason] } }
-    : snapshot;
+  const { id, filePath, content, revision, kind, conflict } = record;
+  const snapshot = { id, filePath, content, revision, kind, dirty: isDirty(record) };
+  if (!conflict) return snapshot;
+  return {
+    ...snapshot,
+    conflict: {
+      reason: conflict.reason,
+      message: CONFLICT_MESSAGES[conflict.reason],
+      diskContent: conflict.observedText,
+      diskSha256: conflict.observed?.sha256 ?? null,
+    },
+  };
+}
+
+/** A save refused because the file changed on disk and nobody has been shown how. */
+function conflictError(record: DocumentRecord): DomainError {
+  const reason = record.conflict?.reason ?? 'changed-on-disk';
+  const happened = reason === 'deleted-on-disk' ? 'was deleted or moved away' : 'changed on disk';
+  return new DomainError(
+    'STALE',
+    `${quotePath(record.filePath)} ${happened} since vmark last read or wrote it; not overwritten. ` +
+      'Read the document to see the conflict (conflict.disk_content is the text on disk), then write ' +
+      'what should be kept with that revision as expected_revision.',
+    { current_revision: record.revision, conflict: reason },
+  );
+}
+
+function foundFile(found: FoundFile): { disk: DiskState; text: string | null } {
+  return { disk: found.disk, text: decodeUtf8(found.bytes) };
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** The entry of `folder` with this inode: where a file renamed within its folder went. */

@@ -2,7 +2,7 @@ import { type FSWatcher, watch } from 'node:fs';
 import path from 'node:path';
 import type { Disposable } from '@vmark/sdk';
 import { injectable } from 'inversify';
-import { TEMP_SUFFIX } from '../vault/atomic-write.js';
+import { TEMP_SUFFIX } from '../vault/temp-files.js';
 
 interface Watched {
   readonly watcher: FSWatcher;

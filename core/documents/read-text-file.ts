@@ -1,24 +1,38 @@
-import { open } from 'node:fs/promises';
 import { DomainError } from '@vmark/sdk';
 import { type DiskState, diskStateOf } from '../vault/file-fingerprint.js';
+import { type NotAFile, openRegularFile } from '../vault/open-regular-file.js';
 
 /** Larger files are refused: a Markdown editor has no use for them and they would exhaust memory. */
 export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+const NOT_A_FILE: Record<NotAFile, string> = {
+  folder: 'is a folder, not a file',
+  fifo: 'is a named pipe, not a file',
+  socket: 'is a socket, not a file',
+  device: 'is a device, not a file',
+  symlink: 'is a symbolic link',
+  other: 'is not a regular file',
+};
+
 /**
- * Reads a text file as a document: UTF-8 only, bounded in size, with the disk
- * state of exactly the bytes read (one handle for the stat and the read).
+ * Reads a text file as a document: a regular file only (never blocking on a pipe or a
+ * device), UTF-8 only, bounded in size, with the disk state of exactly the bytes read
+ * (one handle for the stat and the read).
  * @throws DomainError `INVALID_PATH`.
  */
 export async function readTextFile(canonicalPath: string): Promise<{ content: string; disk: DiskState }> {
   const quoted = JSON.stringify(canonicalPath);
-  const handle = await open(canonicalPath, 'r').catch(() => null);
-  if (handle === null) throw new DomainError('INVALID_PATH', `${quoted} is not a readable file`);
+  const opened = await openRegularFile(canonicalPath).catch(() => null);
+  if (opened === null || opened.kind === 'missing') {
+    throw new DomainError('INVALID_PATH', `${quoted} is not a readable file`);
+  }
+  if (opened.kind === 'not-a-file') {
+    throw new DomainError('INVALID_PATH', `${quoted} ${NOT_A_FILE[opened.type]}`);
+  }
+  const { handle, stats } = opened;
   try {
-    const stats = await handle.stat({ bigint: true });
-    if (!stats.isFile()) throw new DomainError('INVALID_PATH', `${quoted} is not a readable file`);
     if (stats.size > MAX_DOCUMENT_BYTES) {
       throw new DomainError('INVALID_PATH', `${quoted} is larger than ${MAX_DOCUMENT_BYTES} bytes`);
     }

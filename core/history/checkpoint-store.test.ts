@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TEMP_SUFFIX } from '../vault/atomic-write.js';
+import { TEMP_SUFFIX } from '../vault/temp-files.js';
 import {
   CheckpointStore,
   type CheckpointStoreOptions,

@@ -15,7 +15,8 @@ import path from 'node:path';
 import type { Disposable } from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
 import { HostOptionsToken } from '../container/host-tokens.js';
-import { TEMP_SUFFIX, writeFileAtomic } from '../vault/atomic-write.js';
+import { writeFileAtomic } from '../vault/atomic-write.js';
+import { TEMP_SUFFIX } from '../vault/temp-files.js';
 import { errorCode } from '../vault/error-code.js';
 import {
   type Checkpoint,
@@ -25,7 +26,7 @@ import {
   parseIndex,
   serializeEntry,
 } from './checkpoint-entry.js';
-import { type LockOptions, withFileLock } from './file-lock.js';
+import { type LockOptions, withFileLock } from '../vault/file-lock.js';
 
 export const CHECKPOINTS_FOLDER = 'checkpoints';
 const INDEX_FILE = 'index.jsonl';

@@ -2,6 +2,7 @@ import type {
   DocumentOpenedEvent,
   DocumentReadEvent,
   DocumentSavedEvent,
+  DocumentStateChangedEvent,
   DocumentWrittenEvent,
   HostHooks,
   ToolCalledEvent,
@@ -18,6 +19,7 @@ export function createHostHooks(): HostHooks {
     beforeDocumentWrite: new AsyncSeriesWaterfallHook<[WriteProposal]>(['proposal'], 'beforeDocumentWrite'),
     documentWritten: new SyncHook<[DocumentWrittenEvent]>(['event'], 'documentWritten'),
     documentSaved: new SyncHook<[DocumentSavedEvent]>(['event'], 'documentSaved'),
+    documentStateChanged: new SyncHook<[DocumentStateChangedEvent]>(['event'], 'documentStateChanged'),
     workspaceOpened: new SyncHook<[WorkspaceOpenedEvent]>(['event'], 'workspaceOpened'),
     toolCalled: new SyncHook<[ToolCalledEvent]>(['event'], 'toolCalled'),
   });

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ClientCredentials } from '../principals/client-credentials.js';
 import { VMARK_VERSION } from '../version.js';
-import { processAlive } from '../control/host-file.js';
+import { processAlive } from '../vault/process-owner.js';
 import { findServeHost, type ServeHost } from './serve-host-finder.js';
 import { type ProxyEnd, proxyStdio } from './stdio-proxy.js';
 

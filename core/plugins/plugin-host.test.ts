@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { HostHooks } from '@vmark/sdk';
+import { HOST_API_VERSION, type HostHooks } from '@vmark/sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HostHooksToken } from '../container/host-tokens.js';
 import { createHost, type CreateHostOptions, type Host } from '../host.js';
@@ -240,7 +240,7 @@ describe('PluginHost', () => {
       expect(future.active).toBe(false);
       expect(future.tools).toEqual(['future_tool']);
       expect(errorsOf(future)).toHaveLength(1);
-      expect(errorsOf(future)[0]).toContain('1.0.0');
+      expect(errorsOf(future)[0]).toContain(HOST_API_VERSION);
       expect(errorsOf(future)[0]).toContain('^2.0.0');
       expect(log()).not.toContain('load:future');
       expect(log()).not.toContain('activate:future');

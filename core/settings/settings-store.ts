@@ -6,7 +6,7 @@ import { ArgumentError, DomainError } from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
 import { HostOptionsToken } from '../container/host-tokens.js';
 import type { HostOptions } from '../host-options.js';
-import { withFileLock } from './file-lock.js';
+import { withFileLock } from '../vault/file-lock.js';
 import { SettingsCatalog } from './settings-catalog.js';
 import { type SettingValue, valueProblem } from './setting-declaration.js';
 import { withoutValue, withValue, writeSettingsFile } from './settings-file.js';
@@ -83,10 +83,14 @@ export class SettingsStore implements Settings {
   /** One write at a time, each reading the file afresh: two quick changes both land. */
   #update(change: (current: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
     const run = this.#writes.then(async () => {
-      await withFileLock(this.file, async () => {
-        const current = await readForWrite(this.file);
-        await writeSettingsFile(this.file, change(current));
-      });
+      await withFileLock(
+        `${this.file}.lock`,
+        async () => {
+          const current = await readForWrite(this.file);
+          await writeSettingsFile(this.file, change(current));
+        },
+        { timeoutMs: 5_000, staleMs: 10_000 },
+      );
     });
     this.#writes = run.catch(() => undefined);
     return run;

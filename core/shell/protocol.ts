@@ -33,6 +33,14 @@ export interface UiTab {
   readonly active: boolean;
   /** The tab belongs to the workspace the window shows (only visible tabs are in the tab strip). */
   readonly visible: boolean;
+  /** The file changed or went away on disk while the tab had unsaved changes (ADR 24). */
+  readonly conflict?: UiConflict;
+}
+
+export interface UiConflict {
+  readonly reason: 'changed-on-disk' | 'deleted-on-disk';
+  /** The bytes on disk the person is deciding about (null: no file), sent back with the answer. */
+  readonly diskSha256: string | null;
 }
 
 /** A workspace instance on the window's rail. */
@@ -100,6 +108,14 @@ export interface Requests extends PanelRequests {
   'tab.switch': { params: { tabId: string }; result: { activeTabId: string | null } };
   'tab.close': { params: { tabId: string; force?: boolean }; result: { closed: boolean } };
   'tab.save': { params: { tabId: string }; result: { saved: boolean } };
+  /**
+   * A person's answer to a conflict: keep the tab's text (saved over the file, if the file still
+   * holds `diskSha256`) or take the version on disk.
+   */
+  'tab.resolveConflict': {
+    params: { tabId: string; choice: 'keep-mine' | 'take-disk'; diskSha256: string | null };
+    result: { dirty: boolean };
+  };
   /** The page got the focus: its window becomes the person's window. */
   'window.focus': { params: Record<string, never>; result: { windowLabel: string } };
   /** The rail: show another workspace instance of this page's window. */

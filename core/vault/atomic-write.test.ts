@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { domainErrorOf } from '@vmark/sdk/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TEMP_SUFFIX, assertWritable, writeFileAtomic } from './atomic-write.js';
+import { assertWritable, writeFileAtomic } from './atomic-write.js';
+import { ownerTag } from './process-owner.js';
+import { TEMP_SUFFIX } from './temp-files.js';
 
 let tmp: string;
 let target: string;
@@ -202,7 +204,10 @@ describe('crash safety', () => {
     await expect(writeFileAtomic(target, payload)).rejects.toThrow('stop before rename');
     // The temp file sat next to the target, hidden, and was cleaned up.
     expect(path.dirname(tempAtRename)).toBe(tmp);
-    expect(path.basename(tempAtRename)).toMatch(/^\.note\.md\.[0-9a-f]+\.vmark-tmp$/);
+    // Named after this process, so that a sweep can tell it from one a crash left.
+    expect(path.basename(tempAtRename)).toBe(
+      `.note.md.${ownerTag()}.${path.basename(tempAtRename).split('.').at(-2)!}.vmark-tmp`,
+    );
     expect(await tempFilesIn(tmp)).toEqual([]);
     expect(await fs.readFile(target, 'utf8')).toBe('ORIGINAL');
   });

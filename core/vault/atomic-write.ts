@@ -10,19 +10,20 @@
  * The target gets a new inode, so hard links to it keep the old content.
  */
 import type { BigIntStats, Stats } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { DomainError } from '@vmark/sdk';
 import { errorCode } from './error-code.js';
 import { invalidPath, quotePath } from './path-scope.js';
+import { tempPathFor } from './temp-files.js';
 
-/** Ends the name of every temp file, so that watchers and listings can skip them. */
-export const TEMP_SUFFIX = '.vmark-tmp';
-
-// Room left under NAME_MAX (255 bytes) for the dot, the random part and the suffix.
-const MAX_TEMP_STEM_BYTES = 200;
+/** A new version of a file, written and fsynced beside it, not yet renamed over it. */
+export interface StagedFile {
+  readonly temp: string;
+  /** The temp file's stats; rename keeps its inode, size and mtime, so they describe the saved file. */
+  readonly stats: BigIntStats;
+}
 
 /**
  * Refuses a save the host must not attempt: a missing folder, a folder or other
@@ -41,9 +42,25 @@ export async function assertWritable(target: string): Promise<void> {
  *   other I/O errors are rethrown as they are.
  */
 export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<BigIntStats> {
+  const staged = await stageFile(target, data);
+  try {
+    await fs.rename(staged.temp, target);
+  } catch (error) {
+    await fs.rm(staged.temp, { force: true }).catch(() => undefined);
+    throw error;
+  }
+  return staged.stats;
+}
+
+/**
+ * Writes `data` to a new temp file beside `target` with the target's mode (and owner, where
+ * permitted), fsynced, ready to be renamed over it. The caller renames or removes it.
+ * Leaves no temp file behind on failure.
+ * @throws DomainError `INVALID_PATH` or `READ_ONLY` (see `assertWritable`).
+ */
+export async function stageFile(target: string, data: string | Uint8Array): Promise<StagedFile> {
   const existing = await inspectTarget(target);
-  const folder = path.dirname(target);
-  const temp = path.join(folder, tempName(path.basename(target)));
+  const temp = tempPathFor(target);
   let handle: FileHandle | undefined;
   let created = false;
   try {
@@ -53,12 +70,10 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array)
     if (existing) await keepIdentity(handle, existing);
     // Data on disk before the rename makes it visible, or a crash could leave an empty file.
     await handle.sync();
-    // Rename keeps the inode, size and mtime, so these describe the saved file.
-    const written = await handle.stat({ bigint: true });
+    const stats = await handle.stat({ bigint: true });
     await handle.close();
     handle = undefined;
-    await fs.rename(temp, target);
-    return written;
+    return { temp, stats };
   } catch (error) {
     await handle?.close().catch(() => undefined);
     // Only our own temp file: `wx` failing with EEXIST means the name is someone else's.
@@ -141,13 +156,4 @@ async function keepIdentity(handle: FileHandle, existing: Stats): Promise<void> 
   }
   // After chown, which may clear set-id bits.
   await handle.chmod(existing.mode & 0o7777);
-}
-
-function tempName(basename: string): string {
-  let stem = '';
-  for (const char of basename) {
-    if (Buffer.byteLength(stem + char) > MAX_TEMP_STEM_BYTES) break;
-    stem += char;
-  }
-  return `.${stem}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
 }

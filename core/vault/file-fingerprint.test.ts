@@ -1,8 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fingerprint, readFingerprint } from './file-fingerprint.js';
+import { changedOnDisk, type DiskState, diskStateOf, fingerprint } from './file-fingerprint.js';
 
 let tmp: string;
 
@@ -29,36 +30,75 @@ describe('fingerprint', () => {
   });
 });
 
-describe('readFingerprint', () => {
-  it('matches the fingerprint of the bytes the host wrote', async () => {
+/** What the host would remember after reading `file` now. */
+async function known(file: string): Promise<DiskState> {
+  const bytes = await fs.readFile(file);
+  return diskStateOf(await fs.stat(file, { bigint: true }), bytes);
+}
+
+describe('changedOnDisk', () => {
+  it('is false while the file holds the bytes the host knows', async () => {
     const file = path.join(tmp, 'a.md');
     await fs.writeFile(file, '# Title\n');
-    await expect(readFingerprint(file)).resolves.toBe(fingerprint('# Title\n'));
+    expect(await changedOnDisk(file, await known(file))).toBe(false);
+  });
+
+  it('is false after a mere touch: the bytes decide, not the time', async () => {
+    const file = path.join(tmp, 'a.md');
+    await fs.writeFile(file, '# Title\n');
+    const state = await known(file);
+    const later = new Date(Date.now() + 5_000);
+    await fs.utimes(file, later, later);
+    expect(await changedOnDisk(file, state)).toBe(false);
   });
 
   it('notices another process changing one byte without changing the size or mtime', async () => {
     const file = path.join(tmp, 'a.md');
     await fs.writeFile(file, 'version A');
-    const before = await readFingerprint(file);
+    const state = await known(file);
     const { atime, mtime } = await fs.stat(file);
-    await fs.writeFile(file, 'version B');
-    await fs.utimes(file, atime, mtime);
-    expect(await readFingerprint(file)).not.toBe(before);
+    // Replaced (a new inode), as an editor's atomic save does, with the old times put back.
+    await fs.writeFile(`${file}.new`, 'version B');
+    await fs.utimes(`${file}.new`, atime, mtime);
+    await fs.rename(`${file}.new`, file);
+    expect(await changedOnDisk(file, state)).toBe(true);
   });
 
-  it('streams a large file to the same digest', async () => {
+  it('streams a large file to compare its digest', async () => {
     const file = path.join(tmp, 'big.md');
-    const bytes = Buffer.alloc(10 * 1024 * 1024 + 7, 'z');
-    await fs.writeFile(file, bytes);
-    await expect(readFingerprint(file)).resolves.toBe(fingerprint(bytes));
+    await fs.writeFile(file, Buffer.alloc(10 * 1024 * 1024 + 7, 'z'));
+    const state = await known(file);
+    const later = new Date(Date.now() + 5_000);
+    await fs.utimes(file, later, later);
+    expect(await changedOnDisk(file, state)).toBe(false);
   });
 
-  it('is null for a missing file (deleted since it was read)', async () => {
-    await expect(readFingerprint(path.join(tmp, 'gone.md'))).resolves.toBeNull();
-    await expect(readFingerprint(path.join(tmp, 'no-folder', 'gone.md'))).resolves.toBeNull();
+  it('counts a deleted file as changed, and a file where none was expected', async () => {
+    const file = path.join(tmp, 'a.md');
+    await fs.writeFile(file, 'x');
+    const state = await known(file);
+    await fs.rm(file);
+    expect(await changedOnDisk(file, state)).toBe(true);
+    expect(await changedOnDisk(path.join(tmp, 'no-folder', 'gone.md'), null)).toBe(false);
+    await fs.writeFile(file, 'y');
+    expect(await changedOnDisk(file, null)).toBe(true);
   });
 
-  it('does not mistake a folder for a missing file', async () => {
-    await expect(readFingerprint(tmp)).rejects.toMatchObject({ code: 'EISDIR' });
+  it('counts a named pipe put in the file’s place as changed, without blocking on it', async () => {
+    const file = path.join(tmp, 'a.md');
+    await fs.writeFile(file, 'x');
+    const state = await known(file);
+    await fs.rm(file);
+    execFileSync('mkfifo', [file]);
+    expect(await changedOnDisk(file, state)).toBe(true);
+  });
+
+  it('counts a folder in the file’s place as changed', async () => {
+    const file = path.join(tmp, 'a.md');
+    await fs.writeFile(file, 'x');
+    const state = await known(file);
+    await fs.rm(file);
+    await fs.mkdir(file);
+    expect(await changedOnDisk(file, state)).toBe(true);
   });
 });

@@ -32,6 +32,11 @@ export interface DocumentSavedEvent {
   readonly document: DocumentSnapshot;
 }
 
+/** A document's dirty or conflict state changed while its text did not (a conflict found on disk). */
+export interface DocumentStateChangedEvent {
+  readonly document: DocumentSnapshot;
+}
+
 export interface WorkspaceOpenedEvent {
   readonly root: string;
   readonly workspaceInstanceId: string;
@@ -53,6 +58,7 @@ export interface HostHooks {
   readonly beforeDocumentWrite: AsyncSeriesWaterfallHook<[WriteProposal]>;
   readonly documentWritten: SyncHook<[DocumentWrittenEvent]>;
   readonly documentSaved: SyncHook<[DocumentSavedEvent]>;
+  readonly documentStateChanged: SyncHook<[DocumentStateChangedEvent]>;
   readonly workspaceOpened: SyncHook<[WorkspaceOpenedEvent]>;
   readonly toolCalled: SyncHook<[ToolCalledEvent]>;
 }

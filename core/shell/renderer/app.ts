@@ -1,4 +1,5 @@
-import type { UiState, UiTab } from '../protocol.js';
+import type { UiConflict, UiState, UiTab } from '../protocol.js';
+import { type ConflictChoice, ConflictBar } from './conflict-bar.js';
 import { type Connection, RequestRefused } from './connection.js';
 import { DocumentEditor, type EditorMode } from './editor/document-editor.js';
 import { isYaml } from './editor/document-language.js';
@@ -23,6 +24,7 @@ export class App {
   readonly #tabs: TabStrip;
   readonly #toasts: Toasts;
   readonly #reporter: SelectionReporter;
+  readonly #conflict: ConflictBar;
   #mode: EditorMode = localStorage.getItem(MODE_KEY) === 'source' ? 'source' : 'wysiwyg';
   #state: UiState | null = null;
   #shownTabId: string | null = null;
@@ -33,6 +35,10 @@ export class App {
   ) {
     this.#toasts = new Toasts(shell.toasts);
     this.#reporter = new SelectionReporter(connection);
+    this.#conflict = new ConflictBar(
+      shell.conflictBar,
+      (tabId, choice, conflict) => void this.#resolve(tabId, choice, conflict),
+    );
     const refused = (error: unknown) => this.#refused(error);
     startWorkbenchPanels(shell, connection, this.#toasts, refused);
     this.#tree = new FileTree(shell.tree, connection, (path) => void this.#open(path), refused);
@@ -73,6 +79,7 @@ export class App {
     const active = state.window.tabs.find((t) => t.active) ?? null;
     this.#tree.markActive(active?.filePath ?? null);
     this.#showStatus(active);
+    this.#conflict.show(active);
     await this.#show(active);
   }
 
@@ -119,6 +126,16 @@ export class App {
   async #save(tabId: string): Promise<void> {
     const editor = await this.#editors.get(tabId);
     if (editor) await this.#request(() => editor.save());
+  }
+
+  async #resolve(tabId: string, choice: ConflictChoice, conflict: UiConflict): Promise<void> {
+    if (choice === 'close') {
+      await this.#request(() => this.connection.request('tab.close', { tabId, force: true }));
+      return;
+    }
+    await this.#request(() =>
+      this.connection.request('tab.resolveConflict', { tabId, choice, diskSha256: conflict.diskSha256 }),
+    );
   }
 
   async #close(tabId: string): Promise<void> {

@@ -6,6 +6,8 @@ export interface Shell {
   readonly modeGroup: HTMLElement;
   readonly modeButtons: readonly HTMLButtonElement[];
   readonly editorHost: HTMLElement;
+  /** Above the editor: a conflict between the tab and its file on disk (conflict-bar.ts). */
+  readonly conflictBar: HTMLElement;
   readonly emptyState: HTMLElement;
   readonly status: HTMLElement;
   readonly toasts: HTMLElement;
@@ -35,6 +37,7 @@ export function findShell(document: Document): Shell {
     modeGroup: find('.mode-switch'),
     modeButtons: [...document.querySelectorAll<HTMLButtonElement>('.mode-switch button')],
     editorHost: find('.editor-host'),
+    conflictBar: find('.conflict-bar'),
     emptyState: find('.empty-state'),
     status: find('.status-path'),
     toasts: find('.toasts'),

@@ -30,6 +30,17 @@ const clientMessage = z.discriminatedUnion('method', [
   request('tab.switch', z.object({ tabId })),
   request('tab.close', z.object({ tabId, force: z.boolean().optional() })),
   request('tab.save', z.object({ tabId })),
+  request(
+    'tab.resolveConflict',
+    z.object({
+      tabId,
+      choice: z.enum(['keep-mine', 'take-disk']),
+      diskSha256: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .nullable(),
+    }),
+  ),
   request('window.focus', z.object({})),
   request('workspace.show', z.object({ workspaceInstanceId: z.string().min(1).max(200) })),
   request('doc.subscribe', z.object({ tabId })),

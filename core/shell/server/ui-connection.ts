@@ -67,6 +67,9 @@ export class UiConnection implements Disposable {
         return { closed: result.closed };
       },
       'tab.save': async ({ tabId }) => ({ saved: !(await documents.save(documentOf(tabId))).dirty }),
+      'tab.resolveConflict': async ({ tabId, choice, diskSha256 }) => ({
+        dirty: (await documents.resolveConflict(documentOf(tabId), choice, diskSha256)).dirty,
+      }),
       'doc.subscribe': ({ tabId }) => {
         const documentId = documentOf(tabId);
         this.#subscribed.set(documentId, tabId);

@@ -61,11 +61,20 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
 
   const vault = host.container.get(HostVault);
   // Each page is a workbench window of its own and is sent that window's state.
-  const states = disposables.add(new WindowStates((label) => uiState(host.workbench, vault, label)));
+  const documents = host.container.get(HostDocumentStore);
+  const states = disposables.add(
+    new WindowStates((label) => uiState(host.workbench, documents, vault, label)),
+  );
   const stateChanged = states.changed;
   const claims = disposables.add(new WindowClaims(host.workbench));
   const tap = pluginHooks(hooks, 'ui-server');
-  for (const name of ['documentOpened', 'documentWritten', 'documentSaved', 'workspaceOpened'] as const) {
+  for (const name of [
+    'documentOpened',
+    'documentWritten',
+    'documentSaved',
+    'documentStateChanged',
+    'workspaceOpened',
+  ] as const) {
     disposables.add(tap.tap(name, stateChanged));
   }
   // An AI client's close, switch or new tab has no hook of its own; every tool call may have done one.

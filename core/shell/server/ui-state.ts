@@ -1,10 +1,16 @@
 import path from 'node:path';
 import type { Vault } from '@vmark/sdk';
+import type { HostDocumentStore } from '../../documents/document-store.js';
 import type { HostWorkbench } from '../../workbench/workbench.js';
-import type { UiState } from '../protocol.js';
+import type { UiConflict, UiState } from '../protocol.js';
 
 /** What one page shows of the workbench: its own window (tabs, rail, focus) and the workspace roots. */
-export function uiState(workbench: HostWorkbench, vault: Vault, windowLabel = 'main'): UiState {
+export function uiState(
+  workbench: HostWorkbench,
+  documents: HostDocumentStore,
+  vault: Vault,
+  windowLabel = 'main',
+): UiState {
   const window = workbench.state().find((w) => w.label === windowLabel);
   return {
     window: {
@@ -22,10 +28,20 @@ export function uiState(workbench: HostWorkbench, vault: Vault, windowLabel = 'm
         dirty,
         active,
         visible,
+        ...conflictOf(workbench, documents, id),
       })),
     },
     roots: vault.roots().map((root) => ({ path: root, name: nameOf(root) })),
   };
+}
+
+function conflictOf(
+  workbench: HostWorkbench,
+  documents: HostDocumentStore,
+  tabId: string,
+): { conflict?: UiConflict } {
+  const conflict = documents.get(workbench.resolveTab(tabId).documentId).conflict;
+  return conflict ? { conflict: { reason: conflict.reason, diskSha256: conflict.diskSha256 } } : {};
 }
 
 function nameOf(root: string): string {

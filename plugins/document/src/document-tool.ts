@@ -50,7 +50,7 @@ export function documentTool(
       filePath: z.string().nullable(),
       kind: z.string(),
       dirty: z.boolean(),
-      conflict: z.object({ reason: z.string(), message: z.string() }),
+      conflict: z.object({ reason: z.string(), message: z.string(), disk_content: z.string().nullable() }),
       saved: z.boolean(),
       save_skipped: z.string(),
       save_error: z.string(),
@@ -70,7 +70,16 @@ export function documentTool(
             tab.documentId,
             originOf(call),
           );
-          return { content, revision, filePath, kind, dirty, ...(conflict && { conflict }) };
+          if (!conflict) return { content, revision, filePath, kind, dirty };
+          const { reason, message, diskContent } = conflict;
+          return {
+            content,
+            revision,
+            filePath,
+            kind,
+            dirty,
+            conflict: { reason, message, disk_content: diskContent },
+          };
         },
       }),
       write: defineAction({
@@ -80,25 +89,12 @@ export function documentTool(
           expected_revision: revisionArg(),
           save: optionalBoolean('save'),
         },
-        run: async ({ tabId, content, expected_revision, save }, call): Promise<SaveOutcome> => {
-          const tab = workbench.resolveTab(tabId);
-          const written = await documents.replace(tab.documentId, content, {
+        run: ({ tabId, content, expected_revision, save }, call): Promise<SaveOutcome> =>
+          documents.write(workbench.resolveTab(tabId).documentId, content, {
             expectedRevision: expected_revision,
             origin: originOf(call),
-          });
-          if (save === false) return { revision: written.revision, saved: false, save_skipped: 'opt_out' };
-          if (written.filePath === null)
-            return { revision: written.revision, saved: false, save_skipped: 'untitled' };
-          if (!written.dirty) return { revision: written.revision, saved: true };
-          try {
-            const saved = await documents.save(tab.documentId);
-            return { revision: saved.revision, saved: !saved.dirty };
-          } catch (error) {
-            // The new text stays in the buffer (dirty), so nothing is lost; the file is untouched.
-            const reason = error instanceof Error ? error.message : String(error);
-            return { revision: written.revision, saved: false, save_error: reason };
-          }
-        },
+            save: save !== false,
+          }),
       }),
       transform: defineAction({
         args: {
@@ -125,11 +121,11 @@ export function documentTool(
           // Unchanged text keeps its revision: nothing happened.
           if (next === document.content) return { revision: document.revision, saved: !document.dirty };
           const origin = { ...originOf(call), description: `Applied ${kind}` };
-          const written = await documents.replace(document.id, next, {
+          return documents.write(document.id, next, {
             expectedRevision: document.revision,
             origin,
+            save: true,
           });
-          return documents.trySave(written.id);
         },
       }),
     },

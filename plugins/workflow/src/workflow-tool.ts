@@ -65,11 +65,12 @@ export function workflowTool(services: WorkflowToolServices): ToolDefinition {
           const result = invalidPatchOnError(() => applyPatches(document.content, checked));
           const warnings = result.warnings.length > 0 ? { warnings: result.warnings } : {};
           if (!result.changed) return { revision: document.revision, ...warnings };
-          const written = await documents.replace(document.id, result.text, {
+          const outcome = await documents.write(document.id, result.text, {
             expectedRevision: document.revision,
             origin: originOf(call, result.description),
+            save: true,
           });
-          return { ...(await documents.trySave(written.id)), ...warnings };
+          return { ...outcome, ...warnings };
         },
       }),
       validate: defineAction({

@@ -20,11 +20,16 @@ export interface DocumentSnapshot {
 /**
  * The file changed (or went away) on disk while the buffer had unsaved changes.
  * The buffer is kept; the file is not overwritten until someone who has been
- * told of the conflict (a `document.read` shows it) saves deliberately.
+ * shown the disk's text (a `document.read` serves it with the conflict) writes or
+ * saves deliberately.
  */
 export interface DiskConflict {
   readonly reason: 'changed-on-disk' | 'deleted-on-disk';
   readonly message: string;
+  /** The text on disk; null when there is no file or it is not UTF-8 text. */
+  readonly diskContent: string | null;
+  /** SHA-256 of the bytes on disk (null: no file), so that an answer names what it answers. */
+  readonly diskSha256: string | null;
 }
 
 /** Who changed a document; hooks and the AI edit history use it. */
@@ -47,6 +52,11 @@ export interface ReplaceOptions {
   readonly origin: ChangeOrigin;
 }
 
+export interface WriteOptions extends ReplaceOptions {
+  /** Save the change to the document's file (`false`: the buffer only). */
+  readonly save: boolean;
+}
+
 export interface DocumentStore {
   /** @throws DomainError `INVALID_TAB` when there is no such document. */
   get(documentId: string): DocumentSnapshot;
@@ -58,6 +68,17 @@ export interface DocumentStore {
    * @throws DomainError `STALE`, or `READ_ONLY` when a `beforeDocumentWrite` tap vetoes.
    */
   replace(documentId: string, content: string, options: ReplaceOptions): Promise<DocumentSnapshot>;
+  /**
+   * A tool's write: replaces the whole text and, with `save`, saves it, as one step. A
+   * buffer without unsaved changes is written to disk first and takes the text only once
+   * it is there; if the file changed on disk meanwhile, nothing is kept — the buffer takes
+   * the disk's text and the call fails with `STALE` (`conflict: "changed-on-disk"`), so
+   * the writer reads again and never replaces what it has not seen. A buffer with unsaved
+   * changes (a person's, or a conflict) takes the text, and the save is reported as with
+   * `trySave`.
+   * @throws DomainError `STALE`, or `READ_ONLY` when a `beforeDocumentWrite` tap vetoes.
+   */
+  write(documentId: string, content: string, options: WriteOptions): Promise<SaveOutcome>;
   /**
    * Writes the buffer to its file: scope-checked, atomic, and never over bytes
    * that changed on disk since this host last read or wrote them.

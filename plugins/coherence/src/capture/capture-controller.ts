@@ -178,11 +178,9 @@ export class CaptureController {
     }
     if (document.dirty || document.content !== read.text) return null;
     const text = assignIdentity(document.content, uuidv7());
-    await this.documents.replace(document.id, text, {
-      expectedRevision: document.revision,
-      origin: { kind: 'host' },
-    });
-    const saved = await this.documents.trySave(document.id);
-    return saved.saved ? text : null;
+    const saved = await this.documents
+      .write(document.id, text, { expectedRevision: document.revision, origin: { kind: 'host' }, save: true })
+      .catch(() => null);
+    return saved?.saved ? text : null;
   }
 }

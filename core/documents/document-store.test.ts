@@ -1,0 +1,234 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { ChangeOrigin, HostHooks } from '@vmark/sdk';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHostHooks } from '../hooks/host-hooks.js';
+import { HostVault } from '../vault/host-vault.js';
+import { HostDocumentStore } from './document-store.js';
+import { FolderWatcher } from './folder-watcher.js';
+import { KindRegistry } from './kind-registry.js';
+
+/*
+ * The document store over real files, with another program's writes made at chosen moments:
+ * nothing a writer was told is saved may be lost, and no outside change may be overwritten
+ * unless the writer was shown it.
+ */
+
+const AI: ChangeOrigin = {
+  kind: 'mcp',
+  caller: { connectionId: 'c1', clientName: 'test', clientVersion: '1', principal: null },
+  tool: 'document',
+  action: 'write',
+};
+const EDITOR: ChangeOrigin = { kind: 'editor' };
+
+let dir: string;
+let file: string;
+let hooks: HostHooks;
+let watcher: FolderWatcher;
+let store: HostDocumentStore;
+let id: string;
+
+beforeEach(async () => {
+  dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'vmark-store-')));
+  file = path.join(dir, 'note.md');
+  await fs.writeFile(file, 'base\n');
+  const kinds = new KindRegistry();
+  kinds.register({ id: 'text', priority: 0, detect: () => true });
+  hooks = createHostHooks();
+  const vault = new HostVault();
+  await vault.addWorkspaceRoot(dir);
+  watcher = new FolderWatcher();
+  store = new HostDocumentStore(kinds, hooks, vault, watcher);
+  id = (await store.open(file)).id;
+});
+
+afterEach(async () => {
+  store.dispose();
+  watcher.dispose();
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+const disk = () => fs.readFile(file, 'utf8');
+
+async function eventually(check: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('a write to a buffer without unsaved changes', () => {
+  it('goes to disk and into the buffer', async () => {
+    const { revision } = store.read(id, AI);
+    const outcome = await store.write(id, 'mine\n', { expectedRevision: revision, origin: AI, save: true });
+    expect(outcome).toMatchObject({ saved: true });
+    expect(await disk()).toBe('mine\n');
+    expect(store.get(id)).toMatchObject({ content: 'mine\n', dirty: false, revision: outcome.revision });
+  });
+
+  it('over a file changed on disk keeps nothing: STALE, and the tab takes the disk’s text', async () => {
+    const { revision } = store.read(id, AI);
+    await fs.appendFile(file, 'appended outside\n');
+    const write = store.write(id, 'mine\n', { expectedRevision: revision, origin: AI, save: true });
+    await expect(write).rejects.toMatchObject({ code: 'STALE', details: { conflict: 'changed-on-disk' } });
+    expect(await disk()).toBe('base\nappended outside\n');
+    const now = store.get(id);
+    expect(now).toMatchObject({ content: 'base\nappended outside\n', dirty: false });
+    const error = (await write.catch((e: unknown) => e)) as { details: { current_revision: string } };
+    expect(error.details.current_revision).toBe(now.revision);
+  });
+
+  it('never lets a reload replace a write that arrived while the file was being read', async () => {
+    // A reload and a write race a hundred times, an outside change each time.
+    for (let i = 0; i < 100; i++) {
+      const { revision } = store.read(id, AI);
+      await fs.writeFile(file, `outside ${i}\n`);
+      const reload = store.syncFromDisk(id);
+      const write = store
+        .write(id, `mine ${i}\n`, { expectedRevision: revision, origin: AI, save: true })
+        .then(
+          (outcome) => outcome,
+          (error: unknown) => error,
+        );
+      await reload;
+      const outcome = await write;
+      const text = await disk();
+      if ((outcome as { saved?: boolean }).saved === true) {
+        expect(text).toBe(`mine ${i}\n`);
+      } else {
+        expect(outcome).toMatchObject({ code: 'STALE' });
+        expect(text).toBe(`outside ${i}\n`);
+      }
+      expect(store.get(id).content).toBe(text);
+    }
+  });
+});
+
+describe('an append another program makes to the version a save replaced', () => {
+  it('is put onto the saved file, and the tab reloads with it', async () => {
+    const { revision } = store.read(id, AI);
+    // Another program opens the file just before vmark saves, and writes just after.
+    const handle = await fs.open(file, 'a');
+    const outcome = await store.write(id, 'base\nmine\n', {
+      expectedRevision: revision,
+      origin: AI,
+      save: true,
+    });
+    expect(outcome.saved).toBe(true);
+    await handle.write('theirs\n');
+    await handle.close();
+    await eventually(async () => (await disk()) === 'base\nmine\ntheirs\n');
+    await eventually(() => store.get(id).content === 'base\nmine\ntheirs\n');
+    expect(store.get(id)).toMatchObject({ dirty: false });
+  });
+});
+
+describe('a conflict', () => {
+  /** A person's unsaved edit, then another program's change on disk. */
+  async function conflicted(typed = 'typed by a person\n'): Promise<void> {
+    await store.replace(id, typed, { origin: EDITOR });
+    await fs.writeFile(file, 'changed outside\n');
+    await store.syncFromDisk(id);
+    expect(store.get(id).conflict).toMatchObject({ reason: 'changed-on-disk' });
+  }
+
+  it('refuses a save until someone has been shown the text on disk', async () => {
+    await conflicted();
+    await expect(store.save(id)).rejects.toMatchObject({ code: 'STALE' });
+    expect(await disk()).toBe('changed outside\n');
+  });
+
+  it('is shown to an AI client with the disk’s text, and a write based on that read may replace it', async () => {
+    await conflicted();
+    const seen = store.read(id, AI);
+    expect(seen.conflict).toMatchObject({ diskContent: 'changed outside\n' });
+    const outcome = await store.write(id, 'merged\n', {
+      expectedRevision: seen.revision,
+      origin: AI,
+      save: true,
+    });
+    expect(outcome).toMatchObject({ saved: true });
+    expect(await disk()).toBe('merged\n');
+    expect(store.get(id)).toMatchObject({ dirty: false });
+    expect(store.get(id).conflict).toBeUndefined();
+  });
+
+  it('is not resolved by a write that did not come from a read showing it', async () => {
+    await conflicted();
+    // No expected_revision: the writer never said what it based the text on.
+    const blind = await store.write(id, 'blind\n', { origin: AI, save: true });
+    expect(blind).toMatchObject({ saved: false, save_error: expect.stringMatching(/changed on disk/) });
+    expect(await disk()).toBe('changed outside\n');
+    // A later read shows it; a write from before that read still does not count.
+    const stale = store.get(id).revision;
+    const seen = store.read(id, AI);
+    expect(seen.revision).toBe(stale);
+    await store.replace(id, 'typed again\n', { origin: EDITOR });
+    const afterTyping = await store.write(id, 'x\n', { origin: AI, save: true });
+    expect(afterTyping.saved).toBe(false);
+    expect(await disk()).toBe('changed outside\n');
+  });
+
+  it('is not shown by the editor’s own reads, which cannot hand the disk’s text to a client', async () => {
+    await conflicted();
+    store.read(id, EDITOR);
+    await expect(store.save(id)).rejects.toMatchObject({ code: 'STALE' });
+  });
+
+  it('found anew when the file changes again after it was shown', async () => {
+    await conflicted();
+    const seen = store.read(id, AI);
+    await fs.writeFile(file, 'changed again\n');
+    const outcome = await store.write(id, 'merged\n', {
+      expectedRevision: seen.revision,
+      origin: AI,
+      save: true,
+    });
+    expect(outcome.saved).toBe(false);
+    expect(await disk()).toBe('changed again\n');
+    expect(store.get(id).conflict).toMatchObject({ diskContent: 'changed again\n' });
+  });
+
+  it('is answered by a person: keep mine over the bytes they were shown, or take the disk', async () => {
+    await conflicted();
+    const shown = store.get(id).conflict!.diskSha256;
+    await fs.writeFile(file, 'changed twice\n');
+    await expect(store.resolveConflict(id, 'keep-mine', shown)).rejects.toMatchObject({ code: 'STALE' });
+    expect(await disk()).toBe('changed twice\n');
+    await store.syncFromDisk(id);
+    const again = store.get(id).conflict!.diskSha256;
+    await store.resolveConflict(id, 'keep-mine', again);
+    expect(await disk()).toBe('typed by a person\n');
+    expect(store.get(id)).toMatchObject({ dirty: false });
+
+    await conflicted('typed once more\n');
+    await store.resolveConflict(id, 'take-disk', store.get(id).conflict!.diskSha256);
+    expect(store.get(id)).toMatchObject({ content: 'changed outside\n', dirty: false });
+  });
+});
+
+describe('hooks', () => {
+  it('tell listeners when a conflict appears, though the text did not change', async () => {
+    const heard: boolean[] = [];
+    hooks.documentStateChanged.tap('test', ({ document }) => heard.push(document.dirty));
+    await store.replace(id, 'typed\n', { origin: EDITOR });
+    await fs.writeFile(file, 'outside\n');
+    await store.syncFromDisk(id);
+    expect(heard).toEqual([true]);
+  });
+});
+
+describe('files that are not text files', () => {
+  it('a named pipe cannot be opened, and opening it does not block', async () => {
+    const fifo = path.join(dir, 'pipe.md');
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('mkfifo', [fifo]);
+    await expect(store.open(fifo)).rejects.toMatchObject({
+      code: 'INVALID_PATH',
+      message: expect.stringContaining('named pipe'),
+    });
+  });
+});

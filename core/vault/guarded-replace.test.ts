@@ -1,0 +1,200 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type DiskState, diskStateOf } from './file-fingerprint.js';
+import { replaceIfUnchanged, type SavePoint } from './guarded-replace.js';
+import type { LateWrite } from './late-writes.js';
+
+let dir: string;
+let file: string;
+
+beforeEach(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'vmark-guarded-'));
+  file = path.join(dir, 'note.md');
+});
+
+afterEach(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+/** What the host remembers after reading the file now. */
+async function known(): Promise<DiskState> {
+  const bytes = await fs.readFile(file);
+  return diskStateOf(await fs.stat(file, { bigint: true }), bytes);
+}
+
+const ours = Buffer.from('ours\n');
+
+/** A probe that runs `act` once, at `point`. */
+function at(point: SavePoint, act: () => Promise<void>): (reached: SavePoint) => Promise<void> {
+  return async (reached) => {
+    if (reached === point) await act();
+  };
+}
+
+async function leftovers(): Promise<string[]> {
+  return (await fs.readdir(dir)).filter((name) => name !== 'note.md');
+}
+
+describe('replaceIfUnchanged', () => {
+  it('replaces a file that still holds what the host knows', async () => {
+    await fs.writeFile(file, 'theirs\n');
+    const outcome = await replaceIfUnchanged(file, ours, await known());
+    expect(outcome.kind).toBe('written');
+    expect(await fs.readFile(file, 'utf8')).toBe('ours\n');
+    if (outcome.kind === 'written') expect(outcome.disk).toEqual(await known());
+    expect(await leftovers()).toEqual([]);
+  });
+
+  it('creates a file where none was expected and none is', async () => {
+    const outcome = await replaceIfUnchanged(file, ours, null);
+    expect(outcome.kind).toBe('written');
+    expect(await fs.readFile(file, 'utf8')).toBe('ours\n');
+    expect(await leftovers()).toEqual([]);
+  });
+
+  it('refuses to create over a file that is already there', async () => {
+    await fs.writeFile(file, 'theirs\n');
+    const outcome = await replaceIfUnchanged(file, ours, null);
+    expect(outcome).toMatchObject({ kind: 'changed', found: { bytes: Buffer.from('theirs\n') } });
+    expect(await fs.readFile(file, 'utf8')).toBe('theirs\n');
+  });
+
+  describe('an outside program appending in place', () => {
+    for (const point of ['staged', 'locked', 'checked', 'before-rename'] as const) {
+      it(`at "${point}" is kept, and the save reports what it found`, async () => {
+        await fs.writeFile(file, 'base\n');
+        const expected = await known();
+        const probe = at(point, () => fs.appendFile(file, 'appended\n'));
+        const outcome = await replaceIfUnchanged(file, ours, expected, { probe });
+        expect(outcome).toMatchObject({ kind: 'changed', found: { bytes: Buffer.from('base\nappended\n') } });
+        expect(await fs.readFile(file, 'utf8')).toBe('base\nappended\n');
+        expect(await leftovers()).toEqual([]);
+      });
+    }
+
+    it('through a handle opened before the rename and written after it is put back', async () => {
+      await fs.writeFile(file, 'base\n');
+      const expected = await known();
+      let handle: fs.FileHandle | undefined;
+      const probe = async (point: SavePoint) => {
+        if (point === 'checked') handle = await fs.open(file, 'a');
+        if (point === 'renamed') await handle!.write('appended late\n');
+      };
+      try {
+        const outcome = await replaceIfUnchanged(file, ours, expected, { probe });
+        expect(outcome.kind).toBe('changed');
+        expect(await fs.readFile(file, 'utf8')).toBe('base\nappended late\n');
+      } finally {
+        await handle?.close();
+      }
+      expect(await leftovers()).toEqual([]);
+    });
+  });
+
+  it('keeps a file another program replaced (a new inode) between the check and the rename', async () => {
+    await fs.writeFile(file, 'base\n');
+    const expected = await known();
+    const probe = at('before-rename', async () => {
+      await fs.writeFile(`${file}.theirs`, 'replaced\n');
+      await fs.rename(`${file}.theirs`, file);
+    });
+    const outcome = await replaceIfUnchanged(file, ours, expected, { probe });
+    expect(outcome).toMatchObject({ kind: 'changed', found: { bytes: Buffer.from('replaced\n') } });
+    expect(await fs.readFile(file, 'utf8')).toBe('replaced\n');
+  });
+
+  it('does not bring back a file deleted during the save, and says there is none', async () => {
+    await fs.writeFile(file, 'base\n');
+    const expected = await known();
+    const outcome = await replaceIfUnchanged(file, ours, expected, {
+      probe: at('checked', () => fs.rm(file)),
+    });
+    expect(outcome).toEqual({ kind: 'changed', found: null });
+    await expect(fs.access(file)).rejects.toThrow();
+    expect(await fs.readdir(dir)).toEqual([]);
+  });
+
+  it('keeps a file created by someone else while it was creating one', async () => {
+    const probe = at('checked', () => fs.writeFile(file, 'theirs first\n'));
+    const outcome = await replaceIfUnchanged(file, ours, null, { probe });
+    expect(outcome).toMatchObject({ kind: 'changed', found: { bytes: Buffer.from('theirs first\n') } });
+    expect(await fs.readFile(file, 'utf8')).toBe('theirs first\n');
+    expect(await leftovers()).toEqual([]);
+  });
+
+  it('lets only one of two saves from the same version through', async () => {
+    await fs.writeFile(file, 'base\n');
+    const expected = await known();
+    const outcomes = await Promise.all([
+      replaceIfUnchanged(file, Buffer.from('first\n'), expected),
+      replaceIfUnchanged(file, Buffer.from('second\n'), expected),
+    ]);
+    const written = outcomes.filter((o) => o.kind === 'written');
+    expect(written).toHaveLength(1);
+    const text = await fs.readFile(file, 'utf8');
+    const loser = outcomes.find((o) => o.kind === 'changed');
+    // The one refused found the winner's bytes.
+    expect(loser).toMatchObject({ found: { bytes: Buffer.from(text) } });
+    expect(await leftovers()).toEqual([]);
+  });
+
+  it('does not mistake a touch for a change', async () => {
+    await fs.writeFile(file, 'base\n');
+    const expected = await known();
+    const later = new Date(Date.now() + 5_000);
+    await fs.utimes(file, later, later);
+    expect((await replaceIfUnchanged(file, ours, expected)).kind).toBe('written');
+  });
+
+  it('answers at once, writing nothing, when a named pipe stands where the file was', async () => {
+    await fs.writeFile(file, 'base\n');
+    const expected = await known();
+    await fs.rm(file);
+    execFileSync('mkfifo', [file]);
+    await expect(replaceIfUnchanged(file, ours, expected)).rejects.toMatchObject({ code: 'INVALID_PATH' });
+    expect((await fs.lstat(file)).isFIFO()).toBe(true);
+  });
+
+  describe('writes that reach the replaced version after the save', () => {
+    /** Saves with a handle on the old version opened just before the rename; reports what came late. */
+    async function saveThenWriteLate(late: (handle: fs.FileHandle) => Promise<unknown>) {
+      await fs.writeFile(file, 'base\n');
+      const expected = await known();
+      let handle: fs.FileHandle | undefined;
+      const reported = new Promise<LateWrite>((resolve) => {
+        void replaceIfUnchanged(file, ours, expected, {
+          probe: async (point) => {
+            if (point === 'checked') handle = await fs.open(file, 'r+');
+          },
+          onLateWrite: resolve,
+        }).then(async (outcome) => {
+          expect(outcome.kind).toBe('written');
+          await late(handle!);
+          await handle!.close();
+        });
+      });
+      return reported;
+    }
+
+    it('an append is reported with exactly the appended bytes', async () => {
+      const late = await saveThenWriteLate((h) => h.write('late line\n', 5));
+      expect(late).toEqual({ kind: 'append', suffix: Buffer.from('late line\n') });
+      expect(await fs.readFile(file, 'utf8')).toBe('ours\n');
+    });
+
+    it('any other change is reported with all the bytes of the replaced version', async () => {
+      const late = await saveThenWriteLate((h) => h.write('BASE', 0));
+      expect(late).toEqual({ kind: 'rewrite', bytes: Buffer.from('BASE\n') });
+    });
+  });
+
+  it('keeps the mode of the file it replaces', async () => {
+    await fs.writeFile(file, 'base\n', { mode: 0o640 });
+    await fs.chmod(file, 0o640);
+    await replaceIfUnchanged(file, ours, await known());
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o640);
+  });
+});

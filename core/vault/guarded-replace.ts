@@ -1,0 +1,211 @@
+/**
+ * A save that can never overwrite bytes it has not seen (DESIGN §4): the file is replaced
+ * only if it still holds what the host last read or wrote, and the check and the replacement
+ * hold together.
+ *
+ * - Other vmark processes (a second host on the same vault) take turns through a lock beside
+ *   the file, held from the check to the rename, so their check-then-replace never interleave.
+ * - Programs that write the file in place (an editor, `echo >>`) write into the inode the
+ *   check looked at. The check keeps it open; after the rename the host looks at it once more,
+ *   and if it changed in the instant before the rename, their bytes are put back and the save
+ *   reports the change instead of having happened.
+ * - Programs that replace the file with a new one (`git checkout`, another editor's atomic
+ *   save) are caught by comparing the inode right before the rename; the one window left is
+ *   between that look and the rename itself, a few microseconds (ADR 24).
+ *
+ * The new bytes are written and fsynced to a temp file before the lock is taken, so the lock
+ * is held for a few system calls whatever the size of the file.
+ */
+import { type BigIntStats, fstatSync, lstatSync, renameSync } from 'node:fs';
+import fs, { type FileHandle } from 'node:fs/promises';
+import { stageFile } from './atomic-write.js';
+import { errorCode } from './error-code.js';
+import { type DiskState, diskStateOf, fingerprint } from './file-fingerprint.js';
+import { withFileLock } from './file-lock.js';
+import { type LateWrite, watchForLateWrites } from './late-writes.js';
+import { openRegularFile, readWholeFile } from './open-regular-file.js';
+import { saveLockPathFor } from './temp-files.js';
+
+/** The file as a save found it, when it was not what the host expected. */
+export interface FoundFile {
+  readonly disk: DiskState;
+  readonly bytes: Buffer;
+}
+
+export type GuardedOutcome =
+  | { readonly kind: 'written'; readonly disk: DiskState }
+  /** Nothing was written: the file is not what was expected (`found` null: there is no regular file). */
+  | { readonly kind: 'changed'; readonly found: FoundFile | null };
+
+/** The moments of a save, where a test may make another writer act. */
+export type SavePoint = 'staged' | 'locked' | 'checked' | 'before-rename' | 'renamed';
+
+export interface GuardedReplaceOptions {
+  /** Called at each point of the save and awaited; for tests that force interleavings. */
+  readonly probe?: (point: SavePoint) => void | Promise<void>;
+  /** How long to wait for another vmark process's save of the same file. */
+  readonly lockTimeoutMs?: number;
+  /**
+   * Told of writes that reached the replaced version after the save (by a program that had
+   * opened it just before): see `late-writes.ts`. Without it they are not looked for.
+   */
+  readonly onLateWrite?: (late: LateWrite) => void;
+}
+
+/**
+ * Replaces `target` (a canonical path) with `data` if it still holds `expected` (`null`: no
+ * file may be there; the save creates it). Atomic and crash-safe like `writeFileAtomic`.
+ * @throws DomainError `INVALID_PATH` or `READ_ONLY` when the file cannot be written at all,
+ *   `BUSY` when another vmark process holds the file's lock too long.
+ */
+export async function replaceIfUnchanged(
+  target: string,
+  data: Uint8Array,
+  expected: DiskState | null,
+  options: GuardedReplaceOptions = {},
+): Promise<GuardedOutcome> {
+  const probe = options.probe ?? (() => undefined);
+  const staged = await stageFile(target, data);
+  const written = diskStateOf(staged.stats, data);
+  try {
+    await probe('staged');
+    return await withFileLock(
+      saveLockPathFor(target),
+      async () => {
+        await probe('locked');
+        const current = await openRegularFile(target);
+        if (current.kind === 'not-a-file') return { kind: 'changed', found: null };
+        if (current.kind === 'missing') {
+          if (expected !== null) return { kind: 'changed', found: null };
+          await probe('checked');
+          return await createNew(target, staged.temp, written);
+        }
+        let watching = false;
+        try {
+          if (expected === null) return { kind: 'changed', found: await readFound(current.handle) };
+          if (!(await holds(current.handle, current.stats, expected))) {
+            return { kind: 'changed', found: await readFound(current.handle) };
+          }
+          await probe('checked');
+          const outcome = await swap(target, staged.temp, current.handle, current.stats, written, probe);
+          if (outcome.kind === 'written' && options.onLateWrite) {
+            watchForLateWrites(
+              current.handle,
+              { stats: current.stats, sha256: expected.sha256 },
+              options.onLateWrite,
+            );
+            watching = true;
+          }
+          return outcome;
+        } finally {
+          if (!watching) await current.handle.close();
+        }
+      },
+      { timeoutMs: options.lockTimeoutMs },
+    );
+  } finally {
+    // Renamed away on success; a leftover on any other path.
+    await fs.rm(staged.temp, { force: true }).catch(() => undefined);
+  }
+}
+
+/**
+ * Replaces the open file `old` (checked to hold the expected bytes) with the staged one. The
+ * last look, the rename and the look after it are synchronous system calls, back to back, so
+ * nothing else runs between them and the windows they leave are a few microseconds wide.
+ */
+async function swap(
+  target: string,
+  temp: string,
+  old: FileHandle,
+  checked: BigIntStats,
+  written: DiskState,
+  probe: (point: SavePoint) => void | Promise<void>,
+): Promise<GuardedOutcome> {
+  await probe('before-rename');
+  // A program that replaced the file since the check put another inode at the name.
+  const atName = lstatOrNull(target);
+  if (atName === null || atName.ino !== checked.ino || atName.dev !== checked.dev) {
+    return { kind: 'changed', found: await readFoundAt(target) };
+  }
+  // One that wrote in place since the check changed the inode itself.
+  if (!sameContentStamp(fstatSync(old.fd, { bigint: true }), checked)) {
+    return { kind: 'changed', found: await readFound(old) };
+  }
+  renameSync(temp, target);
+  const after = fstatSync(old.fd, { bigint: true });
+  await probe('renamed');
+  // Written in place in the instant between the last look and the rename: put it back.
+  if (!sameContentStamp(after, checked) || !sameContentStamp(await old.stat({ bigint: true }), checked)) {
+    const found = await readFound(old);
+    await putBack(target, found.bytes, written);
+    return { kind: 'changed', found };
+  }
+  return { kind: 'written', disk: written };
+}
+
+function lstatOrNull(file: string): BigIntStats | null {
+  try {
+    return lstatSync(file, { bigint: true });
+  } catch {
+    return null;
+  }
+}
+
+/** A new file, where none was: `link` fails rather than replace one that appeared meanwhile. */
+async function createNew(target: string, temp: string, written: DiskState): Promise<GuardedOutcome> {
+  try {
+    await fs.link(temp, target);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'EEXIST') return { kind: 'changed', found: await readFoundAt(target) };
+    // File systems without hard links (FAT, some network shares): the lock and the check must do.
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EMLINK') throw error;
+    await fs.rename(temp, target);
+  }
+  return { kind: 'written', disk: written };
+}
+
+/**
+ * Puts the bytes another program wrote back over the save that replaced them — unless the
+ * saved file itself changed meanwhile, in which case that newer change stays.
+ */
+async function putBack(target: string, bytes: Buffer, written: DiskState): Promise<void> {
+  const staged = await stageFile(target, bytes);
+  try {
+    const atName = await fs.lstat(target, { bigint: true }).catch(() => null);
+    if (atName !== null && atName.ino === written.ino && sameStamp(atName, written)) {
+      await fs.rename(staged.temp, target);
+    }
+  } finally {
+    await fs.rm(staged.temp, { force: true }).catch(() => undefined);
+  }
+}
+
+/** Whether the open file holds `expected`: by stat signature, else by the hash of its bytes. */
+async function holds(handle: FileHandle, stats: BigIntStats, expected: DiskState): Promise<boolean> {
+  if (stats.ino === expected.ino && sameStamp(stats, expected)) return true;
+  return fingerprint(await readWholeFile(handle)) === expected.sha256;
+}
+
+const sameStamp = (stats: BigIntStats, known: DiskState): boolean =>
+  stats.size === known.size && stats.mtimeNs === known.mtimeNs;
+
+const sameContentStamp = (a: BigIntStats, b: BigIntStats): boolean =>
+  a.size === b.size && a.mtimeNs === b.mtimeNs;
+
+async function readFound(handle: FileHandle): Promise<FoundFile> {
+  const stats = await handle.stat({ bigint: true });
+  const bytes = await readWholeFile(handle);
+  return { disk: diskStateOf(stats, bytes), bytes };
+}
+
+async function readFoundAt(target: string): Promise<FoundFile | null> {
+  const opened = await openRegularFile(target);
+  if (opened.kind !== 'file') return null;
+  try {
+    return await readFound(opened.handle);
+  } finally {
+    await opened.handle.close();
+  }
+}
