@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import WebSocket from 'ws';
 import { call, TempDirs } from './support/cli.js';
 import {
+  connectMcp,
   launchChromium,
   type Served,
   visibleText,
@@ -87,11 +88,19 @@ describe('approval dialogs', () => {
   it('asks the person naming the canonical folder, and Allow once opens it in the same call', async () => {
     const folder = await newFolder();
     await mkdir(path.join(folder, 'sub'));
-    // Asked about the folder that would really open: `sub/..` is resolved.
-    const asked = openWorkspace(path.join(folder, 'sub', '..'));
+    // Asked about the folder that would really open: `sub/..` is resolved, and what the AI wrote is shown too.
+    const written = `${folder}${path.sep}sub${path.sep}..`;
+    const asked = openWorkspace(written);
     await dialog().waitFor();
     expect(await dialog().locator('.approval-operation').textContent()).toBe('open_workspace');
     expect(await dialog().locator('.approval-subject').textContent()).toBe(folder);
+    expect(await dialog().locator('.approval-requested').textContent()).toBe(written);
+    expect(await dialog().locator('.approval-warning').count()).toBe(0);
+    // Which client asks: the name it gives itself, its connection, and that no credential names it.
+    expect(await dialog().locator('.approval-client-name').textContent()).toBe('vmark-e2e-ui');
+    expect(await dialog().locator('.approval-client').textContent()).toMatch(
+      /^vmark-e2e-ui 1\.0\.0 · connection conn-\d+ · not an installed client: the name is its own claim$/,
+    );
     // Not grantable: no standing grant is offered. Deny is the default.
     expect(await dialog().locator('[data-answer=allow-site]').count()).toBe(0);
     expect(await dialog().locator('[data-answer=deny]:focus').count()).toBe(1);
@@ -141,6 +150,49 @@ describe('approval dialogs', () => {
     expect(await dialog().locator('.approval-count').textContent()).toBe('');
     await dialog().locator('[data-answer=allow]').click();
     expect((await two).data).toMatchObject({ folderPath: second });
+  });
+
+  it('names which client connection asks, and answers each one for that connection only', async () => {
+    const second = await connectMcp(served);
+    try {
+      const folder = await newFolder();
+      const fromFirst = openWorkspace(folder);
+      await dialog().waitFor();
+      const fromSecond = call(second, 'workspace', { action: 'open_workspace', folderPath: folder });
+      await expect.poll(() => dialog().locator('.approval-count').textContent()).toBe('1 of 2');
+      const firstClient = await dialog().locator('.approval-client').textContent();
+      await dialog().locator('[data-answer=allow]').click();
+      expect((await fromFirst).data).toMatchObject({ folderPath: folder });
+      // The same folder asked by the other connection is its own question, with its own answer.
+      await expect.poll(() => dialog().locator('.approval-count').textContent()).toBe('');
+      const secondClient = await dialog().locator('.approval-client').textContent();
+      expect(secondClient).toMatch(/ · connection conn-\d+ · /);
+      expect(secondClient).not.toBe(firstClient);
+      await dialog().locator('[data-answer=deny]').click();
+      expect((await fromSecond).data).toMatchObject({
+        needsApproval: true,
+        denied: true,
+        folderPath: folder,
+      });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('says plainly when the path is no folder, and an allow then answers INVALID_PATH', async () => {
+    const file = path.join(vault, 'Other.md');
+    const asked = openWorkspace(file);
+    await dialog().waitFor();
+    expect(await dialog().locator('.approval-subject').textContent()).toBe(file);
+    expect(await dialog().locator('.approval-warning').textContent()).toBe(
+      'Cannot be done: this is not a folder (it is a file or another kind of entry), so it cannot be opened, ' +
+        'even if allowed.',
+    );
+    await dialog().locator('[data-answer=allow]').click();
+    expect((await asked).data).toEqual({
+      error: 'INVALID_PATH',
+      message: `Path ${JSON.stringify(file)} is not a folder: it cannot be opened as a workspace`,
+    });
   });
 
   it('leaves the request waiting, never allowed, when the page goes away with its dialog open', async () => {

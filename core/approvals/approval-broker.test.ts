@@ -10,9 +10,10 @@ import {
   ApprovalBroker,
   DENIED_TTL_MS,
   MAX_WAITING,
+  MAX_WAITING_PER_CONNECTION,
   WAITING_TTL_MS,
 } from './approval-broker.js';
-import type { Approver } from './approver.js';
+import type { Approver, ApproverQuestion } from './approver.js';
 import { type Clock, ClockToken } from './clock.js';
 
 const OPEN: ApprovalRequest = { operation: 'open_workspace', subject: '/home/me/notes', grantable: false };
@@ -27,14 +28,22 @@ class FakeClock implements Clock {
   }
 }
 
-function toolCall(elicit?: (message: string) => Promise<ElicitationAnswer>): ToolCall {
+function toolCall(
+  elicit?: (message: string) => Promise<ElicitationAnswer>,
+  connectionId = 'conn-1',
+): ToolCall {
   return {
     tool: 'workspace',
     action: 'open',
-    caller: { connectionId: 'conn-1', clientName: 'test-client', clientVersion: '1.0.0', principal: null },
+    caller: { connectionId, clientName: 'test-client', clientVersion: '1.0.0', principal: null },
     signal: new AbortController().signal,
     ...(elicit ? { elicit } : {}),
   };
+}
+
+/** A call of another connection: client B beside client A (`toolCall()`), same name, same host. */
+function callOf(connectionId: string, elicit?: (message: string) => Promise<ElicitationAnswer>): ToolCall {
+  return toolCall(elicit, connectionId);
 }
 
 function uiApprover(ask: Approver['ask']): Approver {
@@ -93,7 +102,10 @@ describe('elicitation', () => {
   it('names the operation and the exact subject', async () => {
     const elicit = vi.fn((_message: string) => Promise.resolve<ElicitationAnswer>('decline'));
     await broker.request(OPEN, toolCall(elicit));
-    expect(elicit).toHaveBeenCalledWith('VMark: allow open_workspace on "/home/me/notes"?');
+    expect(elicit).toHaveBeenCalledWith(
+      'VMark: allow open_workspace on "/home/me/notes"? ' +
+        'Asked by "test-client" (connection conn-1, not an installed client).',
+    );
   });
 
   it('shows a subject with quotes, newlines and invisible characters unambiguously', async () => {
@@ -101,9 +113,10 @@ describe('elicitation', () => {
     const subject = '/tmp/a" on "/etc\nb\u202Etxt.md\u200B';
     await broker.request({ operation: 'save_as', subject, grantable: false }, toolCall(elicit));
     const message = elicit.mock.calls[0]![0];
-    expect(message).toBe('VMark: allow save_as on "/tmp/a\\" on \\"/etc\\nb\\u202etxt.md\\u200b"?');
+    const question = message.slice(0, message.indexOf('? Asked by '));
+    expect(question).toBe('VMark: allow save_as on "/tmp/a\\" on \\"/etc\\nb\\u202etxt.md\\u200b"');
     // The quoted part decodes back to exactly the subject.
-    const quoted = message.slice('VMark: allow save_as on '.length, -1);
+    const quoted = question.slice('VMark: allow save_as on '.length);
     expect(JSON.parse(quoted)).toBe(subject);
   });
 
@@ -116,7 +129,8 @@ describe('elicitation', () => {
     );
     const message = elicit.mock.calls[0]![0];
     expect(message).toBe(
-      `VMark: allow execute_js on ${JSON.stringify(script)} (origin "https://example.com")?`,
+      `VMark: allow execute_js on ${JSON.stringify(script)} (origin "https://example.com")? ` +
+        'Asked by "test-client" (connection conn-1, not an installed client).',
     );
   });
 });
@@ -200,6 +214,8 @@ describe('the terminal queue', () => {
         createdAt: '2026-01-02T03:04:05.000Z',
         expiresAt: new Date(clock.time + WAITING_TTL_MS).toISOString(),
         clientName: 'test-client',
+        connectionId: 'conn-1',
+        principal: null,
       },
     ]);
   });
@@ -224,21 +240,54 @@ describe('the terminal queue', () => {
 });
 
 describe('the bound', () => {
+  /** Fills the whole queue, from as few connections as their share allows. */
   async function fill(): Promise<void> {
     for (let i = 0; i < MAX_WAITING; i++) {
-      expect(await broker.request({ ...OPEN, subject: `/w/${i}` }, toolCall())).toMatchObject({
+      const call = callOf(`conn-${1 + Math.floor(i / MAX_WAITING_PER_CONNECTION)}`);
+      expect(await broker.request({ ...OPEN, subject: `/w/${i}` }, call)).toMatchObject({
         decision: 'pending',
       });
     }
   }
 
-  it('refuses a new waiting request past MAX_WAITING and stores nothing', async () => {
+  it('refuses a new waiting request past MAX_WAITING, from any connection, and stores nothing', async () => {
     await fill();
-    const error = await domainErrorOf(broker.request({ ...OPEN, subject: '/w/one-too-many' }, toolCall()));
+    const error = await domainErrorOf(
+      broker.request({ ...OPEN, subject: '/w/one-too-many' }, callOf('conn-9')),
+    );
     expect(error.code).toBe('RESOURCE_EXHAUSTED');
-    expect(error.message).toMatch(/^Too many approval requests are waiting for a person; /);
+    expect(error.message).toMatch(
+      /^Too many approval requests are waiting for a person; at most 16 may wait/,
+    );
     expect(broker.list()).toHaveLength(MAX_WAITING);
     expect(broker.list().some((entry) => entry.subject === '/w/one-too-many')).toBe(false);
+  });
+
+  it('gives one connection at most its share, so another client can still be heard', async () => {
+    for (let i = 0; i < MAX_WAITING_PER_CONNECTION; i++) {
+      await broker.request({ ...OPEN, subject: `/loop/${i}` }, toolCall());
+    }
+    const error = await domainErrorOf(broker.request({ ...OPEN, subject: '/loop/more' }, toolCall()));
+    expect(error.code).toBe('RESOURCE_EXHAUSTED');
+    expect(error.message).toMatch(
+      /^Too many approval requests of this connection are waiting.*at most 8 may wait per connection/,
+    );
+    // Its retries still find their entries, and another connection is queued.
+    expect(await broker.request({ ...OPEN, subject: '/loop/0' }, toolCall())).toMatchObject({
+      decision: 'pending',
+    });
+    expect(await broker.request(OPEN, callOf('conn-2'))).toMatchObject({ decision: 'pending' });
+    expect(broker.list()).toHaveLength(MAX_WAITING_PER_CONNECTION + 1);
+  });
+
+  it('counts only waiting entries against the share: a decided one makes room', async () => {
+    for (let i = 0; i < MAX_WAITING_PER_CONNECTION; i++) {
+      await broker.request({ ...OPEN, subject: `/loop/${i}` }, toolCall());
+    }
+    broker.decide(broker.list()[0]!.id, 'deny');
+    expect(await broker.request({ ...OPEN, subject: '/loop/next' }, toolCall())).toMatchObject({
+      decision: 'pending',
+    });
   });
 
   it('still answers retries of waiting requests and requests a person answers at once', async () => {
@@ -259,6 +308,145 @@ describe('the bound', () => {
     expect(await broker.request({ ...OPEN, subject: '/w/next' }, toolCall())).toMatchObject({
       decision: 'pending',
     });
+  });
+});
+
+describe('bound to the asking connection', () => {
+  it("does not let another connection spend an allow: B is asked on its own, A's retry goes ahead", async () => {
+    const a = await broker.request(OPEN, toolCall());
+    broker.decide(a.requestId, 'allow');
+    const b = await broker.request(OPEN, callOf('conn-2'));
+    expect(b).toEqual({ decision: 'pending', requestId: expect.stringMatching(APPROVAL_ID) });
+    expect(b.requestId).not.toBe(a.requestId);
+    expect(await broker.request(OPEN, toolCall())).toEqual({
+      decision: 'allowed',
+      requestId: a.requestId,
+      by: 'terminal',
+    });
+    // B's own request still waits for its own answer.
+    expect(broker.list()).toMatchObject([{ id: b.requestId, status: 'waiting', connectionId: 'conn-2' }]);
+  });
+
+  it("does not refuse another connection with a deny: B's client is asked itself", async () => {
+    const a = await broker.request(OPEN, toolCall());
+    broker.decide(a.requestId, 'deny');
+    const elicit = vi.fn(() => Promise.resolve<ElicitationAnswer>('accept'));
+    expect(await broker.request(OPEN, callOf('conn-2', elicit))).toMatchObject({
+      decision: 'allowed',
+      by: 'elicitation',
+    });
+    expect(elicit).toHaveBeenCalledTimes(1);
+    expect(await broker.request(OPEN, toolCall(elicit))).toMatchObject({
+      decision: 'denied',
+      requestId: a.requestId,
+    });
+    expect(elicit).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps a waiting entry of each connection, each listed with who asks', async () => {
+    const a = await broker.request(OPEN, toolCall());
+    const b = await broker.request(OPEN, {
+      ...callOf('conn-2'),
+      caller: {
+        connectionId: 'conn-2',
+        clientName: 'claude-code',
+        clientVersion: '2',
+        principal: 'claude-code',
+      },
+    });
+    expect(broker.list()).toMatchObject([
+      { id: a.requestId, clientName: 'test-client', connectionId: 'conn-1', principal: null },
+      { id: b.requestId, clientName: 'claude-code', connectionId: 'conn-2', principal: 'claude-code' },
+    ]);
+  });
+
+  it('lets a reconnected client (a new connection) be asked anew; its old entry can be answered but not spent', async () => {
+    const old = await broker.request(OPEN, toolCall());
+    const renewed = await broker.request(OPEN, callOf('conn-7'));
+    expect(renewed.requestId).not.toBe(old.requestId);
+    expect(broker.decide(old.requestId, 'allow')).toMatchObject({
+      status: 'allowed',
+      connectionId: 'conn-1',
+    });
+    expect(await broker.request(OPEN, callOf('conn-7'))).toEqual({
+      decision: 'pending',
+      requestId: renewed.requestId,
+    });
+    expect(await broker.request(OPEN, callOf('conn-8'))).toMatchObject({ decision: 'pending' });
+    expect(broker.list().find((entry) => entry.id === old.requestId)).toMatchObject({ status: 'allowed' });
+  });
+
+  it("answers a UI approver's question for the asking connection only, and names it", async () => {
+    const asked: ApproverQuestion[] = [];
+    broker.registerApprover(
+      uiApprover((question) => {
+        asked.push(question);
+        return Promise.resolve('allow');
+      }),
+    );
+    expect(await broker.request(OPEN, toolCall())).toMatchObject({ decision: 'allowed', by: 'ui' });
+    expect(await broker.request(OPEN, callOf('conn-2'))).toMatchObject({ decision: 'allowed', by: 'ui' });
+    expect(asked.map((question) => question.caller.connectionId)).toEqual(['conn-1', 'conn-2']);
+  });
+
+  it('keeps a standing grant to the connection a person gave it to', async () => {
+    const NAVIGATE: ApprovalRequest = {
+      operation: 'navigate',
+      subject: 'https://a.example/one',
+      origin: 'https://a.example',
+      grantable: true,
+    };
+    const registration = broker.registerApprover(uiApprover(() => Promise.resolve('allow-site')));
+    expect(await broker.request(NAVIGATE, toolCall())).toMatchObject({ decision: 'allowed' });
+    registration.dispose();
+    expect(await broker.request({ ...NAVIGATE, subject: 'https://a.example/two' }, toolCall())).toMatchObject(
+      {
+        decision: 'allowed',
+      },
+    );
+    expect(await broker.request(NAVIGATE, callOf('conn-2'))).toMatchObject({ decision: 'pending' });
+  });
+
+  it('treats another spelling of the subject, or another warning, as another request', async () => {
+    const plain = await broker.request(OPEN, toolCall());
+    const viaLink = await broker.request({ ...OPEN, requested: '/home/me/link' }, toolCall());
+    const warned = await broker.request({ ...OPEN, warning: 'nothing exists at this path.' }, toolCall());
+    expect(new Set([plain.requestId, viaLink.requestId, warned.requestId]).size).toBe(3);
+    expect(broker.list()).toMatchObject([
+      { id: plain.requestId },
+      { id: viaLink.requestId, requested: '/home/me/link' },
+      { id: warned.requestId, warning: 'nothing exists at this path.' },
+    ]);
+    expect(broker.list()[0]).not.toHaveProperty('requested');
+  });
+
+  it('tells the person at the client what the client wrote, why it cannot be done, and who asks', async () => {
+    const elicit = vi.fn((_message: string) => Promise.resolve<ElicitationAnswer>('decline'));
+    await broker.request(
+      { ...OPEN, requested: '/proc/self/cwd', warning: 'nothing exists at this path.' },
+      {
+        ...toolCall(elicit),
+        caller: {
+          connectionId: 'conn-3',
+          clientName: 'claude-code',
+          clientVersion: '2',
+          principal: 'work-laptop',
+        },
+      },
+    );
+    expect(elicit).toHaveBeenCalledWith(
+      'VMark: allow open_workspace on "/home/me/notes" (asked as "/proc/self/cwd")? Note: nothing exists at ' +
+        'this path. Asked by "claude-code" (connection conn-3, installed client "work-laptop").',
+    );
+  });
+
+  it('refuses, without asking or keeping anything, a call that names no connection', async () => {
+    const elicit = vi.fn(() => Promise.resolve<ElicitationAnswer>('accept'));
+    const call = toolCall(elicit);
+    const anonymous = { ...call, caller: { ...call.caller, connectionId: '' } };
+    expect(await broker.request(OPEN, anonymous)).toMatchObject({ decision: 'denied' });
+    expect(elicit).not.toHaveBeenCalled();
+    expect(broker.list()).toEqual([]);
   });
 });
 
@@ -299,13 +487,17 @@ describe('expiry', () => {
 describe('UI approvers', () => {
   it('asks a UI approver first, and its answer wins', async () => {
     const elicit = vi.fn(() => Promise.resolve<ElicitationAnswer>('accept'));
-    const ask = vi.fn((_request: ApprovalRequest, _id: string) => Promise.resolve<'allow' | 'deny'>('deny'));
+    const ask = vi.fn((_question: ApproverQuestion) => Promise.resolve<'allow' | 'deny'>('deny'));
     broker.registerApprover(uiApprover(ask));
-    const outcome = await broker.request(OPEN, toolCall(elicit));
+    const call = toolCall(elicit);
+    const outcome = await broker.request(OPEN, call);
     expect(outcome).toEqual({ decision: 'denied', requestId: expect.stringMatching(APPROVAL_ID), by: 'ui' });
     expect(ask).toHaveBeenCalledWith(
-      expect.objectContaining({ operation: 'open_workspace' }),
-      outcome.requestId,
+      {
+        request: expect.objectContaining({ operation: 'open_workspace' }),
+        requestId: outcome.requestId,
+        caller: call.caller,
+      },
       expect.any(AbortSignal),
     );
     expect(elicit).not.toHaveBeenCalled();
@@ -384,7 +576,7 @@ describe('standing grants', () => {
   };
 
   it('remembers "allow on this site" for the operation on that origin only', async () => {
-    const ask = vi.fn((_request: ApprovalRequest, _id: string, _signal: AbortSignal) =>
+    const ask = vi.fn((_question: ApproverQuestion, _signal: AbortSignal) =>
       Promise.resolve<'allow-site' | 'deny'>('allow-site'),
     );
     const registration = broker.registerApprover(uiApprover(ask));
@@ -426,12 +618,10 @@ describe('standing grants', () => {
   });
 
   it('passes the call signal to the UI approver, so a cancelled call withdraws its dialog', async () => {
-    const ask = vi.fn((_request: ApprovalRequest, _id: string, _signal: AbortSignal) =>
-      Promise.resolve<'deny'>('deny'),
-    );
+    const ask = vi.fn((_question: ApproverQuestion, _signal: AbortSignal) => Promise.resolve<'deny'>('deny'));
     broker.registerApprover(uiApprover(ask));
     const call = toolCall();
     await broker.request(OPEN, call);
-    expect(ask.mock.calls[0]![2]).toBe(call.signal);
+    expect(ask.mock.calls[0]![1]).toBe(call.signal);
   });
 });

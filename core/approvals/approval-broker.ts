@@ -5,18 +5,24 @@ import type {
   ApproverKind,
   Disposable,
   ToolCall,
+  ToolCaller,
 } from '@vmark/sdk';
 import { DomainError, isDomainError, toDisposable } from '@vmark/sdk';
 import { inject, injectable, optional } from 'inversify';
 import type { ApprovalDecision, ApprovalDesk, ApprovalEntry, ApprovalStatus } from './approval-entry.js';
 import { ApprovalNotFoundError } from './approval-entry.js';
 import { newApprovalId } from './approval-id.js';
-import { approvalQuestion } from './approval-message.js';
+import { type ApprovalAsker, approvalQuestion } from './approval-message.js';
 import type { Approver } from './approver.js';
 import { type Clock, ClockToken, systemClock } from './clock.js';
 
 /** Requests waiting for a person at once; past it a request is refused, so a loop cannot flood the list. */
 export const MAX_WAITING = 16;
+/**
+ * Of those, how many one connection may hold: a client looping over many subjects
+ * fills its own share, and another client can still be heard (ADR 22).
+ */
+export const MAX_WAITING_PER_CONNECTION = MAX_WAITING / 2;
 /** How long a request waits for a person, from when it was first made. */
 export const WAITING_TTL_MS = 10 * 60_000;
 /** How long a person's "allow" stays usable: the AI is expected to retry soon. */
@@ -28,7 +34,8 @@ interface Pending {
   readonly id: string;
   readonly key: string;
   readonly request: ApprovalRequest;
-  readonly clientName: string;
+  /** Copied from the caller, whose object is not ours to keep. */
+  readonly asker: ApprovalAsker;
   readonly createdAt: number;
   status: ApprovalStatus;
   expiresAt: number;
@@ -44,20 +51,23 @@ type Answer = { readonly by: ApproverKind; readonly decision: ApprovalDecision }
  * in order: the UI approvers, the calling client through elicitation, and else
  * the terminal, by keeping the request waiting for `vmark approvals allow|deny`.
  *
- * Requests are matched by (operation, subject, origin): the AI retries the same
- * call and finds the answer given meanwhile. Everything is in memory, bounded,
- * and expires. Any unexpected failure is a refusal, never a permission.
+ * Requests are matched by (connection, operation, subject, origin, and what the
+ * client wrote and the person was warned of): the AI retries the same call on the
+ * same connection and finds the answer given meanwhile. Another connection asking
+ * the same is another request, asked and answered on its own, so no client can
+ * spend, or be refused by, another's answer (ADR 22). Everything is in memory,
+ * bounded, and expires. Any unexpected failure is a refusal, never a permission.
  *
  * Standing grants ("Allow on this site" in the UI dialog) are kept in memory
- * per (operation, origin), only for `grantable` requests with an origin; every
- * other allowance is used up by one call.
+ * per (connection, operation, origin), only for `grantable` requests with an
+ * origin; every other allowance is used up by one call.
  */
 @injectable()
 export class ApprovalBroker implements Approvals, ApprovalDesk {
-  /** One entry per (operation, subject, origin): a retry never queues a duplicate. */
+  /** One entry per connection and request: a retry never queues a duplicate. */
   readonly #entries = new Map<string, Pending>();
   readonly #approvers: Approver[] = [];
-  /** (operation, origin) pairs a person allowed for good, until the host stops. */
+  /** (connection, operation, origin) a person allowed for good, until the host stops. */
   readonly #grants = new Set<string>();
   readonly #clock: Clock;
 
@@ -80,17 +90,18 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
     let requestId: string | undefined;
     try {
       const asked = snapshot(request);
-      const key = keyOf(asked);
+      const asker = askerOf(call.caller);
+      const key = keyOf(asked, asker);
       this.#expire();
       const known = this.#entries.get(key);
       if (known && known.status !== 'waiting') return this.#settle(known);
       // A person's "Allow on this site" (a deny of this exact request, above, still wins).
-      if (asked.grantable && asked.origin !== undefined && this.#grants.has(grantKeyOf(asked))) {
+      if (asked.grantable && asked.origin !== undefined && this.#grants.has(grantKeyOf(asked, asker))) {
         return { decision: 'allowed', requestId: known?.id ?? this.#newId(), by: 'ui' };
       }
       requestId = known?.id ?? this.#newId();
 
-      const answer = await this.#ask(asked, requestId, call, (kind) => (turn = kind));
+      const answer = await this.#ask(asked, requestId, asker, call, (kind) => (turn = kind));
       turn = 'terminal';
       // The terminal may have answered while the call was asking someone else.
       this.#expire();
@@ -106,7 +117,7 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
       }
       if (current?.status === 'allowed') return this.#settle(current);
       if (current) return { decision: 'pending', requestId: current.id };
-      return this.#enqueue(key, requestId, asked, call);
+      return this.#enqueue(key, requestId, asked, asker);
     } catch (error) {
       if (isDomainError(error) && error.code === 'RESOURCE_EXHAUSTED') throw error;
       return { decision: 'denied', requestId: requestId ?? newApprovalId(), by: turn };
@@ -121,7 +132,8 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
 
   /**
    * A person's answer to a held request (`vmark approvals allow|deny`, or the UI
-   * answering from its list). The next identical request finds it.
+   * answering from its list). The next identical request of the connection that
+   * asked finds it; for a connection that has gone, nobody ever will.
    * @throws ApprovalNotFoundError for an id that was used, has expired, or never existed.
    */
   decide(id: string, decision: ApprovalDecision, by: ApproverKind = 'terminal'): ApprovalEntry {
@@ -139,6 +151,7 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
   async #ask(
     request: ApprovalRequest,
     requestId: string,
+    asker: ApprovalAsker,
     call: ToolCall,
     onTurn: (kind: ApproverKind) => void,
   ): Promise<Answer> {
@@ -146,12 +159,12 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
       onTurn(approver.kind);
       let reply: unknown;
       try {
-        reply = await approver.ask(request, requestId, call.signal);
+        reply = await approver.ask({ request, requestId, caller: call.caller }, call.signal);
       } catch {
         continue; // That window could not ask after all: try the next way to reach a person.
       }
       if (reply === 'allow-site' && request.grantable && request.origin !== undefined) {
-        this.#grants.add(grantKeyOf(request));
+        this.#grants.add(grantKeyOf(request, asker));
         return { by: approver.kind, decision: 'allow' };
       }
       // Anything but an explicit "allow" (or a standing grant where one may be given) is a refusal.
@@ -162,7 +175,7 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
     onTurn('elicitation');
     let reply: unknown;
     try {
-      reply = await elicit(approvalQuestion(request));
+      reply = await elicit(approvalQuestion(request, call.caller));
     } catch {
       // The client declared elicitation but could not ask (no UI, timeout, aborted): leave it to the terminal.
       return null;
@@ -171,13 +184,22 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
     return { by: 'elicitation', decision: reply === 'accept' ? 'allow' : 'deny' };
   }
 
-  #enqueue(key: string, id: string, request: ApprovalRequest, call: ToolCall): ApprovalOutcome {
-    const waiting = [...this.#entries.values()].filter((entry) => entry.status === 'waiting').length;
-    if (waiting >= MAX_WAITING) {
+  #enqueue(key: string, id: string, request: ApprovalRequest, asker: ApprovalAsker): ApprovalOutcome {
+    const waiting = [...this.#entries.values()].filter((entry) => entry.status === 'waiting');
+    if (waiting.length >= MAX_WAITING) {
       throw new DomainError(
         'RESOURCE_EXHAUSTED',
         `Too many approval requests are waiting for a person; at most ${MAX_WAITING} may wait. ` +
           'Ask the user to answer them (vmark approvals list) or wait for them to expire before trying again.',
+      );
+    }
+    const own = waiting.filter((entry) => entry.asker.connectionId === asker.connectionId).length;
+    if (own >= MAX_WAITING_PER_CONNECTION) {
+      throw new DomainError(
+        'RESOURCE_EXHAUSTED',
+        `Too many approval requests of this connection are waiting for a person; at most ` +
+          `${MAX_WAITING_PER_CONNECTION} may wait per connection. Ask the user to answer them ` +
+          '(vmark approvals list) or wait for them to expire before asking for anything else.',
       );
     }
     const now = this.#clock.now();
@@ -185,7 +207,7 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
       id,
       key,
       request,
-      clientName: String(call.caller.clientName),
+      asker,
       createdAt: now,
       status: 'waiting',
       expiresAt: now + WAITING_TTL_MS,
@@ -221,25 +243,47 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
  * and a malformed one must be refused (by the caller's catch) rather than matched loosely.
  */
 function snapshot(request: ApprovalRequest): ApprovalRequest {
-  const { operation, subject, origin, grantable } = request;
+  const { operation, subject, origin, requested, warning, grantable } = request;
   if (typeof operation !== 'string' || operation === '' || typeof subject !== 'string') {
     throw new TypeError('An approval request needs an operation and a subject');
   }
-  if (origin !== undefined && typeof origin !== 'string') throw new TypeError('origin must be a string');
+  for (const [name, value] of Object.entries({ origin, requested, warning })) {
+    if (value !== undefined && typeof value !== 'string') throw new TypeError(`${name} must be a string`);
+  }
   return Object.freeze({
     operation,
     subject,
     ...(origin === undefined ? {} : { origin }),
+    ...(requested === undefined ? {} : { requested }),
+    ...(warning === undefined ? {} : { warning }),
     grantable: grantable === true,
   });
 }
 
-function keyOf(request: ApprovalRequest): string {
-  return JSON.stringify([request.operation, request.subject, request.origin ?? null]);
+/** The caller's identity, checked: without a connection to bind it to, nothing is asked or kept. */
+function askerOf(caller: ToolCaller): ApprovalAsker {
+  const { connectionId, clientName, principal } = caller;
+  if (typeof connectionId !== 'string' || connectionId === '') {
+    throw new TypeError('An approval request needs the connection that asks');
+  }
+  return Object.freeze({
+    connectionId,
+    clientName: String(clientName),
+    principal: typeof principal === 'string' ? principal : null,
+  });
 }
 
-function grantKeyOf(request: ApprovalRequest): string {
-  return JSON.stringify([request.operation, request.origin ?? null]);
+function keyOf(request: ApprovalRequest, asker: ApprovalAsker): string {
+  const { operation, subject, origin, requested, warning } = request;
+  return JSON.stringify([asker.connectionId, operation, subject, origin, requested, warning].map(orNull));
+}
+
+function grantKeyOf(request: ApprovalRequest, asker: ApprovalAsker): string {
+  return JSON.stringify([asker.connectionId, request.operation, request.origin ?? null]);
+}
+
+function orNull(value: string | undefined): string | null {
+  return value ?? null;
 }
 
 function publicEntry(entry: Pending): ApprovalEntry {
@@ -249,10 +293,14 @@ function publicEntry(entry: Pending): ApprovalEntry {
     operation: request.operation,
     subject: request.subject,
     ...(request.origin === undefined ? {} : { origin: request.origin }),
+    ...(request.requested === undefined ? {} : { requested: request.requested }),
+    ...(request.warning === undefined ? {} : { warning: request.warning }),
     status: entry.status,
     createdAt: new Date(entry.createdAt).toISOString(),
     expiresAt: new Date(entry.expiresAt).toISOString(),
-    clientName: entry.clientName,
+    clientName: entry.asker.clientName,
+    connectionId: entry.asker.connectionId,
+    principal: entry.asker.principal,
     ...(entry.decidedBy === undefined ? {} : { decidedBy: entry.decidedBy }),
     ...(entry.decidedAt === undefined ? {} : { decidedAt: new Date(entry.decidedAt).toISOString() }),
   };

@@ -2,8 +2,8 @@ import type { ApproverKind } from '@vmark/sdk';
 
 /**
  * - `waiting`: nobody could be asked yet; a person at a terminal (or the UI) may answer.
- * - `allowed`: a person allowed it; the next identical request goes ahead, once.
- * - `denied`: a person refused it; identical requests fail until someone allows it.
+ * - `allowed`: a person allowed it; the next identical request of the same connection goes ahead, once.
+ * - `denied`: a person refused it; identical requests of the same connection fail until someone allows it.
  */
 export type ApprovalStatus = 'waiting' | 'allowed' | 'denied';
 
@@ -15,13 +15,21 @@ export interface ApprovalEntry {
   readonly operation: string;
   readonly subject: string;
   readonly origin?: string;
+  /** The subject as the client wrote it, when that differs (a path before links are resolved). */
+  readonly requested?: string;
+  /** Why it cannot happen even if allowed, e.g. the path is not a folder. */
+  readonly warning?: string;
   readonly status: ApprovalStatus;
   /** ISO 8601. */
   readonly createdAt: string;
   /** ISO 8601: when the entry is forgotten unless something happens to it first. */
   readonly expiresAt: string;
-  /** The MCP client whose call asked for it. */
+  /** The MCP client whose call asked for it, by the name it gives itself. */
   readonly clientName: string;
+  /** The one connection whose retry can use an answer to this entry (`conn-N`). */
+  readonly connectionId: string;
+  /** The installed client the connection's credential names, or null: unlike `clientName`, not the client's own claim. */
+  readonly principal: string | null;
   readonly decidedBy?: ApproverKind;
   readonly decidedAt?: string;
 }

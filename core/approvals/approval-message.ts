@@ -1,4 +1,4 @@
-import type { ApprovalRequest } from '@vmark/sdk';
+import type { ApprovalRequest, ToolCaller } from '@vmark/sdk';
 
 /**
  * Characters that would let a subject look like something it is not: C1
@@ -30,11 +30,33 @@ export function quoteSubject(subject: string): string {
   return out;
 }
 
+/** Who asks, as the broker keeps it and `vmark approvals list` receives it. */
+export type ApprovalAsker = Pick<ToolCaller, 'connectionId' | 'clientName' | 'principal'>;
+
+/**
+ * Which client asks, for a person deciding: the name it gives itself (quoted: the
+ * client chose it, and may choose one that looks like another's), the connection an
+ * answer will hold for, and the installed client its credential names, if any.
+ */
+export function describeAsker(asker: ApprovalAsker): string {
+  const installed =
+    asker.principal === null
+      ? 'not an installed client'
+      : `installed client ${quoteSubject(asker.principal)}`;
+  return `${quoteSubject(asker.clientName)} (connection ${asker.connectionId}, ${installed})`;
+}
+
 /**
  * The question put to a person: the operation and its exact subject, whole (for
- * `execute_js` that is the full script: a person cannot allow what they cannot read).
+ * `execute_js` that is the full script: a person cannot allow what they cannot read),
+ * what the client wrote when that differs, why it cannot happen if it cannot, and who asks.
  */
-export function approvalQuestion(request: ApprovalRequest): string {
+export function approvalQuestion(request: ApprovalRequest, asker: ApprovalAsker): string {
+  const requested = request.requested === undefined ? '' : ` (asked as ${quoteSubject(request.requested)})`;
   const origin = request.origin === undefined ? '' : ` (origin ${quoteSubject(request.origin)})`;
-  return `VMark: allow ${request.operation} on ${quoteSubject(request.subject)}${origin}?`;
+  const warning = request.warning === undefined ? '' : ` Note: ${request.warning}`;
+  return (
+    `VMark: allow ${request.operation} on ${quoteSubject(request.subject)}${requested}${origin}?` +
+    `${warning} Asked by ${describeAsker(asker)}.`
+  );
 }

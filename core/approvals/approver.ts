@@ -1,4 +1,4 @@
-import type { ApprovalRequest } from '@vmark/sdk';
+import type { ApprovalRequest, ToolCaller } from '@vmark/sdk';
 
 /**
  * A person's answer in a dialog. `allow-site` is a standing grant for the
@@ -6,6 +6,15 @@ import type { ApprovalRequest } from '@vmark/sdk';
  * `grantable` request with an origin, and is a refusal otherwise.
  */
 export type ApproverAnswer = 'allow' | 'allow-site' | 'deny';
+
+/** One question for a person: what would happen, the broker's id for it, and who asks. */
+export interface ApproverQuestion {
+  readonly request: ApprovalRequest;
+  /** The broker's request id (`apr-…`), as `vmark approvals list` shows it. */
+  readonly requestId: string;
+  /** The connection that asks: the person is told, and their answer holds for it alone. */
+  readonly caller: ToolCaller;
+}
 
 /**
  * Someone the broker can ask during a call, before it falls back to elicitation
@@ -19,5 +28,5 @@ export interface Approver {
    * asked after all, e.g. the window closed or `signal` aborted (the MCP call was
    * cancelled): the broker then tries the next approver.
    */
-  ask(request: ApprovalRequest, requestId: string, signal: AbortSignal): Promise<ApproverAnswer>;
+  ask(question: ApproverQuestion, signal: AbortSignal): Promise<ApproverAnswer>;
 }

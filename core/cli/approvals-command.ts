@@ -1,6 +1,6 @@
 import type { ApprovalEntry } from '../approvals/approval-entry.js';
 import { APPROVAL_ID } from '../approvals/approval-id.js';
-import { quoteSubject } from '../approvals/approval-message.js';
+import { describeAsker, quoteSubject } from '../approvals/approval-message.js';
 import { controlRequest } from '../control/control-client.js';
 import { listRunningHosts, type RunningHost } from '../control/host-file.js';
 import { vmarkHome } from './environment.js';
@@ -103,9 +103,14 @@ async function decide(verb: 'allow' | 'deny', id: string, json: boolean): Promis
 
 function decided(entry: ApprovalEntry): string {
   const what = `${entry.operation} on ${quoteSubject(entry.subject)}`;
-  return entry.status === 'allowed'
-    ? `allowed ${entry.id}: ${what}\nThe AI's next try of this operation goes ahead (once).\n`
-    : `denied ${entry.id}: ${what}\nThe AI's tries of this operation are refused until someone allows it.\n`;
+  const effect =
+    entry.status === 'allowed'
+      ? 'its next try of this operation on that connection goes ahead (once)'
+      : 'its tries of this operation on that connection are refused until someone allows it';
+  return (
+    `${entry.status} ${entry.id}: ${what}\n` +
+    `Asked by ${describeAsker(entry)}: ${effect}. Other connections asking the same are asked on their own.\n`
+  );
 }
 
 const STATUS_LABEL: Readonly<Record<ApprovalEntry['status'], string>> = {
@@ -133,9 +138,12 @@ function table(
     if (listings.length > 1) lines.push(`vmark host ${host.pid} (version ${host.version}):`);
     for (const entry of entries) {
       lines.push(
-        `${entry.id}  ${STATUS_LABEL[entry.status]}  ${entry.operation}  from ${entry.clientName}  ${age(entry.createdAt, now)}`,
-        `    subject: ${quoteSubject(entry.subject)}`,
-        ...(entry.origin === undefined ? [] : [`    origin:  ${quoteSubject(entry.origin)}`]),
+        `${entry.id}  ${STATUS_LABEL[entry.status]}  ${entry.operation}  ${age(entry.createdAt, now)}`,
+        `    from:     ${describeAsker(entry)}`,
+        `    subject:  ${quoteSubject(entry.subject)}`,
+        ...(entry.requested === undefined ? [] : [`    asked as: ${quoteSubject(entry.requested)}`]),
+        ...(entry.origin === undefined ? [] : [`    origin:   ${quoteSubject(entry.origin)}`]),
+        ...(entry.warning === undefined ? [] : [`    note:     ${entry.warning}`]),
       );
     }
   }
@@ -162,9 +170,13 @@ function isEntry(value: unknown): value is ApprovalEntry {
     typeof entry.operation === 'string' &&
     typeof entry.subject === 'string' &&
     (entry.origin === undefined || typeof entry.origin === 'string') &&
+    (entry.requested === undefined || typeof entry.requested === 'string') &&
+    (entry.warning === undefined || typeof entry.warning === 'string') &&
     (entry.status === 'waiting' || entry.status === 'allowed' || entry.status === 'denied') &&
     typeof entry.createdAt === 'string' &&
-    typeof entry.clientName === 'string'
+    typeof entry.clientName === 'string' &&
+    typeof entry.connectionId === 'string' &&
+    (entry.principal === null || typeof entry.principal === 'string')
   );
 }
 

@@ -97,6 +97,8 @@ describe('vmark approvals list', () => {
         createdAt: expect.any(String),
         expiresAt: expect.any(String),
         clientName: 'claude-code',
+        connectionId: 'conn-1',
+        principal: null,
         hostPid: process.pid,
       },
     ]);
@@ -109,12 +111,34 @@ describe('vmark approvals list', () => {
     const { requestId } = await broker.request(OPEN, CALL);
     const run = await vmark('approvals');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`${requestId}  waiting  open_workspace  from claude-code`);
-    expect(run.stdout).toContain('    subject: "/home/me/my \\"notes\\""\n');
+    expect(run.stdout).toContain(`${requestId}  waiting  open_workspace  `);
+    expect(run.stdout).toContain(
+      '    from:     "claude-code" (connection conn-1, not an installed client)\n',
+    );
+    expect(run.stdout).toContain('    subject:  "/home/me/my \\"notes\\""\n');
     expect(run.stdout).toContain('vmark approvals allow ID');
     await broker.request({ ...OPEN, subject: '/elsewhere' }, CALL);
     broker.decide(requestId, 'deny');
     expect((await vmark('approvals', 'list')).stdout).toContain(`${requestId}  denied  open_workspace`);
+  });
+
+  it('names the installed client, what the client wrote and why it cannot be done', async () => {
+    await startServer();
+    await broker.request(
+      {
+        ...OPEN,
+        requested: '/proc/self/cwd',
+        warning: 'nothing exists at this path, so it cannot be opened.',
+      },
+      { ...CALL, caller: { ...CALL.caller, connectionId: 'conn-4', principal: 'work-laptop' } },
+    );
+    const { stdout } = await vmark('approvals', 'list');
+    expect(stdout).toContain(
+      '    from:     "claude-code" (connection conn-4, installed client "work-laptop")\n' +
+        '    subject:  "/home/me/my \\"notes\\""\n' +
+        '    asked as: "/proc/self/cwd"\n' +
+        '    note:     nothing exists at this path, so it cannot be opened.\n',
+    );
   });
 
   it('says so when a running host has nothing waiting', async () => {
@@ -138,7 +162,14 @@ describe('vmark approvals allow | deny', () => {
     const { requestId } = await broker.request(OPEN, CALL);
     const run = await vmark('approvals', 'allow', requestId);
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(run.stdout).toContain(`allowed ${requestId}: open_workspace on "/home/me/my \\"notes\\""`);
+    expect(run.stdout).toBe(
+      `allowed ${requestId}: open_workspace on "/home/me/my \\"notes\\""\n` +
+        'Asked by "claude-code" (connection conn-1, not an installed client): its next try of this operation ' +
+        'on that connection goes ahead (once). Other connections asking the same are asked on their own.\n',
+    );
+    // Another connection of the same client is not let through by it.
+    const other = { ...CALL, caller: { ...CALL.caller, connectionId: 'conn-2' } };
+    expect(await broker.request(OPEN, other)).toMatchObject({ decision: 'pending' });
     expect(await broker.request(OPEN, CALL)).toEqual({ decision: 'allowed', requestId, by: 'terminal' });
     expect((await broker.request(OPEN, CALL)).decision).toBe('pending');
   });

@@ -15,8 +15,25 @@ export interface UiApprovalAsk {
   /** Exactly what it would happen to: a canonical folder path, a URL, a whole script. */
   readonly subject: string;
   readonly origin?: string;
+  /** The subject as the client wrote it, when that differs (a path before links are resolved). */
+  readonly requested?: string;
+  /** Why it cannot happen even if allowed, e.g. the path is not a folder. */
+  readonly warning?: string;
   /** Whether "Allow on this site" may be offered. */
   readonly grantable: boolean;
+  /** Who asks; the answer holds for this connection alone. */
+  readonly client: UiApprovalClient;
+}
+
+/** The MCP client connection that asks for an approval. */
+export interface UiApprovalClient {
+  /** `conn-N`: tells apart two connections of clients with the same name. */
+  readonly connectionId: string;
+  /** The name the client gives itself: its own claim, not checked. */
+  readonly name: string;
+  readonly version: string;
+  /** The installed client its credential names (`vmark mcp install`), or null. */
+  readonly principal: string | null;
 }
 
 /** `allow-site`: a standing grant for the operation on the ask's origin, only where `grantable`. */

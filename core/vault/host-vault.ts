@@ -1,7 +1,8 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Vault } from '@vmark/sdk';
+import type { FolderProbe, Vault } from '@vmark/sdk';
 import { injectable } from 'inversify';
+import { probeFolder } from './folder-probe.js';
 import { invalidPath, lexicalResolve } from './path-scope.js';
 import { resolveInScope, type ScopeRoot } from './resolve-in-scope.js';
 
@@ -26,6 +27,10 @@ export class HostVault implements Vault {
     if (real === null || !(await stat(real)).isDirectory())
       throw invalidPath(input, 'is not an accessible folder');
     return real;
+  }
+
+  probeFolder(input: string): Promise<FolderProbe> {
+    return probeFolder(input);
   }
 
   /** Adds a workspace root; returns its canonical path. The caller has the person's consent. */

@@ -1,6 +1,6 @@
 import type { ApprovalRequest, ToolCall } from '@vmark/sdk';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ApprovalBroker, MAX_WAITING } from '../../approvals/approval-broker.js';
+import { ApprovalBroker, MAX_WAITING, MAX_WAITING_PER_CONNECTION } from '../../approvals/approval-broker.js';
 import type { PanelMessage, UiApprovalAsk } from '../panel-protocol.js';
 import { UiApprovals } from './approval-service.js';
 
@@ -12,14 +12,17 @@ const NAVIGATE: ApprovalRequest = {
   grantable: true,
 };
 
-function toolCall(controller = new AbortController()): ToolCall {
+function toolCall(controller = new AbortController(), connectionId = 'conn-1'): ToolCall {
   return {
     tool: 'workspace',
     action: 'open_workspace',
-    caller: { connectionId: 'conn-1', clientName: 'test-client', clientVersion: '1.0.0', principal: null },
+    caller: { connectionId, clientName: 'test-client', clientVersion: '1.0.0', principal: null },
     signal: controller.signal,
   };
 }
+
+/** A call of another client connection of the same host. */
+const callOf = (connectionId: string) => toolCall(new AbortController(), connectionId);
 
 /** A window: what it was told, in order. */
 function window(): {
@@ -60,7 +63,12 @@ describe('the UI approver', () => {
     ui.attach(b.sink);
     const outcome = broker.request(OPEN, toolCall());
     const [ask] = await asked(a);
-    expect(ask).toMatchObject({ operation: 'open_workspace', subject: '/home/me/notes', grantable: false });
+    expect(ask).toMatchObject({
+      operation: 'open_workspace',
+      subject: '/home/me/notes',
+      grantable: false,
+      client: { connectionId: 'conn-1', name: 'test-client', version: '1.0.0', principal: null },
+    });
     expect(ask!.requestId).toMatch(/^apr-/);
     expect(b.asks()).toEqual([ask]);
     ui.answer(ask!.askId, 'allow');
@@ -149,17 +157,67 @@ describe('the UI approver', () => {
     expect(await two).toMatchObject({ decision: 'allowed' });
   });
 
-  it(`keeps at most ${MAX_WAITING} dialogs open; past that, requests wait for the terminal`, async () => {
+  it('shows the identical requests of two connections as two dialogs, each deciding its own call', async () => {
+    const w = window();
+    ui.attach(w.sink);
+    const fromA = broker.request(OPEN, toolCall());
+    const fromB = broker.request(
+      { ...OPEN, requested: '/home/me/link', warning: 'nothing exists at this path.' },
+      {
+        ...callOf('conn-2'),
+        caller: {
+          connectionId: 'conn-2',
+          clientName: 'claude-code',
+          clientVersion: '2',
+          principal: 'laptop',
+        },
+      },
+    );
+    const [a, b] = await asked(w, 2);
+    expect(a!.client.connectionId).toBe('conn-1');
+    expect(b).toMatchObject({
+      requested: '/home/me/link',
+      warning: 'nothing exists at this path.',
+      client: { connectionId: 'conn-2', name: 'claude-code', principal: 'laptop' },
+    });
+    expect(a!.requestId).not.toBe(b!.requestId);
+    ui.answer(a!.askId, 'allow');
+    expect(await fromA).toMatchObject({ decision: 'allowed', by: 'ui' });
+    ui.answer(b!.askId, 'deny');
+    expect(await fromB).toMatchObject({ decision: 'denied', by: 'ui' });
+  });
+
+  it(`keeps at most ${MAX_WAITING} dialogs open, ${MAX_WAITING_PER_CONNECTION} per connection; past that, requests wait for the terminal`, async () => {
     const w = window();
     ui.attach(w.sink);
     const outcomes = Array.from({ length: MAX_WAITING }, (_, i) =>
-      broker.request({ ...OPEN, subject: `/w/${i}` }, toolCall()),
+      broker.request(
+        { ...OPEN, subject: `/w/${i}` },
+        callOf(i < MAX_WAITING_PER_CONNECTION ? 'conn-1' : 'conn-2'),
+      ),
     );
     await asked(w, MAX_WAITING);
-    expect(await broker.request({ ...OPEN, subject: '/w/more' }, toolCall())).toMatchObject({
+    expect(await broker.request({ ...OPEN, subject: '/w/more' }, callOf('conn-3'))).toMatchObject({
       decision: 'pending',
     });
     for (const ask of w.asks()) ui.answer(ask.askId, 'deny');
+    for (const outcome of await Promise.all(outcomes)) expect(outcome.decision).toBe('denied');
+  });
+
+  it('lets one connection fill only its share of the dialogs', async () => {
+    const w = window();
+    ui.attach(w.sink);
+    const outcomes = Array.from({ length: MAX_WAITING_PER_CONNECTION }, (_, i) =>
+      broker.request({ ...OPEN, subject: `/loop/${i}` }, toolCall()),
+    );
+    await asked(w, MAX_WAITING_PER_CONNECTION);
+    expect(await broker.request({ ...OPEN, subject: '/loop/more' }, toolCall())).toMatchObject({
+      decision: 'pending',
+    });
+    const other = broker.request(OPEN, callOf('conn-2'));
+    await asked(w, MAX_WAITING_PER_CONNECTION + 1);
+    for (const ask of w.asks()) ui.answer(ask.askId, 'deny');
+    expect(await other).toMatchObject({ decision: 'denied', by: 'ui' });
     for (const outcome of await Promise.all(outcomes)) expect(outcome.decision).toBe('denied');
   });
 

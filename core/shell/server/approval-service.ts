@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { ApprovalRequest, Disposable } from '@vmark/sdk';
+import type { Disposable } from '@vmark/sdk';
 import { ArgumentError, toDisposable } from '@vmark/sdk';
-import { MAX_WAITING } from '../../approvals/approval-broker.js';
-import type { Approver, ApproverAnswer } from '../../approvals/approver.js';
+import { MAX_WAITING, MAX_WAITING_PER_CONNECTION } from '../../approvals/approval-broker.js';
+import type { Approver, ApproverAnswer, ApproverQuestion } from '../../approvals/approver.js';
 import type { PanelMessage, UiApprovalAnswer, UiApprovalAsk } from '../panel-protocol.js';
 
 /** Where the broker's approvers are registered: `ApprovalBroker` in the host. */
@@ -12,7 +12,7 @@ export interface ApproverRegistry {
 
 interface OpenAsk {
   readonly ask: UiApprovalAsk;
-  /** Identical requests asked while this one is open share its dialog and its answer. */
+  /** Identical requests of one connection asked while this one is open share its dialog and its answer. */
   readonly key: string;
   readonly settle: (answer: ApproverAnswer | Error) => void;
 }
@@ -21,8 +21,8 @@ type Sink = (message: PanelMessage) => void;
 
 /**
  * The UI as the broker's first approver (DESIGN §5): while at least one window
- * is connected, every approval request becomes a dialog in every window, and
- * the call waits for the first answer. When the last window goes (closed,
+ * is connected, every approval request becomes a dialog in every window, naming
+ * the client connection that asks, and the call waits for the first answer. When the last window goes (closed,
  * reloaded, connection lost) or the call is cancelled, the open questions are
  * withdrawn unanswered, so the broker asks the next approver: never an allow.
  */
@@ -68,13 +68,20 @@ export class UiApprovals implements Disposable {
     this.#withdrawAll('the editor is closing');
   }
 
-  #ask(request: ApprovalRequest, requestId: string, signal: AbortSignal): Promise<ApproverAnswer> {
+  #ask({ request, requestId, caller }: ApproverQuestion, signal: AbortSignal): Promise<ApproverAnswer> {
     if (this.#sinks.size === 0) return Promise.reject(new Error('no editor window is open'));
     if (signal.aborted) return Promise.reject(new Error('the call was cancelled'));
-    const key = JSON.stringify([request.operation, request.subject, request.origin ?? null]);
-    const same = [...this.#open.values()].find((open) => open.key === key);
+    const key = JSON.stringify([
+      caller.connectionId,
+      ...[request.operation, request.subject, request.origin, request.requested, request.warning].map(
+        (part) => part ?? null,
+      ),
+    ]);
+    const open = [...this.#open.values()];
+    const same = open.find((candidate) => candidate.key === key);
     // Bounded like the broker's own queue: a looping client cannot stack dialogs without end.
-    if (!same && this.#open.size >= MAX_WAITING) {
+    const own = open.filter((candidate) => candidate.ask.client.connectionId === caller.connectionId).length;
+    if (!same && (open.length >= MAX_WAITING || own >= MAX_WAITING_PER_CONNECTION)) {
       return Promise.reject(new Error('too many approval dialogs are open'));
     }
     return new Promise<ApproverAnswer>((resolve, reject) => {
@@ -103,7 +110,15 @@ export class UiApprovals implements Disposable {
         operation: request.operation,
         subject: request.subject,
         ...(request.origin === undefined ? {} : { origin: request.origin }),
+        ...(request.requested === undefined ? {} : { requested: request.requested }),
+        ...(request.warning === undefined ? {} : { warning: request.warning }),
         grantable: request.grantable,
+        client: {
+          connectionId: caller.connectionId,
+          name: caller.clientName,
+          version: caller.clientVersion,
+          principal: caller.principal,
+        },
       };
       this.#open.set(ask.askId, {
         ask,

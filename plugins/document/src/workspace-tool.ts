@@ -1,4 +1,12 @@
-import type { Approvals, DocumentStore, Settings, ToolDefinition, Vault, Workbench } from '@vmark/sdk';
+import type {
+  Approvals,
+  DocumentStore,
+  FolderProbe,
+  Settings,
+  ToolDefinition,
+  Vault,
+  Workbench,
+} from '@vmark/sdk';
 import {
   defineAction,
   defineTool,
@@ -19,6 +27,22 @@ export interface WorkspaceToolServices {
   readonly approvals: Approvals;
   readonly settings: Settings;
 }
+
+/** What the person is told about a path that is no folder: asked like any other, so that probing tells the client nothing. */
+const CANNOT_OPEN: Readonly<Record<Exclude<FolderProbe['state'], 'folder'>, string>> = {
+  'not-folder':
+    'this is not a folder (it is a file or another kind of entry), so it cannot be opened, even if allowed.',
+  missing: 'nothing exists at this path, so it cannot be opened, even if allowed.',
+  unreadable:
+    'VMark may not read this path (no permission, or a loop of links), so it cannot be opened, even if allowed.',
+};
+
+/** What the client is told once a person allowed a path that is no folder. */
+const NOT_OPENED: Readonly<Record<Exclude<FolderProbe['state'], 'folder'>, string>> = {
+  'not-folder': 'is not a folder',
+  missing: 'does not exist',
+  unreadable: 'cannot be read',
+};
 
 /** Settings → Integrations → "Auto-approve edits": off by default. */
 const AUTO_APPROVE_EDITS = 'integrations.autoApproveEdits';
@@ -50,26 +74,39 @@ export function workspaceTool(services: WorkspaceToolServices): ToolDefinition {
       open_workspace: defineAction({
         args: { folderPath: pathArg('folderPath') },
         run: async ({ folderPath }, call) => {
-          // The person is asked about the folder that would really open, links resolved.
-          const folder = await vault.canonicalFolder(folderPath);
+          // The person sees what would really open (links resolved, and whether it can); until a
+          // person has answered, the client hears only its own folderPath, whatever the disk holds.
+          const target = await vault.probeFolder(folderPath);
           const outcome = await approvals.request(
-            { operation: 'open_workspace', subject: folder, grantable: false },
+            {
+              operation: 'open_workspace',
+              subject: target.path,
+              ...(target.path === folderPath ? {} : { requested: folderPath }),
+              ...(target.state === 'folder' ? {} : { warning: CANNOT_OPEN[target.state] }),
+              grantable: false,
+            },
             call,
           );
           if (outcome.decision === 'allowed') {
-            const { workspaceInstanceId } = await workbench.openWorkspace(folder);
-            return { folderPath: folder, workspaceInstanceId };
+            if (target.state !== 'folder') {
+              throw new DomainError(
+                'INVALID_PATH',
+                `Path ${JSON.stringify(folderPath)} ${NOT_OPENED[target.state]}: it cannot be opened as a workspace`,
+              );
+            }
+            const { workspaceInstanceId } = await workbench.openWorkspace(target.path);
+            return { folderPath: target.path, workspaceInstanceId };
           }
-          const structured = { needsApproval: true, folderPath: folder, requestId: outcome.requestId };
+          const structured = { needsApproval: true, folderPath, requestId: outcome.requestId };
           if (outcome.decision === 'denied') {
             throw new Refusal(
-              `the user declined to open workspace '${folder}'. Do not retry unless they ask you to; the same ` +
+              `the user declined to open workspace '${folderPath}'. Do not retry unless they ask you to; the same ` +
                 'call keeps failing until they approve it.',
               { ...structured, denied: true },
             );
           }
           throw new Refusal(
-            `approval required to open workspace '${folder}'. Ask the user to approve opening this folder in ` +
+            `approval required to open workspace '${folderPath}'. Ask the user to approve opening this folder in ` +
               `VMark (in a terminal: vmark approvals allow ${outcome.requestId}), then retry the SAME call. ` +
               'Do not retry before they have approved — a retry only re-raises the same request.',
             structured,

@@ -6,6 +6,16 @@ export interface ApprovalRequest {
   readonly operation: string;
   /** Exactly what it would happen to: a canonical folder or file path, a URL, a whole script. */
   readonly subject: string;
+  /**
+   * The subject as the client wrote it, when `subject` is a resolved form of it (a path
+   * before links are resolved). Shown to the person; another spelling is another request.
+   */
+  readonly requested?: string;
+  /**
+   * Why it cannot happen even if the person allows it (e.g. the path is not a folder),
+   * in plain words. Shown to the person wherever they decide; part of what is decided.
+   */
+  readonly warning?: string;
   /** The web origin the operation concerns, for browser operations. */
   readonly origin?: string;
   /** Whether "allow on this site" may be offered; never for eval, session, record or upload. */
@@ -13,10 +23,13 @@ export interface ApprovalRequest {
 }
 
 /**
+ * Every outcome belongs to the connection that asked (`call.caller.connectionId`):
  * - `allowed`: a person allowed it; go ahead, once.
- * - `denied`: a person refused it; a retry keeps failing until someone allows it.
+ * - `denied`: a person refused it; a retry on the same connection keeps failing until
+ *   someone allows it (another connection asking the same is asked on its own).
  * - `pending`: nobody could be asked during this call; the request waits for a
- *   person (`vmark approvals`, the UI), and the same call retried later finds the answer.
+ *   person (`vmark approvals`, the UI), and the same call retried later on the same
+ *   connection finds the answer.
  */
 export type ApprovalOutcome =
   | { readonly decision: 'allowed'; readonly requestId: string; readonly by: ApproverKind }
@@ -29,8 +42,10 @@ export interface Approvals {
   /**
    * Asks a person, in order: the desktop UI if one is connected, then the
    * calling MCP client through elicitation if it declared that capability; with
-   * neither, the request waits for `vmark approvals`. Fails closed.
-   * @throws DomainError `RESOURCE_EXHAUSTED` when too many requests are waiting.
+   * neither, the request waits for `vmark approvals`. Fails closed. The person is
+   * told which client asks, and their answer holds for the asking connection only.
+   * @throws DomainError `RESOURCE_EXHAUSTED` when too many requests are waiting, in
+   *   all or from this connection.
    */
   request(request: ApprovalRequest, call: ToolCall): Promise<ApprovalOutcome>;
 }

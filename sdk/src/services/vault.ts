@@ -1,3 +1,14 @@
+/** What is at a path, for a person to decide on: see `Vault.probeFolder`. */
+export interface FolderProbe {
+  /**
+   * The canonical (symlink-resolved) path: of the folder, or of whatever is there; for a
+   * path that does not exist, of its nearest existing parent with the rest appended.
+   */
+  readonly path: string;
+  /** `unreadable`: something is there that the host may not read (no permission, a loop of links). */
+  readonly state: 'folder' | 'not-folder' | 'missing' | 'unreadable';
+}
+
 /**
  * The file scope of the host: the open workspace roots and the folders of open
  * documents. Every path from a tool argument goes through `resolve` first.
@@ -18,4 +29,12 @@ export interface Vault {
    * @throws DomainError `INVALID_PATH`.
    */
   canonicalFolder(input: string): Promise<string>;
+  /**
+   * What `input` is and resolves to, anywhere, without failing on what the disk holds:
+   * what a person is shown before they consent. Never pass the answer on to a client
+   * before a person has decided: it tells what exists and where links lead.
+   * @throws DomainError `INVALID_PATH` only for input refused without looking at the
+   *   disk (relative, blank, a NUL byte).
+   */
+  probeFolder(input: string): Promise<FolderProbe>;
 }

@@ -1,4 +1,9 @@
-import type { PanelMessage, UiApprovalAnswer, UiApprovalAsk } from '../../panel-protocol.js';
+import type {
+  PanelMessage,
+  UiApprovalAnswer,
+  UiApprovalAsk,
+  UiApprovalClient,
+} from '../../panel-protocol.js';
 import type { Connection } from '../connection.js';
 import { element } from '../element.js';
 import { visibleText } from './visible-text.js';
@@ -148,7 +153,16 @@ export class ApprovalDialogs {
     subject.id = 'approval-subject';
     subject.append(...visibleText(ask.subject));
     const body = element('div', 'modal-body');
-    body.append(lead, subjectLabel, subject);
+    body.append(lead, element('div', 'approval-label', 'Asked by'), clientLine(ask.client));
+    body.append(subjectLabel, subject);
+    if (ask.warning !== undefined)
+      body.append(element('p', 'approval-warning', `Cannot be done: ${ask.warning}`));
+    if (ask.requested !== undefined) {
+      // What the assistant wrote, when links or `..` made it another path: the subject above is what opens.
+      const requested = element('pre', 'approval-requested');
+      requested.append(...visibleText(ask.requested));
+      body.append(element('div', 'approval-label', 'Asked as'), requested);
+    }
     if (ask.origin !== undefined) {
       const origin = element('pre', 'approval-subject approval-origin');
       origin.append(...visibleText(ask.origin));
@@ -180,4 +194,25 @@ export class ApprovalDialogs {
     const count = this.#dialog.querySelector('.approval-count');
     if (count) count.textContent = this.#queue.length > 1 ? `1 of ${this.#queue.length}` : '';
   }
+}
+
+/**
+ * The client connection that asks: the name it gives itself (shown exactly, since a
+ * client may pick one that looks like another's), and, telling two of one name apart,
+ * its connection and the installed client its credential names, if any.
+ */
+function clientLine(client: UiApprovalClient): HTMLElement {
+  const line = element('div', 'approval-client');
+  const name = element('span', 'approval-client-name');
+  name.append(...visibleText(client.name));
+  const identity =
+    client.principal === null
+      ? 'not an installed client: the name is its own claim'
+      : `installed client ${client.principal}`;
+  line.append(
+    name,
+    element('span', 'approval-client-detail', ` ${client.version} · connection ${client.connectionId} · `),
+    element('span', 'approval-client-principal', identity),
+  );
+  return line;
 }
