@@ -1,6 +1,7 @@
 /**
  * The full path scope guard (DESIGN §4): lexical check, then realpath and check
- * again, so that neither `../` nor a symbolic link leads out of the scope.
+ * again, so that neither `../` nor a symbolic link leads out of the scope, nor
+ * into a protected folder (`.vmark`, `$VMARK_HOME`: `protected-folders.ts`).
  *
  * What it cannot close is the race between this check and the later file
  * operation (a folder swapped for a link in between). The writer narrows it:
@@ -11,11 +12,23 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { errorCode } from './error-code.js';
 import { invalidPath, isWithinRoot, lexicalResolve, quotePath } from './path-scope.js';
+import {
+  INSIDE_LEDGER_FOLDER,
+  INSIDE_VMARK_HOME,
+  protectedReason,
+  VMARK_FOLDER,
+} from './protected-folders.js';
 
 /** One folder of the scope: as given (normalized) and its realpath. */
 export interface ScopeRoot {
   readonly lexical: string;
   readonly real: string;
+}
+
+/** The folders that stay out of reach even inside the scope. */
+export interface GuardedFolders {
+  /** `$VMARK_HOME` (absolute); its realpath is looked up on every check. */
+  readonly home: string;
 }
 
 const OUTSIDE = 'is outside the open workspace and document folders';
@@ -28,6 +41,7 @@ const OUTSIDE = 'is outside the open workspace and document folders';
 export async function resolveInScope(
   input: string,
   roots: readonly ScopeRoot[],
+  guarded: GuardedFolders,
   base?: string,
 ): Promise<string> {
   if (roots.length === 0) {
@@ -42,7 +56,55 @@ export async function resolveInScope(
   if (!roots.some((root) => isWithinRoot(real, root.real))) {
     throw invalidPath(input, `${OUTSIDE} (it resolves through a symbolic link to ${quotePath(real)})`);
   }
+  await refuseProtected(input, lexical, real, roots, guarded);
   return real;
+}
+
+/**
+ * Refuses a path that is, or lies inside, a protected folder: by its spelling as given and
+ * as resolved, then by identity — no folder on its way up may *be* `$VMARK_HOME` or a root's
+ * `.vmark` (device and inode), which catches the aliases no spelling shows.
+ * @param real the canonical path (of a file not yet created: its canonical parent + name).
+ */
+export async function refuseProtected(
+  input: string,
+  lexical: string,
+  real: string,
+  roots: readonly ScopeRoot[],
+  guarded: GuardedFolders,
+): Promise<void> {
+  const homeReal = await fs.realpath(guarded.home).catch(() => guarded.home);
+  for (const form of [lexical, real]) {
+    const reason = protectedReason(form, [guarded.home, homeReal]);
+    if (reason !== null) throw invalidPath(input, reason);
+  }
+  const folders = [
+    { folder: homeReal, reason: INSIDE_VMARK_HOME },
+    ...roots.map((root) => ({ folder: path.join(root.real, VMARK_FOLDER), reason: INSIDE_LEDGER_FOLDER })),
+  ];
+  const known = new Map<string, string>();
+  for (const { folder, reason } of folders) {
+    const id = await identityOf(folder);
+    if (id !== null) known.set(id, reason);
+  }
+  if (known.size === 0) return;
+  for (let at = real; ; at = path.dirname(at)) {
+    const id = await identityOf(at);
+    const reason = id === null ? undefined : known.get(id);
+    if (reason !== undefined) throw invalidPath(input, reason);
+    if (path.dirname(at) === at) return;
+  }
+}
+
+/** Device and inode of what `target` names, or null when it does not exist or has no stable inode. */
+async function identityOf(target: string): Promise<string | null> {
+  try {
+    const info = await fs.stat(target, { bigint: true });
+    // Some file systems report inode 0 for everything: no identity to compare.
+    return info.ino === 0n ? null : `${info.dev}:${info.ino}`;
+  } catch {
+    return null;
+  }
 }
 
 /** realpath of the path, or of its parent folder joined with the name for a file not yet created. */
