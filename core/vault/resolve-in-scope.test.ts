@@ -282,6 +282,12 @@ describe('protected folders: .vmark and $VMARK_HOME stay out of reach inside the
     await expectRefused(resolveInScope('.vmark', roots, guard, root), INSIDE_LEDGER_FOLDER);
   });
 
+  it('refuses by name before asking the disk: a missing .VMARK folder is refused, not reported missing', async () => {
+    const error = await domainErrorOf(resolveInScope('.VMARK/ledger/forged.jsonl', roots, guard, root));
+    expect(error.message).toContain(INSIDE_LEDGER_FOLDER);
+    expect(error.message).not.toContain('does not exist');
+  });
+
   it('refuses a symlink inside the root that points into .vmark, file or folder', async () => {
     await fs.symlink(path.join(ledger, 'w.jsonl'), path.join(root, 'notes.md'));
     await fs.symlink(ledger, path.join(root, 'journal'));

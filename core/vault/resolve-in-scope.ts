@@ -52,6 +52,8 @@ export async function resolveInScope(
   if (!roots.some((root) => isWithinRoot(lexical, root.lexical) || isWithinRoot(lexical, root.real))) {
     throw invalidPath(input, OUTSIDE);
   }
+  // Before the disk is asked anything: the answer must not depend on what exists there.
+  await refuseProtectedSpelling(input, lexical, guarded);
   const real = await canonicalPath(input, lexical);
   if (!roots.some((root) => isWithinRoot(real, root.real))) {
     throw invalidPath(input, `${OUTSIDE} (it resolves through a symbolic link to ${quotePath(real)})`);
@@ -73,11 +75,8 @@ export async function refuseProtected(
   roots: readonly ScopeRoot[],
   guarded: GuardedFolders,
 ): Promise<void> {
-  const homeReal = await fs.realpath(guarded.home).catch(() => guarded.home);
-  for (const form of [lexical, real]) {
-    const reason = protectedReason(form, [guarded.home, homeReal]);
-    if (reason !== null) throw invalidPath(input, reason);
-  }
+  const homeReal = await refuseProtectedSpelling(input, lexical, guarded);
+  await refuseProtectedSpelling(input, real, guarded);
   const folders = [
     { folder: homeReal, reason: INSIDE_VMARK_HOME },
     ...roots.map((root) => ({ folder: path.join(root.real, VMARK_FOLDER), reason: INSIDE_LEDGER_FOLDER })),
@@ -94,6 +93,18 @@ export async function refuseProtected(
     if (reason !== undefined) throw invalidPath(input, reason);
     if (path.dirname(at) === at) return;
   }
+}
+
+/** Refuses `form` when its spelling names a protected folder; returns the home's realpath. */
+async function refuseProtectedSpelling(
+  input: string,
+  form: string,
+  guarded: GuardedFolders,
+): Promise<string> {
+  const homeReal = await fs.realpath(guarded.home).catch(() => guarded.home);
+  const reason = protectedReason(form, [guarded.home, homeReal]);
+  if (reason !== null) throw invalidPath(input, reason);
+  return homeReal;
 }
 
 /** Device and inode of what `target` names, or null when it does not exist or has no stable inode. */
