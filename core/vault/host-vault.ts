@@ -5,7 +5,13 @@ import { inject, injectable } from 'inversify';
 import { HostOptionsToken } from '../container/host-tokens.js';
 import type { HostOptions } from '../host-options.js';
 import { invalidPath, lexicalResolve } from './path-scope.js';
-import { refuseProtected, resolveInScope, type GuardedFolders, type ScopeRoot } from './resolve-in-scope.js';
+import {
+  refuseProtected,
+  refuseProtectedName,
+  resolveInScope,
+  type GuardedFolders,
+  type ScopeRoot,
+} from './resolve-in-scope.js';
 
 /**
  * The file scope: workspace roots plus the folders of open documents (counted, since several
@@ -31,6 +37,7 @@ export class HostVault implements Vault {
 
   async canonicalFolder(input: string): Promise<string> {
     const lexical = lexicalResolve(input, undefined);
+    await refuseProtectedName(input, lexical, this.#guarded);
     const real = await realpath(lexical).catch(() => null);
     if (real === null || !(await stat(real)).isDirectory())
       throw invalidPath(input, 'is not an accessible folder');

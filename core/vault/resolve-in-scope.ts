@@ -53,7 +53,7 @@ export async function resolveInScope(
     throw invalidPath(input, OUTSIDE);
   }
   // Before the disk is asked anything: the answer must not depend on what exists there.
-  await refuseProtectedSpelling(input, lexical, guarded);
+  await refuseProtectedName(input, lexical, guarded);
   const real = await canonicalPath(input, lexical);
   if (!roots.some((root) => isWithinRoot(real, root.real))) {
     throw invalidPath(input, `${OUTSIDE} (it resolves through a symbolic link to ${quotePath(real)})`);
@@ -75,8 +75,8 @@ export async function refuseProtected(
   roots: readonly ScopeRoot[],
   guarded: GuardedFolders,
 ): Promise<void> {
-  const homeReal = await refuseProtectedSpelling(input, lexical, guarded);
-  await refuseProtectedSpelling(input, real, guarded);
+  const homeReal = await refuseProtectedName(input, lexical, guarded);
+  await refuseProtectedName(input, real, guarded);
   const folders = [
     { folder: homeReal, reason: INSIDE_VMARK_HOME },
     ...roots.map((root) => ({ folder: path.join(root.real, VMARK_FOLDER), reason: INSIDE_LEDGER_FOLDER })),
@@ -96,7 +96,7 @@ export async function refuseProtected(
 }
 
 /** Refuses `form` when its spelling names a protected folder; returns the home's realpath. */
-async function refuseProtectedSpelling(
+export async function refuseProtectedName(
   input: string,
   form: string,
   guarded: GuardedFolders,
