@@ -21,28 +21,30 @@ import {
 export class HostVault implements Vault {
   #workspaceRoots: ScopeRoot[] = [];
   #documentFolders = new Map<string, number>();
-  readonly #guarded: GuardedFolders;
+  readonly #home: string;
+  #guarded: GuardedFolders | undefined;
 
   constructor(@inject(HostOptionsToken) options: Pick<HostOptions, 'home'>) {
-    this.#guarded = { home: path.resolve(options.home) };
+    this.#home = path.resolve(options.home);
   }
 
   roots(): readonly string[] {
     return this.#workspaceRoots.map((r) => r.real);
   }
 
-  resolve(input: string): Promise<string> {
-    return resolveInScope(input, this.#scope(), this.#guarded, this.#workspaceRoots[0]?.real);
+  async resolve(input: string): Promise<string> {
+    return resolveInScope(input, this.#scope(), await this.#guard(), this.#workspaceRoots[0]?.real);
   }
 
   async canonicalFolder(input: string): Promise<string> {
     const lexical = lexicalResolve(input, undefined);
-    await refuseProtectedName(input, lexical, this.#guarded);
+    const guarded = await this.#guard();
+    refuseProtectedName(input, lexical, guarded);
     const real = await realpath(lexical).catch(() => null);
     if (real === null || !(await stat(real)).isDirectory())
       throw invalidPath(input, 'is not an accessible folder');
     // A workspace at or inside a protected folder would put all of it in reach.
-    await refuseProtected(input, lexical, real, this.#scope(), this.#guarded);
+    await refuseProtected(input, real, this.#scope(), guarded);
     return real;
   }
 
@@ -52,11 +54,22 @@ export class HostVault implements Vault {
    */
   async consentedFile(input: string): Promise<string> {
     const lexical = lexicalResolve(input, process.cwd());
+    const guarded = await this.#guard();
+    refuseProtectedName(input, lexical, guarded);
     const real = await realpath(lexical).catch(() => {
       throw invalidPath(input, 'does not exist');
     });
-    await refuseProtected(input, lexical, real, this.#scope(), this.#guarded);
+    await refuseProtected(input, real, this.#scope(), guarded);
     return real;
+  }
+
+  /** `$VMARK_HOME` and its realpath, looked up once it exists: it does not move under a running host. */
+  async #guard(): Promise<GuardedFolders> {
+    if (this.#guarded !== undefined) return this.#guarded;
+    const real = await realpath(this.#home).catch(() => null);
+    const guarded = { home: this.#home, homeReal: real ?? this.#home };
+    if (real !== null) this.#guarded = guarded;
+    return guarded;
   }
 
   #scope(): ScopeRoot[] {

@@ -16,6 +16,11 @@ let roots: ScopeRoot[];
 /** `$VMARK_HOME` lies beside the workspace here; the protected-folder tests move it inside. */
 let guard: GuardedFolders;
 
+/** The guarded folders for a home, as the vault computes them. */
+async function guardOf(home: string): Promise<GuardedFolders> {
+  return { home, homeReal: await fs.realpath(home) };
+}
+
 async function scopeOf(...folders: string[]): Promise<ScopeRoot[]> {
   return Promise.all(
     folders.map(async (folder) => ({ lexical: path.resolve(folder), real: await fs.realpath(folder) })),
@@ -41,8 +46,8 @@ beforeEach(async () => {
   await fs.writeFile(path.join(root, 'note.md'), 'inside');
   await fs.writeFile(path.join(outside, 'secret.md'), 'SECRET');
   roots = await scopeOf(root);
-  guard = { home: path.join(tmp, 'home') };
-  await fs.mkdir(guard.home);
+  await fs.mkdir(path.join(tmp, 'home'));
+  guard = await guardOf(path.join(tmp, 'home'));
 });
 
 afterEach(async () => {
@@ -303,8 +308,8 @@ describe('protected folders: .vmark and $VMARK_HOME stay out of reach inside the
   });
 
   it('refuses $VMARK_HOME when it lies inside the workspace, and a link into it', async () => {
-    const inside = { home: path.join(root, 'vmark-home') };
-    await fs.mkdir(inside.home);
+    await fs.mkdir(path.join(root, 'vmark-home'));
+    const inside = await guardOf(path.join(root, 'vmark-home'));
     await fs.writeFile(path.join(inside.home, 'settings.json'), '{}');
     await expectRefused(resolveInScope('vmark-home/settings.json', roots, inside, root), INSIDE_VMARK_HOME);
     await expectRefused(resolveInScope('vmark-home/plugins', roots, inside, root), INSIDE_VMARK_HOME);
@@ -315,7 +320,7 @@ describe('protected folders: .vmark and $VMARK_HOME stay out of reach inside the
   it('refuses a home given through a link, written the linked way or the real way', async () => {
     const linked = path.join(root, 'home-link');
     await fs.symlink(guard.home, linked);
-    const viaLink = { home: linked };
+    const viaLink = await guardOf(linked);
     // The scope contains the real home too: the workspace is the parent of both.
     const wide = await scopeOf(tmp);
     await expectRefused(
@@ -331,19 +336,13 @@ describe('protected folders: .vmark and $VMARK_HOME stay out of reach inside the
     const alias = path.join(root, 'innocent');
     await fs.symlink(guard.home, alias);
     await expectRefused(
-      refuseProtected('innocent/settings.json', alias, path.join(alias, 'settings.json'), roots, guard),
+      refuseProtected('innocent/settings.json', path.join(alias, 'settings.json'), roots, guard),
       INSIDE_VMARK_HOME,
     );
     const ledgerAlias = path.join(root, 'archive');
     await fs.symlink(path.join(root, '.vmark'), ledgerAlias);
     await expectRefused(
-      refuseProtected(
-        'archive/ledger/w.jsonl',
-        ledgerAlias,
-        path.join(ledgerAlias, 'ledger', 'w.jsonl'),
-        roots,
-        guard,
-      ),
+      refuseProtected('archive/ledger/w.jsonl', path.join(ledgerAlias, 'ledger', 'w.jsonl'), roots, guard),
       INSIDE_LEDGER_FOLDER,
     );
   });

@@ -27,8 +27,10 @@ export interface ScopeRoot {
 
 /** The folders that stay out of reach even inside the scope. */
 export interface GuardedFolders {
-  /** `$VMARK_HOME` (absolute); its realpath is looked up on every check. */
+  /** `$VMARK_HOME` as given (absolute, normalized)... */
   readonly home: string;
+  /** ...and its realpath (the same string when it does not exist). */
+  readonly homeReal: string;
 }
 
 const OUTSIDE = 'is outside the open workspace and document folders';
@@ -52,59 +54,53 @@ export async function resolveInScope(
   if (!roots.some((root) => isWithinRoot(lexical, root.lexical) || isWithinRoot(lexical, root.real))) {
     throw invalidPath(input, OUTSIDE);
   }
-  // Before the disk is asked anything: the answer must not depend on what exists there.
-  await refuseProtectedName(input, lexical, guarded);
+  // Before the disk is asked about the path: the answer must not depend on what exists there.
+  refuseProtectedName(input, lexical, guarded);
   const real = await canonicalPath(input, lexical);
   if (!roots.some((root) => isWithinRoot(real, root.real))) {
     throw invalidPath(input, `${OUTSIDE} (it resolves through a symbolic link to ${quotePath(real)})`);
   }
-  await refuseProtected(input, lexical, real, roots, guarded);
+  await refuseProtected(input, real, roots, guarded);
   return real;
 }
 
+/** Refuses `form` (absolute, normalized) when its spelling names a protected folder. */
+export function refuseProtectedName(input: string, form: string, guarded: GuardedFolders): void {
+  const reason = protectedReason(form, [guarded.home, guarded.homeReal]);
+  if (reason !== null) throw invalidPath(input, reason);
+}
+
 /**
- * Refuses a path that is, or lies inside, a protected folder: by its spelling as given and
- * as resolved, then by identity — no folder on its way up may *be* `$VMARK_HOME` or a root's
- * `.vmark` (device and inode), which catches the aliases no spelling shows.
+ * Refuses a canonical path that is, or lies inside, a protected folder: by its spelling, then
+ * by identity — no folder on its way up may *be* `$VMARK_HOME` or a root's `.vmark` (device and
+ * inode), which catches the aliases no spelling shows. The walk stops at the innermost scope
+ * root holding the path: roots are checked as they join the scope, so nothing above one is new.
  * @param real the canonical path (of a file not yet created: its canonical parent + name).
  */
 export async function refuseProtected(
   input: string,
-  lexical: string,
   real: string,
   roots: readonly ScopeRoot[],
   guarded: GuardedFolders,
 ): Promise<void> {
-  const homeReal = await refuseProtectedName(input, lexical, guarded);
-  await refuseProtectedName(input, real, guarded);
+  refuseProtectedName(input, real, guarded);
   const folders = [
-    { folder: homeReal, reason: INSIDE_VMARK_HOME },
+    { folder: guarded.homeReal, reason: INSIDE_VMARK_HOME },
     ...roots.map((root) => ({ folder: path.join(root.real, VMARK_FOLDER), reason: INSIDE_LEDGER_FOLDER })),
   ];
-  const known = new Map<string, string>();
-  for (const { folder, reason } of folders) {
-    const id = await identityOf(folder);
-    if (id !== null) known.set(id, reason);
+  const holder = roots
+    .filter((root) => isWithinRoot(real, root.real))
+    .sort((a, b) => b.real.length - a.real.length)[0]?.real;
+  const chain = [real];
+  for (let at = real; at !== holder && path.dirname(at) !== at;) chain.push((at = path.dirname(at)));
+  // One round of stats, not one after another: this runs on every save.
+  const [known, seen] = await Promise.all([
+    Promise.all(folders.map(async (f) => ({ ...f, id: await identityOf(f.folder) }))),
+    Promise.all(chain.map(identityOf)),
+  ]);
+  for (const { id, reason } of known) {
+    if (id !== null && seen.includes(id)) throw invalidPath(input, reason);
   }
-  if (known.size === 0) return;
-  for (let at = real; ; at = path.dirname(at)) {
-    const id = await identityOf(at);
-    const reason = id === null ? undefined : known.get(id);
-    if (reason !== undefined) throw invalidPath(input, reason);
-    if (path.dirname(at) === at) return;
-  }
-}
-
-/** Refuses `form` when its spelling names a protected folder; returns the home's realpath. */
-export async function refuseProtectedName(
-  input: string,
-  form: string,
-  guarded: GuardedFolders,
-): Promise<string> {
-  const homeReal = await fs.realpath(guarded.home).catch(() => guarded.home);
-  const reason = protectedReason(form, [guarded.home, homeReal]);
-  if (reason !== null) throw invalidPath(input, reason);
-  return homeReal;
 }
 
 /** Device and inode of what `target` names, or null when it does not exist or has no stable inode. */
