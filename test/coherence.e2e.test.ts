@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, connectStdio, runCli, TempDirs } from './support/cli.js';
+import { deriveAndChangeUpstream as deriveAndChangeUpstreamIn, installClient } from './support/coherence.js';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -22,16 +23,7 @@ afterEach(async () => {
   client = undefined;
 });
 
-/** `vmark mcp install --client NAME`: the config snippet's token, as a person would paste it. */
-async function install(name: string): Promise<string> {
-  const installed = await runCli(['mcp', 'install', '--client', name], { VMARK_HOME: home });
-  expect(installed.code).toBe(0);
-  const snippet = JSON.parse(installed.stdout) as {
-    mcpServers: { vmark: { command: string; args: string[]; env: Record<string, string> } };
-  };
-  expect(snippet.mcpServers.vmark).toMatchObject({ command: 'vmark', args: ['mcp'] });
-  return snippet.mcpServers.vmark.env.VMARK_MCP_TOKEN!;
-}
+const install = (name: string) => installClient(home, name);
 
 async function connect(token?: string): Promise<Client> {
   ({ client } = await connectStdio(['--workspace', workspace], home, {
@@ -40,36 +32,7 @@ async function connect(token?: string): Promise<Client> {
   return client;
 }
 
-async function deriveAndChangeUpstream(c: Client): Promise<{ txf: string; input: number }> {
-  const open = async (file: string) =>
-    (await call(c, 'workspace', { action: 'open', filePath: path.join(workspace, file) })).data
-      .tabId as string;
-  const elena = await open('elena.md');
-  const chapter = await open('chapter-3.md');
-  await call(c, 'document', { action: 'read', tabId: elena });
-  await call(c, 'document', {
-    action: 'write',
-    tabId: chapter,
-    content: '# Chapter 3\n\nElena forged a blade.\n',
-  });
-  expect(
-    JSON.parse((await call(c, 'coherence', { action: 'edges', workspace_root: workspace })).text),
-  ).toEqual([]);
-
-  // Someone edits the upstream outside VMark.
-  const file = path.join(workspace, 'elena.md');
-  await writeFile(file, (await readFile(file, 'utf8')).replace('a smith', 'a baker'));
-  const edges = await call(c, 'coherence', { action: 'edges', workspace_root: workspace });
-  const rows = JSON.parse(edges.text) as Record<string, unknown>[];
-  expect(rows).toEqual([
-    expect.objectContaining({
-      upstream_path: 'elena.md',
-      downstream_path: 'chapter-3.md',
-      state: 'version-stale',
-    }),
-  ]);
-  return { txf: rows[0]!.txf as string, input: rows[0]!.input as number };
-}
+const deriveAndChangeUpstream = (c: Client) => deriveAndChangeUpstreamIn(c, workspace);
 
 describe('coherence end to end', () => {
   it('a derived document goes stale, a delegated client accepts the newer upstream, the receipt names the grant', async () => {

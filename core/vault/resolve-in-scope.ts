@@ -1,6 +1,7 @@
 /**
  * The full path scope guard (DESIGN §4): lexical check, then realpath and check
- * again, so that neither `../` nor a symbolic link leads out of the scope.
+ * again, so that neither `../` nor a symbolic link leads out of the scope, nor
+ * into a protected folder (`.vmark`, `$VMARK_HOME`: `protected-folders.ts`).
  *
  * What it cannot close is the race between this check and the later file
  * operation (a folder swapped for a link in between). The writer narrows it:
@@ -11,11 +12,25 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { errorCode } from './error-code.js';
 import { invalidPath, isWithinRoot, lexicalResolve, quotePath } from './path-scope.js';
+import {
+  INSIDE_LEDGER_FOLDER,
+  INSIDE_VMARK_HOME,
+  protectedReason,
+  VMARK_FOLDER,
+} from './protected-folders.js';
 
 /** One folder of the scope: as given (normalized) and its realpath. */
 export interface ScopeRoot {
   readonly lexical: string;
   readonly real: string;
+}
+
+/** The folders that stay out of reach even inside the scope. */
+export interface GuardedFolders {
+  /** `$VMARK_HOME` as given (absolute, normalized)... */
+  readonly home: string;
+  /** ...and its realpath (the same string when it does not exist). */
+  readonly homeReal: string;
 }
 
 const OUTSIDE = 'is outside the open workspace and document folders';
@@ -28,6 +43,7 @@ const OUTSIDE = 'is outside the open workspace and document folders';
 export async function resolveInScope(
   input: string,
   roots: readonly ScopeRoot[],
+  guarded: GuardedFolders,
   base?: string,
 ): Promise<string> {
   if (roots.length === 0) {
@@ -38,11 +54,64 @@ export async function resolveInScope(
   if (!roots.some((root) => isWithinRoot(lexical, root.lexical) || isWithinRoot(lexical, root.real))) {
     throw invalidPath(input, OUTSIDE);
   }
+  // Before the disk is asked about the path: the answer must not depend on what exists there.
+  refuseProtectedName(input, lexical, guarded);
   const real = await canonicalPath(input, lexical);
   if (!roots.some((root) => isWithinRoot(real, root.real))) {
     throw invalidPath(input, `${OUTSIDE} (it resolves through a symbolic link to ${quotePath(real)})`);
   }
+  await refuseProtected(input, real, roots, guarded);
   return real;
+}
+
+/** Refuses `form` (absolute, normalized) when its spelling names a protected folder. */
+export function refuseProtectedName(input: string, form: string, guarded: GuardedFolders): void {
+  const reason = protectedReason(form, [guarded.home, guarded.homeReal]);
+  if (reason !== null) throw invalidPath(input, reason);
+}
+
+/**
+ * Refuses a canonical path that is, or lies inside, a protected folder: by its spelling, then
+ * by identity — no folder on its way up may *be* `$VMARK_HOME` or a root's `.vmark` (device and
+ * inode), which catches the aliases no spelling shows. The walk stops at the innermost scope
+ * root holding the path: roots are checked as they join the scope, so nothing above one is new.
+ * @param real the canonical path (of a file not yet created: its canonical parent + name).
+ */
+export async function refuseProtected(
+  input: string,
+  real: string,
+  roots: readonly ScopeRoot[],
+  guarded: GuardedFolders,
+): Promise<void> {
+  refuseProtectedName(input, real, guarded);
+  const folders = [
+    { folder: guarded.homeReal, reason: INSIDE_VMARK_HOME },
+    ...roots.map((root) => ({ folder: path.join(root.real, VMARK_FOLDER), reason: INSIDE_LEDGER_FOLDER })),
+  ];
+  const holder = roots
+    .filter((root) => isWithinRoot(real, root.real))
+    .sort((a, b) => b.real.length - a.real.length)[0]?.real;
+  const chain = [real];
+  for (let at = real; at !== holder && path.dirname(at) !== at;) chain.push((at = path.dirname(at)));
+  // One round of stats, not one after another: this runs on every save.
+  const [known, seen] = await Promise.all([
+    Promise.all(folders.map(async (f) => ({ ...f, id: await identityOf(f.folder) }))),
+    Promise.all(chain.map(identityOf)),
+  ]);
+  for (const { id, reason } of known) {
+    if (id !== null && seen.includes(id)) throw invalidPath(input, reason);
+  }
+}
+
+/** Device and inode of what `target` names, or null when it does not exist or has no stable inode. */
+async function identityOf(target: string): Promise<string | null> {
+  try {
+    const info = await fs.stat(target, { bigint: true });
+    // Some file systems report inode 0 for everything: no identity to compare.
+    return info.ino === 0n ? null : `${info.dev}:${info.ino}`;
+  } catch {
+    return null;
+  }
 }
 
 /** realpath of the path, or of its parent folder joined with the name for a file not yet created. */

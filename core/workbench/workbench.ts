@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   CloseResult,
@@ -10,12 +9,12 @@ import type {
   WindowState,
   Workbench,
 } from '@vmark/sdk';
-import { ArgumentError, DomainError, isDomainError } from '@vmark/sdk';
+import { ArgumentError, DomainError } from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
 import { HostHooksToken } from '../container/host-tokens.js';
 import { HostDocumentStore } from '../documents/document-store.js';
 import { HostVault } from '../vault/host-vault.js';
-import { invalidPath, isWithinRoot, lexicalResolve } from '../vault/path-scope.js';
+import { isWithinRoot } from '../vault/path-scope.js';
 
 interface WindowRecord {
   readonly label: string;
@@ -141,7 +140,9 @@ export class HostWorkbench implements Workbench {
     options: { windowLabel?: string; consented?: boolean } = {},
   ): Promise<OpenFileResult> {
     const window = this.#window(options.windowLabel ?? this.#focusedWindow);
-    const canonical = options.consented ? await canonicalFile(filePath) : await this.vault.resolve(filePath);
+    const canonical = options.consented
+      ? await this.vault.consentedFile(filePath)
+      : await this.vault.resolve(filePath);
     const open = this.documents.findByPath(canonical);
     const openTab = open && [...this.#tabs.values()].find((t) => t.documentId === open.id);
     if (openTab) {
@@ -332,15 +333,6 @@ export class HostWorkbench implements Workbench {
     const window = this.#windows.get(label);
     if (!window) throw new ArgumentError(`windowLabel ${JSON.stringify(label)} does not name an open window`);
     return window;
-  }
-}
-
-async function canonicalFile(filePath: string): Promise<string> {
-  try {
-    return await realpath(lexicalResolve(filePath, process.cwd()));
-  } catch (error) {
-    if (isDomainError(error)) throw error;
-    throw invalidPath(filePath, 'does not exist');
   }
 }
 

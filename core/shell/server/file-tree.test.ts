@@ -21,7 +21,7 @@ beforeEach(async () => {
   await fs.writeFile(path.join(outside, 'secret.md'), '');
   await fs.symlink(outside, path.join(root, 'escape'));
   await fs.symlink(path.join(root, 'b-folder'), path.join(root, 'inside-link'));
-  vault = new HostVault();
+  vault = new HostVault({ home: path.join(outside, 'home') });
   await vault.addWorkspaceRoot(root);
 });
 

@@ -1,6 +1,7 @@
 import { definePlugin, DocumentStoreToken, HostInfoToken, VaultToken, WorkbenchToken } from '@vmark/sdk';
 import { CaptureController } from './capture/capture-controller.js';
 import { coherenceCommand } from './cli/coherence-command.js';
+import { GrantRecord } from './delegation/grant-record.js';
 import { breakdownPanel } from './panel/breakdown-panel.js';
 import { coherenceResolveTool } from './tools/coherence-resolve-tool.js';
 import { coherenceTool } from './tools/coherence-tool.js';
@@ -21,7 +22,8 @@ export default definePlugin({
         throw error;
       }));
     const vault = context.get(VaultToken);
-    const workspaces = context.track(new WorkspaceRegistry(vault, writerId));
+    const grants = new GrantRecord(home);
+    const workspaces = context.track(new WorkspaceRegistry(vault, writerId, grants));
     const capture = (active = new CaptureController(context.get(DocumentStoreToken), workspaces, (message) =>
       process.stderr.write(`vmark: coherence: ${message}\n`),
     ));
@@ -29,7 +31,7 @@ export default definePlugin({
     const captured = () => capture.settled();
     context.registerTool(coherenceTool(workspaces, captured));
     context.registerTool(coherenceResolveTool(workspaces, captured));
-    context.registerCommand(coherenceCommand(writerId));
+    context.registerCommand(coherenceCommand(writerId, grants));
     context.hooks.tap('documentRead', (event) => capture.onRead(event));
     context.hooks.tapWaterfall('beforeDocumentWrite', (proposal) => capture.beforeWrite(proposal));
     context.hooks.tap('documentWritten', (event) => capture.onWritten(event));

@@ -5,8 +5,9 @@ import { readManifest, startTestHost, type TestHost } from '@vmark/sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import documentPlugin from '../../document/src/index.js';
 import coherencePlugin from '../src/index.js';
-import { readIdentity } from '../src/kernel/identity/index.js';
+import { readIdentity, uuidv7 } from '../src/kernel/identity/index.js';
 import { readLedger } from '../src/kernel/ledger/index.js';
+import { GrantRecord } from '../src/delegation/grant-record.js';
 import { CoherenceWorkspace } from '../src/workspace/coherence-workspace.js';
 import { loadWriterId } from '../src/workspace/writer-id.js';
 
@@ -69,7 +70,11 @@ async function editElenaOutside(): Promise<void> {
 }
 
 async function grant(scope: ('resolve.accept-newer' | 'resolve.waive')[], to = 'claude-code') {
-  const coherence = new CoherenceWorkspace(workspace, await loadWriterId(kit.home));
+  const coherence = new CoherenceWorkspace(
+    workspace,
+    await loadWriterId(kit.home),
+    new GrantRecord(kit.home),
+  );
   return coherence.delegate({
     delegate: to,
     scope,
@@ -147,7 +152,11 @@ describe('capture', () => {
       'utf8',
     );
     // Nothing kept in memory matters: the index is derived from the ledger and the files.
-    const rebuilt = new CoherenceWorkspace(workspace, await loadWriterId(kit.home));
+    const rebuilt = new CoherenceWorkspace(
+      workspace,
+      await loadWriterId(kit.home),
+      new GrantRecord(kit.home),
+    );
     expect(await rebuilt.edges()).toEqual(rows);
     expect(await rebuilt.status()).toEqual(
       (await kit.call('coherence', { action: 'status', workspace_root: workspace })).data,
@@ -390,11 +399,95 @@ describe('coherence_resolve', () => {
     ).toContain('resolution is required: accept-newer | waive');
   });
 
+  /** This installation's ledger segment, where a hand edit lands. */
+  async function segment(): Promise<string> {
+    return path.join(workspace, '.vmark', 'ledger', `${await loadWriterId(kit.home)}.jsonl`);
+  }
+
+  /** Drops the ledger lines that mention `text`, as a hand edit would. */
+  async function dropLines(text: string): Promise<void> {
+    const file = await segment();
+    const kept = (await readFile(file, 'utf8')).split('\n').filter((l) => !l.includes(text));
+    await writeFile(file, kept.join('\n'));
+  }
+
+  it('a revocation dropped from the ledger does not revive the grant', async () => {
+    await start('claude-code');
+    const edge = await staleEdge();
+    const { grant: grantId } = await grant(['resolve.accept-newer']);
+    const coherence = new CoherenceWorkspace(
+      workspace,
+      await loadWriterId(kit.home),
+      new GrantRecord(kit.home),
+    );
+    const revoked = await coherence.revoke(grantId, 'Ada');
+    await dropLines(revoked!.entryId!);
+    const args = { action: 'resolve', workspace_root: workspace, ...edge, resolution: 'accept-newer' };
+    const out = await kit.call('coherence_resolve', args);
+    expect(out.isError).toBe(true);
+    expect(out.text).toContain(`the ledger and the person's record disagree about grant ${grantId}`);
+    expect(out.text).toContain("live in the ledger but revoked or absent in the person's record");
+  });
+
+  it('revoke also clears a grant only the record still holds', async () => {
+    await start('claude-code');
+    const edge = await staleEdge();
+    const { grant: grantId } = await grant(['resolve.accept-newer']);
+    // The delegation line is gone from the ledger (a hand edit, a git reset): the record disagrees.
+    await dropLines(grantId);
+    const args = { action: 'resolve', workspace_root: workspace, ...edge, resolution: 'accept-newer' };
+    expect((await kit.call('coherence_resolve', args)).text).toContain(
+      "live in the person's record but revoked, changed or absent in the ledger",
+    );
+    const coherence = new CoherenceWorkspace(
+      workspace,
+      await loadWriterId(kit.home),
+      new GrantRecord(kit.home),
+    );
+    expect(await coherence.revoke(grantId, 'Ada')).toEqual({ grant: grantId, entryId: null });
+    expect(await coherence.revoke(grantId, 'Ada')).toBeNull();
+    expect((await kit.call('coherence_resolve', args)).text).toBe(
+      'no live delegation authorizes "claude-code" for resolve.accept-newer',
+    );
+  });
+
+  it('a grant the record cannot take is withdrawn from the ledger again', async () => {
+    await start('claude-code');
+    const edge = await staleEdge();
+    // The next grant's file name is taken by a folder: the record cannot take the grant.
+    const grantId = uuidv7();
+    const ids = [grantId];
+    const clock = { now: () => new Date(), newId: () => ids.shift() ?? uuidv7() };
+    const record = new GrantRecord(kit.home);
+    await mkdir(path.join(record.folderOf(workspace), `${grantId}.json`, 'in-the-way'), { recursive: true });
+    const coherence = new CoherenceWorkspace(workspace, await loadWriterId(kit.home), record, clock);
+    await expect(
+      coherence.delegate({
+        delegate: 'claude-code',
+        scope: ['resolve.accept-newer'],
+        expires: new Date(Date.now() + 86_400_000),
+        actor: 'Ada',
+      }),
+    ).rejects.toThrow(/could not be recorded in VMARK_HOME .*revoked in the ledger again/);
+    expect(await coherence.delegations()).toEqual([expect.objectContaining({ scope: [], recorded: false })]);
+    const out = await kit.call('coherence_resolve', {
+      action: 'resolve',
+      workspace_root: workspace,
+      ...edge,
+      resolution: 'accept-newer',
+    });
+    expect(out.text).toBe('no live delegation authorizes "claude-code" for resolve.accept-newer');
+  });
+
   it('a revoked grant authorizes nothing', async () => {
     await start('claude-code');
     const edge = await staleEdge();
     const { grant: grantId } = await grant(['resolve.accept-newer']);
-    const coherence = new CoherenceWorkspace(workspace, await loadWriterId(kit.home));
+    const coherence = new CoherenceWorkspace(
+      workspace,
+      await loadWriterId(kit.home),
+      new GrantRecord(kit.home),
+    );
     expect(await coherence.revoke(grantId, 'Ada')).toMatchObject({ grant: grantId });
     const out = await kit.call('coherence_resolve', {
       action: 'resolve',

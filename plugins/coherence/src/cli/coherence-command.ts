@@ -7,6 +7,7 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CliCommand, CommandIo } from '@vmark/sdk';
+import { GrantRecordError, type GrantRecord } from '../delegation/grant-record.js';
 import { DELEGABLE_SCOPES, type DelegableScope } from '../delegation/grants.js';
 import { humanActorId } from '../delegation/human-actor.js';
 import { CoherenceWorkspace } from '../workspace/coherence-workspace.js';
@@ -24,7 +25,12 @@ export const COHERENCE_USAGE = `Usage:
 
 class CommandLineError extends Error {}
 
-async function workspaceAt(input: string, cwd: string, writer: string): Promise<CoherenceWorkspace> {
+async function workspaceAt(
+  input: string,
+  cwd: string,
+  writer: string,
+  grants: GrantRecord,
+): Promise<CoherenceWorkspace> {
   const folder = path.resolve(cwd, input);
   let canonical: string;
   try {
@@ -33,7 +39,7 @@ async function workspaceAt(input: string, cwd: string, writer: string): Promise<
   } catch {
     throw new CommandLineError(`not an accessible folder: ${folder}`);
   }
-  return new CoherenceWorkspace(canonical, writer);
+  return new CoherenceWorkspace(canonical, writer, grants);
 }
 
 function scopesOf(text: string | undefined): DelegableScope[] {
@@ -46,13 +52,17 @@ function scopesOf(text: string | undefined): DelegableScope[] {
   return [...new Set(scopes as DelegableScope[])];
 }
 
-export function coherenceCommand(writer: () => Promise<string>): CliCommand {
+export function coherenceCommand(writer: () => Promise<string>, grants: GrantRecord): CliCommand {
   return {
     name: 'coherence',
     async run(argv, io) {
       try {
-        return await run(argv, io, writer);
+        return await run(argv, io, writer, grants);
       } catch (error) {
+        if (error instanceof GrantRecordError) {
+          io.err(`vmark coherence: ${error.message}\n`);
+          return 1;
+        }
         if (!(error instanceof CommandLineError) && !(error instanceof RangeError)) throw error;
         io.err(`vmark coherence: ${error.message}\n\n${COHERENCE_USAGE}`);
         return 2;
@@ -61,7 +71,12 @@ export function coherenceCommand(writer: () => Promise<string>): CliCommand {
   };
 }
 
-async function run(argv: readonly string[], io: CommandIo, writer: () => Promise<string>): Promise<number> {
+async function run(
+  argv: readonly string[],
+  io: CommandIo,
+  writer: () => Promise<string>,
+  grants: GrantRecord,
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -82,7 +97,7 @@ async function run(argv: readonly string[], io: CommandIo, writer: () => Promise
   const { values, positionals } = parsed;
   const [verb, operand, ...extra] = positionals;
   if (extra.length > 0) throw new CommandLineError(`unexpected arguments: ${extra.join(' ')}`);
-  const workspace = await workspaceAt(values.workspace ?? '.', io.cwd, await writer());
+  const workspace = await workspaceAt(values.workspace ?? '.', io.cwd, await writer(), grants);
   try {
     return await runVerb(verb, operand, values, workspace, io);
   } finally {
@@ -139,7 +154,8 @@ async function runVerb(
         grants
           .map(
             (g) =>
-              `${g.grant}  ${g.delegate}  ${g.scope.length === 0 ? 'revoked' : g.scope.join(',')}  until ${g.expires}\n`,
+              `${g.grant}  ${g.delegate}  ${g.scope.length === 0 ? 'revoked' : g.scope.join(',')}  until ${g.expires}` +
+              `${g.scope.length > 0 && !g.recorded ? "  (not in this installation's record: authorizes nothing here)" : ''}\n`,
           )
           .join('') || 'no grants\n',
       );

@@ -24,6 +24,8 @@ export interface Grant {
   readonly expires: string;
   /** Who granted it. */
   readonly actor: string;
+  /** The installation (writer id) whose segment holds the current entry. */
+  readonly writer: string;
 }
 
 /**
@@ -48,6 +50,7 @@ export function currentGrants(entries: readonly LedgerEntry[]): readonly Grant[]
     scope: e.body.scope,
     expires: e.body.expires,
     actor: e.body.actor.id,
+    writer: e.writer.toLowerCase(),
   }));
 }
 
@@ -60,17 +63,4 @@ function expiresAfter(expires: string, now: Date): boolean {
 /** Grants that are neither revoked nor expired. */
 export function liveGrants(entries: readonly LedgerEntry[], now: Date): readonly Grant[] {
   return currentGrants(entries).filter((g) => g.scope.length > 0 && expiresAfter(g.expires, now));
-}
-
-/** The grant that lets `principal` act in `scope` now, or null (fail closed). */
-export function liveDelegationFor(
-  entries: readonly LedgerEntry[],
-  principal: string,
-  scope: DelegableScope,
-  now: Date,
-): Grant | null {
-  const fitting = liveGrants(entries, now).filter((g) => g.delegate === principal && g.scope.includes(scope));
-  // Any fitting grant authorizes; the one expiring last is named so the audit points at it.
-  const end = (g: Grant) => parseTime(g.expires)?.epochMs ?? 0;
-  return fitting.sort((a, b) => end(b) - end(a))[0] ?? null;
 }

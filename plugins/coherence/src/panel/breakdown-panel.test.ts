@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { WindowState } from '@vmark/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GrantRecord } from '../delegation/grant-record.js';
 import { WorkspaceRegistry } from '../workspace/workspace-registry.js';
 import { loadBreakdown, type BreakdownSources } from './breakdown-panel.js';
 
@@ -19,7 +20,9 @@ afterEach(async () => {
 });
 
 function sources(roots: string[], windows: WindowState[] = []): BreakdownSources {
-  registry = new WorkspaceRegistry({ roots: () => roots }, () => Promise.resolve('writer-test'));
+  // The panel never grants: the record's home is never created.
+  const grants = new GrantRecord(`${root}-home`);
+  registry = new WorkspaceRegistry({ roots: () => roots }, () => Promise.resolve('writer-test'), grants);
   return {
     workspaces: registry,
     workbench: { state: () => windows },

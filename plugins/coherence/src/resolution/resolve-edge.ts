@@ -1,6 +1,7 @@
 /**
  * A delegated resolution (`coherence_resolve`, vmark-notes §7.7), decided as a pure function of
- * the ledger, the calling client's principal and the time. Authorization fails closed and is
+ * the ledger, the person's record of their grants (ADR 23), the calling client's principal and
+ * the time. Authorization fails closed and is
  * checked before anything about the edge is revealed. Every refusal is the original's plain
  * string; the caller appends the returned entry and nothing else.
  */
@@ -14,7 +15,8 @@ import {
   resolveObject,
   type ResolvedContext,
 } from '../kernel/projection/index.js';
-import { liveDelegationFor } from '../delegation/grants.js';
+import { authorizingGrant } from '../delegation/authority.js';
+import type { GrantRecordRead } from '../delegation/grant-record.js';
 
 export const RESOLUTIONS = ['accept-newer', 'waive'] as const;
 export type ResolutionKind = (typeof RESOLUTIONS)[number];
@@ -45,12 +47,12 @@ export function planResolution(
   principal: string | null,
   request: ResolveRequest,
   factory: EntryFactory,
+  record: GrantRecordRead,
 ): ResolutionEntry {
   if (principal === null) throw new ArgumentError(ANONYMOUS_REFUSAL);
   const now = factory.now();
   const scope = request.resolution === 'accept-newer' ? 'resolve.accept-newer' : 'resolve.waive';
-  const grant = liveDelegationFor(entries, principal, scope, now);
-  if (grant === null) throw new ArgumentError(`no live delegation authorizes "${principal}" for ${scope}`);
+  const grant = authorizingGrant({ entries, record, writer: factory.writer, principal, scope, now });
 
   const txf = normUuid(request.txf);
   const rows = projectEdges(entries, context, now);

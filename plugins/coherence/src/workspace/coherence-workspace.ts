@@ -41,6 +41,7 @@ import {
   type WalkResult,
 } from '../kernel/scan/index.js';
 import { planCapture, type CaptureRequest } from '../capture/plan-capture.js';
+import { GrantRecordError, type GrantRecord } from '../delegation/grant-record.js';
 import { currentGrants, DELEGABLE_SCOPES, type DelegableScope, type Grant } from '../delegation/grants.js';
 import {
   planResolution,
@@ -76,6 +77,12 @@ export interface DelegateRequest {
   readonly scope: readonly DelegableScope[];
   readonly expires: Date;
   readonly actor: string;
+}
+
+/** A grant as `vmark coherence delegations` lists it. */
+export interface ListedGrant extends Grant {
+  /** Whether this installation's record in `$VMARK_HOME` states it as the ledger does. */
+  readonly recorded: boolean;
 }
 
 export interface Clock {
@@ -116,6 +123,8 @@ export class CoherenceWorkspace {
   constructor(
     readonly root: string,
     readonly writer: string,
+    /** The person's record of their grants, in `$VMARK_HOME` (ADR 23). */
+    private readonly grants: GrantRecord,
     private readonly clock: Clock = systemClock,
   ) {
     this.vmarkDir = path.join(root, VMARK_DIR);
@@ -231,6 +240,7 @@ export class CoherenceWorkspace {
         principal,
         request,
         this.#factory,
+        await this.grants.read(this.root),
       );
       await this.#append([entry]);
       return receiptOf(entry);
@@ -250,11 +260,22 @@ export class CoherenceWorkspace {
     });
   }
 
-  delegations(): Promise<readonly Grant[]> {
-    return this.#exclusive(async () => currentGrants((await this.#tail.refresh()).entries));
+  delegations(): Promise<readonly ListedGrant[]> {
+    return this.#exclusive(async () => {
+      const record = await this.grants.read(this.root);
+      const recorded = record.readable ? record.grants : [];
+      return currentGrants((await this.#tail.refresh()).entries).map((g) => ({
+        ...g,
+        recorded: recorded.some((r) => r.grant === g.grant && r.entry === g.entryId),
+      }));
+    });
   }
 
-  /** A person's grant (`vmark coherence delegate`); the caller checks the person is at a terminal. */
+  /**
+   * A person's grant (`vmark coherence delegate`); the caller checks the person is at a terminal.
+   * Written to the ledger, then to the person's record; when the record cannot take it, the
+   * ledger entry is revoked again, so that the two never disagree for longer than a crash.
+   */
   delegate(request: DelegateRequest): Promise<{ grant: string; entryId: string }> {
     return this.#exclusive(async () => {
       if (request.scope.length === 0) throw new RangeError('a grant needs at least one scope');
@@ -262,6 +283,7 @@ export class CoherenceWorkspace {
       if (request.delegate.trim() === '') throw new RangeError('a grant needs a delegate');
       if (request.expires.getTime() <= this.clock.now().getTime())
         throw new RangeError('a grant must expire in the future');
+      await this.grants.makeRoom(this.root, this.clock.now());
       const grant = this.clock.newId();
       const entry = createEntry(
         'delegation',
@@ -276,29 +298,39 @@ export class CoherenceWorkspace {
         this.#factory,
       );
       await this.#append([entry]);
+      try {
+        await this.grants.add(this.root, {
+          grant,
+          entry: entry.id,
+          delegate: request.delegate,
+          scope: [...request.scope],
+          expires: entry.body.expires,
+        });
+      } catch (error) {
+        await this.#append([revocationOf(currentGrants([entry])[0]!, request.actor, this.#factory)]);
+        const why = error instanceof Error ? error.message : String(error);
+        throw new GrantRecordError(
+          `the grant could not be recorded in VMARK_HOME (${why}), so it was revoked in the ledger again`,
+          { cause: error },
+        );
+      }
       return { grant, entryId: entry.id };
     });
   }
 
-  /** Revocation: a superseding entry with an empty scope. */
-  revoke(grantId: string, actor: string): Promise<{ grant: string; entryId: string } | null> {
+  /**
+   * Revocation, in the person's record first (so it holds even if the ledger append fails), then
+   * in the ledger: a superseding entry with an empty scope. Revokes a grant live in either.
+   * @returns null when neither knows a live grant of that id; `entryId` null when only the record did.
+   */
+  revoke(grantId: string, actor: string): Promise<{ grant: string; entryId: string | null } | null> {
     return this.#exclusive(async () => {
-      const current = currentGrants((await this.#tail.refresh()).entries).find(
-        (g) => g.grant === grantId.toLowerCase(),
-      );
-      if (current === undefined || current.scope.length === 0) return null;
-      const entry = createEntry(
-        'delegation',
-        {
-          delegation: current.grant,
-          actor: { type: 'human', id: actor },
-          delegate: { type: 'external', id: current.delegate },
-          scope: [],
-          expires: current.expires,
-          supersedes: current.entryId,
-        },
-        this.#factory,
-      );
+      const id = grantId.toLowerCase();
+      const current = currentGrants((await this.#tail.refresh()).entries).find((g) => g.grant === id);
+      const inRecord = await this.grants.remove(this.root, id);
+      const live = current !== undefined && current.scope.length > 0;
+      if (!live) return inRecord ? { grant: id, entryId: null } : null;
+      const entry = revocationOf(current, actor, this.#factory);
       await this.#append([entry]);
       return { grant: current.grant, entryId: entry.id };
     });
@@ -367,6 +399,22 @@ export class CoherenceWorkspace {
     await ensureLayout(this.vmarkDir);
     for (const entry of entries) await appendEntry(this.vmarkDir, this.writer, entry);
   }
+}
+
+/** The entry that revokes `grant`: it supersedes the grant's current entry with an empty scope. */
+function revocationOf(grant: Grant, actor: string, factory: EntryFactory): LedgerEntry {
+  return createEntry(
+    'delegation',
+    {
+      delegation: grant.grant,
+      actor: { type: 'human', id: actor },
+      delegate: { type: 'external', id: grant.delegate },
+      scope: [],
+      expires: grant.expires,
+      supersedes: grant.entryId,
+    },
+    factory,
+  );
 }
 
 function contextKey(context: ResolvedContext): string {

@@ -1,6 +1,7 @@
 /** One `CoherenceWorkspace` per workspace root, kept for the host's life so its caches stay warm. */
 import path from 'node:path';
 import type { Disposable, Vault } from '@vmark/sdk';
+import type { GrantRecord } from '../delegation/grant-record.js';
 import { CoherenceWorkspace, type Clock } from './coherence-workspace.js';
 import { checkWorkspaceRoot } from './workspace-root.js';
 
@@ -17,6 +18,7 @@ export class WorkspaceRegistry implements Disposable {
   constructor(
     private readonly vault: Pick<Vault, 'roots'>,
     private readonly writer: () => Promise<string>,
+    private readonly grants: GrantRecord,
     private readonly clock?: Clock,
   ) {}
 
@@ -50,7 +52,9 @@ export class WorkspaceRegistry implements Disposable {
   #get(root: string): Promise<CoherenceWorkspace> {
     let workspace = this.#workspaces.get(root);
     if (!workspace) {
-      workspace = this.writer().then((writer) => new CoherenceWorkspace(root, writer, this.clock));
+      workspace = this.writer().then(
+        (writer) => new CoherenceWorkspace(root, writer, this.grants, this.clock),
+      );
       this.#workspaces.set(root, workspace);
       // A failed start (e.g. an unreadable writer id) is retried by the next call.
       workspace.catch(() => this.#workspaces.delete(root));
