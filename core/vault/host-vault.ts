@@ -49,8 +49,21 @@ export class HostVault implements Vault {
     return real;
   }
 
-  probeFolder(input: string): Promise<FolderProbe> {
-    return probeFolder(input);
+  /**
+   * What a path the client asks to open as a workspace is, for the person (ADR 22). A path
+   * that names a protected folder is refused at once: that follows from its spelling alone,
+   * so the refusal tells the client nothing about the disk. One that leads there only through
+   * links is described to the person like any other, and refused once they have answered.
+   */
+  async probeFolder(input: string): Promise<FolderProbe> {
+    const guarded = await this.#guard();
+    refuseProtectedName(input, lexicalResolve(input, undefined), guarded);
+    const probe = await probeFolder(input);
+    const leadsIn = await refuseProtected(input, probe.path, this.#scope(), guarded).then(
+      () => false,
+      () => true,
+    );
+    return leadsIn ? { path: probe.path, state: 'protected' } : probe;
   }
 
   /**

@@ -35,6 +35,9 @@ const CANNOT_OPEN: Readonly<Record<Exclude<FolderProbe['state'], 'folder'>, stri
   missing: 'nothing exists at this path, so it cannot be opened, even if allowed.',
   unreadable:
     'VMark may not read this path (no permission, or a loop of links), so it cannot be opened, even if allowed.',
+  protected:
+    "this path leads into VMark's own records (a .vmark folder or VMark's data folder), which AI clients may " +
+    'never reach, so it cannot be opened, even if allowed.',
 };
 
 /** What the client is told once a person allowed a path that is no folder. */
@@ -42,6 +45,7 @@ const NOT_OPENED: Readonly<Record<Exclude<FolderProbe['state'], 'folder'>, strin
   'not-folder': 'is not a folder',
   missing: 'does not exist',
   unreadable: 'cannot be read',
+  protected: "leads into VMark's own records (a .vmark folder or VMARK_HOME)",
 };
 
 /** Settings → Integrations → "Auto-approve edits": off by default. */

@@ -5,8 +5,11 @@ export interface FolderProbe {
    * path that does not exist, of its nearest existing parent with the rest appended.
    */
   readonly path: string;
-  /** `unreadable`: something is there that the host may not read (no permission, a loop of links). */
-  readonly state: 'folder' | 'not-folder' | 'missing' | 'unreadable';
+  /**
+   * `unreadable`: something is there that the host may not read (no permission, a loop of links);
+   * `protected`: it leads into a `.vmark` folder or `$VMARK_HOME`, which never join the scope.
+   */
+  readonly state: 'folder' | 'not-folder' | 'missing' | 'unreadable' | 'protected';
 }
 
 /**
