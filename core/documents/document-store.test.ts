@@ -37,7 +37,7 @@ beforeEach(async () => {
   const kinds = new KindRegistry();
   kinds.register({ id: 'text', priority: 0, detect: () => true });
   hooks = createHostHooks();
-  const vault = new HostVault();
+  const vault = new HostVault({ home: path.join(os.tmpdir(), 'vmark-store-home-unused') });
   await vault.addWorkspaceRoot(dir);
   watcher = new FolderWatcher();
   store = new HostDocumentStore(kinds, hooks, vault, watcher);
@@ -207,6 +207,78 @@ describe('a conflict', () => {
     await conflicted('typed once more\n');
     await store.resolveConflict(id, 'take-disk', store.get(id).conflict!.diskSha256);
     expect(store.get(id)).toMatchObject({ content: 'changed outside\n', dirty: false });
+  });
+});
+
+describe('host-managed metadata', () => {
+  const stamp = (text: string) => (text.startsWith('meta\n') ? null : `meta\n${text}`);
+
+  it('annotate edits the file and the open buffer, keeping its revision and leaving it clean', async () => {
+    const { revision } = store.read(id, AI);
+    expect(await store.annotate(file, stamp)).toBe('meta\nbase\n');
+    expect(await disk()).toBe('meta\nbase\n');
+    expect(store.get(id)).toMatchObject({ content: 'meta\nbase\n', revision, dirty: false });
+    // The client that read before it writes with the revision it read.
+    const outcome = await store.write(id, 'meta\nmine\n', {
+      expectedRevision: revision,
+      origin: AI,
+      save: true,
+    });
+    expect(outcome.saved).toBe(true);
+  });
+
+  it('annotate edits a file no tab shows', async () => {
+    const other = path.join(dir, 'closed.md');
+    await fs.writeFile(other, 'closed\n');
+    expect(await store.annotate(other, stamp)).toBe('meta\nclosed\n');
+    expect(await fs.readFile(other, 'utf8')).toBe('meta\nclosed\n');
+  });
+
+  it('annotate keeps a person’s unsaved changes unsaved, with the edit on both sides', async () => {
+    await store.replace(id, 'base\ntyped\n', { origin: EDITOR });
+    await store.annotate(file, stamp);
+    expect(await disk()).toBe('meta\nbase\n');
+    expect(store.get(id)).toMatchObject({ content: 'meta\nbase\ntyped\n', dirty: true });
+    await store.save(id);
+    expect(await disk()).toBe('meta\nbase\ntyped\n');
+  });
+
+  it('annotate refuses a file outside the scope', async () => {
+    const outside = await fs.mkdtemp(path.join(os.tmpdir(), 'vmark-store-outside-'));
+    await fs.writeFile(path.join(outside, 'x.md'), 'x');
+    await expect(store.annotate(path.join(outside, 'x.md'), stamp)).rejects.toMatchObject({
+      code: 'INVALID_PATH',
+    });
+    expect(await fs.readFile(path.join(outside, 'x.md'), 'utf8')).toBe('x');
+    await fs.rm(outside, { recursive: true, force: true });
+  });
+
+  it('what a beforeDocumentSave tap adds is saved and enters the buffer without a new revision', async () => {
+    hooks.beforeDocumentSave.tapPromise('test', (proposal) =>
+      Promise.resolve({
+        ...proposal,
+        content: stamp(proposal.content) ?? proposal.content,
+      }),
+    );
+    const { revision } = store.read(id, AI);
+    const written = await store.write(id, 'mine\n', { expectedRevision: revision, origin: AI, save: true });
+    expect(await disk()).toBe('meta\nmine\n');
+    expect(store.get(id)).toMatchObject({
+      content: 'meta\nmine\n',
+      revision: written.revision,
+      dirty: false,
+    });
+
+    // A person's save of a buffer without it: saved with it, and the buffer takes it, still clean.
+    await store.replace(id, 'typed over everything\n', { origin: EDITOR });
+    const typed = store.get(id).revision;
+    await store.save(id);
+    expect(await disk()).toBe('meta\ntyped over everything\n');
+    expect(store.get(id)).toMatchObject({
+      content: 'meta\ntyped over everything\n',
+      revision: typed,
+      dirty: false,
+    });
   });
 });
 

@@ -112,10 +112,8 @@ export class HostDocumentStore implements DocumentStore {
   }
 
   findByPath(canonicalPath: string): DocumentSnapshot | undefined {
-    for (const record of this.#records.values()) {
-      if (record.filePath === canonicalPath) return snapshotOf(record);
-    }
-    return undefined;
+    const record = this.#recordAt(canonicalPath);
+    return record && snapshotOf(record);
   }
 
   get(documentId: string): DocumentSnapshot {
@@ -177,6 +175,13 @@ export class HostDocumentStore implements DocumentStore {
     });
   }
 
+  annotate(filePath: string, edit: (text: string) => string | null): Promise<string> {
+    return this.vault.resolve(filePath).then((canonical) => {
+      const open = this.#recordAt(canonical);
+      return this.#queue.run(open?.id ?? `file:${canonical}`, () => this.#annotate(canonical, edit));
+    });
+  }
+
   /**
    * A person's answer to a conflict, in the editor: `keep-mine` saves the buffer over the file
    * (only if the file still holds the bytes the person was shown, `observedSha256`);
@@ -216,8 +221,10 @@ export class HostDocumentStore implements DocumentStore {
           `${JSON.stringify(canonicalTarget)} already exists; vmark does not overwrite another file with save_as`,
         );
       if (await stat(canonicalTarget).catch(() => null)) throw exists();
-      const outcome = await replaceIfUnchanged(canonicalTarget, Buffer.from(record.content, 'utf8'), null);
+      const content = await this.#proposeSave(record, record.content, null);
+      const outcome = await replaceIfUnchanged(canonicalTarget, Buffer.from(content, 'utf8'), null);
       if (outcome.kind === 'changed') throw exists();
+      this.#setHostContent(record, content);
       record.watch?.dispose();
       record.filePath = canonicalTarget;
       record.disk = outcome.disk;
@@ -293,9 +300,12 @@ export class HostDocumentStore implements DocumentStore {
    */
   async #writeThrough(
     record: DocumentRecord,
-    content: string,
+    proposed: string,
     options: ReplaceOptions,
   ): Promise<SaveOutcome> {
+    const content = await this.#proposeSave(record, proposed, options.origin);
+    // What the host adds on saving may make the write what the document already holds.
+    if (content === record.content) return { revision: record.revision, saved: true };
     let outcome;
     try {
       const target = await this.vault.resolve(record.filePath!);
@@ -331,6 +341,50 @@ export class HostDocumentStore implements DocumentStore {
     return { revision: record.revision, saved: true };
   }
 
+  /** The bytes to save for `content`, with what the `beforeDocumentSave` taps add. */
+  async #proposeSave(record: DocumentRecord, content: string, origin: ChangeOrigin | null): Promise<string> {
+    const proposal = await this.hooks.beforeDocumentSave.promise({
+      document: snapshotOf(record),
+      content,
+      origin,
+    });
+    return typeof proposal.content === 'string' ? proposal.content : content;
+  }
+
+  /** Host-managed metadata entered the buffer: the text changes, the revision and dirty state do not. */
+  #setHostContent(record: DocumentRecord, content: string): void {
+    if (content === record.content) return;
+    const before = snapshotOf(record);
+    record.content = content;
+    record.kind = this.kinds.detect(record.filePath, content);
+    this.hooks.documentWritten.call({ before, after: snapshotOf(record), origin: { kind: 'host' } });
+  }
+
+  async #annotate(canonical: string, edit: (text: string) => string | null): Promise<string> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const file = await readTextFile(canonical);
+      const next = edit(file.content);
+      if (next === null || next === file.content) return file.content;
+      const outcome = await replaceIfUnchanged(canonical, Buffer.from(next, 'utf8'), file.disk);
+      if (outcome.kind === 'changed') continue;
+      const record = this.#recordAt(canonical);
+      if (record === undefined) return next;
+      // The buffer was in line with the disk that was edited: it takes the same edit.
+      if (record.disk?.sha256 === file.disk.sha256) {
+        record.disk = outcome.disk;
+        if (!record.edited && record.conflict === null) this.#setHostContent(record, next);
+        else this.#setHostContent(record, edit(record.content) ?? record.content);
+      }
+      return next;
+    }
+    throw new DomainError('STALE', `${quotePath(canonical)} kept changing on disk while vmark annotated it`);
+  }
+
+  #recordAt(canonical: string): DocumentRecord | undefined {
+    for (const record of this.#records.values()) if (record.filePath === canonical) return record;
+    return undefined;
+  }
+
   /** Saves and reports the outcome instead of throwing; a failed save leaves the buffer as it is. */
   async #saveReporting(record: DocumentRecord): Promise<SaveOutcome> {
     try {
@@ -354,9 +408,10 @@ export class HostDocumentStore implements DocumentStore {
       return snapshotOf(record);
     }
     const revision = record.revision;
+    const content = await this.#proposeSave(record, record.content, null);
     const outcome = await replaceIfUnchanged(
       target,
-      Buffer.from(record.content, 'utf8'),
+      Buffer.from(content, 'utf8'),
       conflict === null ? record.disk : conflict.observed,
       { onLateWrite: (late) => this.#lateWrite(record.id, target, late) },
     );
@@ -371,6 +426,7 @@ export class HostDocumentStore implements DocumentStore {
     record.disk = outcome.disk;
     record.conflict = null;
     record.edited = record.revision !== revision;
+    this.#setHostContent(record, content);
     const saved = snapshotOf(record);
     this.hooks.documentSaved.call({ document: saved });
     return saved;

@@ -7,6 +7,7 @@ import type {
   HostHooks,
   ToolCalledEvent,
   WorkspaceOpenedEvent,
+  SaveProposal,
   WriteProposal,
 } from '@vmark/sdk';
 import { AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
@@ -17,6 +18,7 @@ export function createHostHooks(): HostHooks {
     documentOpened: new SyncHook<[DocumentOpenedEvent]>(['event'], 'documentOpened'),
     documentRead: new SyncHook<[DocumentReadEvent]>(['event'], 'documentRead'),
     beforeDocumentWrite: new AsyncSeriesWaterfallHook<[WriteProposal]>(['proposal'], 'beforeDocumentWrite'),
+    beforeDocumentSave: new AsyncSeriesWaterfallHook<[SaveProposal]>(['proposal'], 'beforeDocumentSave'),
     documentWritten: new SyncHook<[DocumentWrittenEvent]>(['event'], 'documentWritten'),
     documentSaved: new SyncHook<[DocumentSavedEvent]>(['event'], 'documentSaved'),
     documentStateChanged: new SyncHook<[DocumentStateChangedEvent]>(['event'], 'documentStateChanged'),

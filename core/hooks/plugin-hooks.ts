@@ -1,5 +1,5 @@
-import type { HostHooks, PluginHooks, WriteProposal } from '@vmark/sdk';
-import type { SyncHook } from 'tapable';
+import type { HostHooks, PluginHooks } from '@vmark/sdk';
+import type { AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
 import { tapDisposable } from './untap.js';
 
 /** The facade a plugin taps through: taps are named after the plugin and disposable. */
@@ -11,8 +11,9 @@ export function pluginHooks(hooks: HostHooks, pluginId: string): PluginHooks {
       return tapDisposable(hook, () => hook.tap(pluginId, tapFn), tapFn);
     },
     tapWaterfall(name, fn) {
-      const hook = hooks[name];
-      const tapFn = (proposal: WriteProposal) => Promise.resolve(fn(proposal));
+      const hook = hooks[name] as AsyncSeriesWaterfallHook<[unknown]>;
+      const run = fn as (proposal: unknown) => unknown;
+      const tapFn = (proposal: unknown) => Promise.resolve(run(proposal));
       return tapDisposable(hook, () => hook.tapPromise(pluginId, tapFn), tapFn);
     },
   };

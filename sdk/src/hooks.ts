@@ -22,6 +22,19 @@ export interface WriteProposal {
   readonly veto?: string;
 }
 
+/**
+ * The bytes about to be saved to a document's file; a tap may add host-managed metadata to
+ * `content` (an identity line). What a tap adds is saved and enters the buffer without a new
+ * revision and without making it dirty: it is the host's, not an edit of anyone's.
+ */
+export interface SaveProposal {
+  /** The document before this save (for a tool's write, before the write). */
+  readonly document: DocumentSnapshot;
+  readonly content: string;
+  /** The change being saved, when a tool's write saves at once; null for a save of the buffer as it is. */
+  readonly origin: ChangeOrigin | null;
+}
+
 export interface DocumentWrittenEvent {
   readonly before: DocumentSnapshot;
   readonly after: DocumentSnapshot;
@@ -56,6 +69,7 @@ export interface HostHooks {
   readonly documentOpened: SyncHook<[DocumentOpenedEvent]>;
   readonly documentRead: SyncHook<[DocumentReadEvent]>;
   readonly beforeDocumentWrite: AsyncSeriesWaterfallHook<[WriteProposal]>;
+  readonly beforeDocumentSave: AsyncSeriesWaterfallHook<[SaveProposal]>;
   readonly documentWritten: SyncHook<[DocumentWrittenEvent]>;
   readonly documentSaved: SyncHook<[DocumentSavedEvent]>;
   readonly documentStateChanged: SyncHook<[DocumentStateChangedEvent]>;
@@ -66,6 +80,9 @@ export interface HostHooks {
 type SyncHookName = {
   [K in keyof HostHooks]: HostHooks[K] extends SyncHook<infer _A> ? K : never;
 }[keyof HostHooks];
+type WaterfallHookName = {
+  [K in keyof HostHooks]: HostHooks[K] extends AsyncSeriesWaterfallHook<infer _A> ? K : never;
+}[keyof HostHooks];
 type ArgOf<K extends keyof HostHooks> = HostHooks[K] extends
   SyncHook<[infer A]> | AsyncSeriesWaterfallHook<[infer A]>
   ? A
@@ -74,8 +91,8 @@ type ArgOf<K extends keyof HostHooks> = HostHooks[K] extends
 /** How a plugin taps the host's hooks: every tap is named after the plugin and undoable. */
 export interface PluginHooks {
   tap<K extends SyncHookName>(hook: K, fn: (event: ArgOf<K>) => void): Disposable;
-  tapWaterfall(
-    hook: 'beforeDocumentWrite',
-    fn: (proposal: WriteProposal) => WriteProposal | Promise<WriteProposal>,
+  tapWaterfall<K extends WaterfallHookName>(
+    hook: K,
+    fn: (proposal: ArgOf<K>) => ArgOf<K> | Promise<ArgOf<K>>,
   ): Disposable;
 }

@@ -41,6 +41,11 @@ export type ChangeOrigin =
       readonly action: string;
       /** What the change did, for the AI edit history; derived from tool and action when absent. */
       readonly description?: string;
+      /**
+       * `false` for a change computed from the document alone (a formatter, a patch): what
+       * the client read before it is not what it was made from. Absent means it may be.
+       */
+      readonly derivedFromReads?: boolean;
     }
   | { readonly kind: 'editor' }
   | { readonly kind: 'disk' }
@@ -79,6 +84,17 @@ export interface DocumentStore {
    * @throws DomainError `STALE`, or `READ_ONLY` when a `beforeDocumentWrite` tap vetoes.
    */
   write(documentId: string, content: string, options: WriteOptions): Promise<SaveOutcome>;
+  /**
+   * Adds host-managed metadata (an identity line) to a file inside the scope, whether or not
+   * a tab shows it: `edit` is applied to the text on disk and, where the file is open, to the
+   * buffer, which keeps its revision and its dirty state (a person's unsaved changes stay
+   * unsaved). Saved like any save, never over bytes the host has not seen. `edit` returns
+   * null to leave a text as it is.
+   * @returns the file's text after the edit.
+   * @throws DomainError `INVALID_PATH` (out of scope, not a text file) or `STALE` when the
+   *   file keeps changing under the edit.
+   */
+  annotate(filePath: string, edit: (text: string) => string | null): Promise<string>;
   /**
    * Writes the buffer to its file: scope-checked, atomic, and never over bytes
    * that changed on disk since this host last read or wrote them.
