@@ -104,7 +104,7 @@ describe('vmark mcp over stdio, with the real MCP SDK client', () => {
       },
     ]);
     expect(data.capabilities).toMatchObject({
-      supportedKinds: ['markdown', 'yaml-workflow'],
+      supportedKinds: ['markdown', 'text', 'yaml-workflow'],
       mcpProtocol: '0.3.0',
     });
   });

@@ -6,7 +6,13 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { call, runCli, TempDirs } from './support/cli.js';
-import { launchChromium, type Served, startEditorSession, type EditorSession } from './support/ui.js';
+import {
+  launchChromium,
+  type Served,
+  startEditorSession,
+  type EditorSession,
+  visibleText,
+} from './support/ui.js';
 
 /*
  * Panels that plugins contribute (ADR 20), through the built CLI: the coherence
@@ -109,6 +115,52 @@ describe('the coherence breakdown panel', () => {
     expect(await panel().locator('.coherence-count').allTextContents()).toEqual(['2', '1']);
     // Read-only: nothing in the panel resolves the edge.
     expect(await panel().locator('button').allTextContents()).toEqual(['Refresh']);
+  });
+
+  it('a person’s edit to a source in the editor makes the derived chapter stale; unsaved edits stay theirs', async () => {
+    const open = async (file: string) =>
+      (await call(client, 'workspace', { action: 'open', filePath: path.join(vault, file) })).data
+        .tabId as string;
+    const elena = await open('elena.md');
+    const chapter = await open('chapter-3.md');
+    const edges = async () =>
+      JSON.parse((await call(client, 'coherence', { action: 'edges', workspace_root: vault })).text) as {
+        state: string;
+        upstream_path: string;
+      }[];
+    await call(client, 'document', { action: 'read', tabId: elena });
+    // The person types into the sheet after the AI read it, and has not saved yet.
+    const editor = page.locator('.editor-host .cm-content');
+    await editor.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('Scar on the left cheek.');
+    await expect.poll(() => page.locator('.tab.is-active').getAttribute('class')).toContain('is-dirty');
+    await call(client, 'document', {
+      action: 'write',
+      tabId: chapter,
+      content: '# Chapter 3\n\nFrom the sheet.\n',
+    });
+    expect(await edges()).toEqual([]);
+    // The sheet got its identity on disk, as it was read; the person's typing is still theirs, unsaved.
+    const onDisk = await readFile(path.join(vault, 'elena.md'), 'utf8');
+    expect(onDisk).toMatch(/^---\nvmark:\n {2}id: [0-9a-f-]{36}\n---\n# Elena\n\nElena is a smith\.\n$/);
+    await expect.poll(() => visibleText(page)).toContain('Scar on the left cheek.');
+    expect(await page.locator('.tab.is-active').getAttribute('class')).toContain('is-dirty');
+
+    // Saved with Ctrl-S: a person's revision of the upstream.
+    await page.keyboard.press('Control+s');
+    await expect
+      .poll(() => readFile(path.join(vault, 'elena.md'), 'utf8'))
+      .toContain('Scar on the left cheek.');
+    expect(await readFile(path.join(vault, 'elena.md'), 'utf8')).toMatch(/^---\nvmark:\n {2}id: /);
+    await expect
+      .poll(edges)
+      .toEqual([expect.objectContaining({ upstream_path: 'elena.md', state: 'version-stale' })]);
+    await button().click();
+    await panel().waitFor();
+    await expect
+      .poll(() => panel().locator('.coherence-edge-state').allTextContents())
+      .toEqual(['version-stale']);
   });
 
   it('goes away live when the coherence plugin is disabled, and comes back when enabled', async () => {

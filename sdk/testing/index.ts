@@ -7,7 +7,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createHost, type Host } from '@vmark/core';
 import type { DomainError, PluginContext, PluginDefinition, ToolDefinition } from '@vmark/sdk';
-import { definePlugin, HOST_API_VERSION, isDomainError } from '@vmark/sdk';
+import { definePlugin, DocumentStoreToken, HOST_API_VERSION, isDomainError } from '@vmark/sdk';
 
 /**
  * The test kit: a real host with only the plugins under test, served to a real
@@ -39,9 +39,18 @@ export interface ToolOutcome {
   readonly data: unknown;
 }
 
+/** A person at the editor, as the editor page would act for them (no page needed). */
+export interface TestEditor {
+  /** Replaces the tab's whole text, as a person's typing reaches the host (unsaved). */
+  type(tabId: string, content: string): Promise<void>;
+  /** Ctrl-S. @throws DomainError as the save's refusal (`STALE` on a conflict). */
+  save(tabId: string): Promise<void>;
+}
+
 export interface TestHost {
   readonly host: Host;
   readonly client: Client;
+  readonly editor: TestEditor;
   /** The temporary VMARK_HOME, removed by `dispose`. */
   readonly home: string;
   call(tool: string, args: Record<string, unknown>): Promise<ToolOutcome>;
@@ -71,10 +80,20 @@ export async function startTestHost(options: TestHostOptions): Promise<TestHost>
   await session.server.connect(serverSide);
   await client.connect(clientSide);
 
+  const documents = host.container.get(DocumentStoreToken);
+  const documentOf = (tabId: string) => host.workbench.resolveTab(tabId).documentId;
   return {
     host,
     client,
     home,
+    editor: {
+      type: async (tabId, content) => {
+        await documents.replace(documentOf(tabId), content, { origin: { kind: 'editor' } });
+      },
+      save: async (tabId) => {
+        await documents.save(documentOf(tabId));
+      },
+    },
     call: async (tool, args) =>
       outcomeOf((await client.callTool({ name: tool, arguments: args })) as CallToolResult),
     async dispose() {

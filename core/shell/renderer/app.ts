@@ -2,7 +2,7 @@ import type { UiConflict, UiState, UiTab } from '../protocol.js';
 import { type ConflictChoice, ConflictBar } from './conflict-bar.js';
 import { type Connection, RequestRefused } from './connection.js';
 import { DocumentEditor, type EditorMode } from './editor/document-editor.js';
-import { isYaml } from './editor/document-language.js';
+import { hasLivePreview } from './editor/document-language.js';
 import { SelectionReporter } from './editor/selection-reporter.js';
 import { FileTree } from './file-tree.js';
 import { startWorkbenchPanels } from './panels/workbench-panels.js';
@@ -98,7 +98,7 @@ export class App {
     editor.setMode(this.#mode);
     this.shell.editorHost.replaceChildren(editor.view.dom);
     this.#reporter.show(editor);
-    this.shell.modeGroup.classList.toggle('is-disabled', isYaml(tab.kind, tab.filePath));
+    this.shell.modeGroup.classList.toggle('is-disabled', !hasLivePreview(tab.kind));
     editor.view.focus();
   }
 

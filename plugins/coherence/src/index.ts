@@ -32,8 +32,9 @@ export default definePlugin({
     context.registerTool(coherenceTool(workspaces, captured));
     context.registerTool(coherenceResolveTool(workspaces, captured));
     context.registerCommand(coherenceCommand(writerId, grants));
+    context.hooks.tap('documentOpened', (event) => capture.onOpened(event));
     context.hooks.tap('documentRead', (event) => capture.onRead(event));
-    context.hooks.tapWaterfall('beforeDocumentWrite', (proposal) => capture.beforeWrite(proposal));
+    context.hooks.tapWaterfall('beforeDocumentSave', (proposal) => capture.beforeSave(proposal));
     context.hooks.tap('documentWritten', (event) => capture.onWritten(event));
     context.hooks.tap('documentSaved', (event) => capture.onSaved(event));
 

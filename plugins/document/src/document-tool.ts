@@ -108,6 +108,13 @@ export function documentTool(
           if (expected_revision !== undefined && expected_revision !== document.revision) {
             throw staleError(document.revision);
           }
+          // The transforms protect Markdown's code, links and markup; in JSON or YAML they would break the syntax.
+          if (document.kind !== 'markdown') {
+            throw new DomainError(
+              'INTERNAL',
+              `transform rewrites Markdown documents only; this tab is of kind "${document.kind}"`,
+            );
+          }
           // Loaded on first use: the Markdown parser it needs would otherwise cost every start-up.
           const cjk = await import('./cjk/index.js');
           const options = settings.get('cjkFormatting', cjk.cjkFormattingSchema, cjk.DEFAULT_CJK_FORMATTING);
@@ -120,7 +127,8 @@ export function documentTool(
           }
           // Unchanged text keeps its revision: nothing happened.
           if (next === document.content) return { revision: document.revision, saved: !document.dirty };
-          const origin = { ...originOf(call), description: `Applied ${kind}` };
+          // A rewrite of this document alone: not made from what the client read before it.
+          const origin = { ...originOf(call), description: `Applied ${kind}`, derivedFromReads: false };
           return documents.write(document.id, next, {
             expectedRevision: document.revision,
             origin,

@@ -10,7 +10,7 @@ import {
   WorkbenchToken,
 } from '@vmark/sdk';
 import { documentTool } from './document-tool.js';
-import { markdownKind } from './markdown-kind.js';
+import { markdownKind, textKind } from './markdown-kind.js';
 import { selectionTool } from './selection-tool.js';
 import { sessionTool } from './session-tool.js';
 import { workspaceTool } from './workspace-tool.js';
@@ -20,6 +20,7 @@ export default definePlugin({
     const workbench = context.get(WorkbenchToken);
     const documents = context.get(DocumentStoreToken);
     context.registerKind(markdownKind);
+    context.registerKind(textKind);
     context.registerTool(sessionTool(workbench, context.get(DocumentKindsToken), context.get(HostInfoToken)));
     context.registerTool(
       workspaceTool({

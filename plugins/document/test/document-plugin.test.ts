@@ -94,7 +94,7 @@ describe('document.write', () => {
       filePath: file,
     });
     expect((await kit.call('session', { action: 'get_state' })).data).toMatchObject({
-      capabilities: { supportedKinds: ['markdown', 'yaml-workflow'] },
+      capabilities: { supportedKinds: ['markdown', 'text', 'yaml-workflow'] },
     });
   });
 

@@ -99,6 +99,14 @@ function invalidPatchOnError<T>(run: () => T): T {
   }
 }
 
+/** A patch is computed from the workflow alone: not made from what the client read before it. */
 function originOf(call: ToolCall, description: string): ChangeOrigin {
-  return { kind: 'mcp', caller: call.caller, tool: call.tool, action: call.action, description };
+  return {
+    kind: 'mcp',
+    caller: call.caller,
+    tool: call.tool,
+    action: call.action,
+    description,
+    derivedFromReads: false,
+  };
 }

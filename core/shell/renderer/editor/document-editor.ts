@@ -6,7 +6,7 @@ import type { DocumentSync, UiTab } from '../../protocol.js';
 import type { Connection } from '../connection.js';
 import { Emitter, type Unsubscribe } from '../emitter.js';
 import { CollabSync } from './collab-sync.js';
-import { documentLanguage, isYaml } from './document-language.js';
+import { documentLanguage, hasLivePreview } from './document-language.js';
 import { livePreview } from './live-preview.js';
 import { editorTheme } from './theme.js';
 
@@ -24,7 +24,8 @@ export interface EditorHooks {
 export class DocumentEditor {
   readonly view: EditorView;
   readonly #mode = new Compartment();
-  readonly #yaml: boolean;
+  /** Source only: the kind has no live preview (YAML, plain text). */
+  readonly #sourceOnly: boolean;
   #modeName: EditorMode;
   #sync: CollabSync;
   readonly #viewUpdated = new Emitter<void>();
@@ -36,7 +37,7 @@ export class DocumentEditor {
     start: DocumentSync,
     mode: EditorMode,
   ) {
-    this.#yaml = isYaml(start.kind, tab.filePath);
+    this.#sourceOnly = !hasLivePreview(start.kind);
     this.#modeName = mode;
     this.view = new EditorView({ state: this.#state(start) });
     this.view.dom.dataset.tabId = tab.id;
@@ -60,7 +61,7 @@ export class DocumentEditor {
 
   /** The mode the editor is really in: workflow YAML has no live preview. */
   get mode(): EditorMode {
-    return this.#yaml ? 'source' : this.#modeName;
+    return this.#sourceOnly ? 'source' : this.#modeName;
   }
 
   /** Every update of the view: changes, selection, focus, mode. */
@@ -134,6 +135,6 @@ export class DocumentEditor {
   }
 
   #modeExtension(mode: EditorMode): Extension {
-    return mode === 'wysiwyg' && !this.#yaml ? livePreview : [];
+    return mode === 'wysiwyg' && !this.#sourceOnly ? livePreview : [];
   }
 }

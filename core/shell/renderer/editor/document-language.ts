@@ -3,12 +3,16 @@ import { yaml } from '@codemirror/lang-yaml';
 import type { Extension } from '@codemirror/state';
 import { frontMatter } from './front-matter.js';
 
-/** Whether a tab holds YAML (a workflow, or any .yml file): it has no wysiwyg mode. */
-export function isYaml(kind: string, filePath: string | null): boolean {
-  return kind === 'yaml-workflow' || /\.ya?ml$/i.test(filePath ?? '');
+const isYaml = (kind: string, filePath: string | null): boolean =>
+  kind === 'yaml-workflow' || /\.ya?ml$/i.test(filePath ?? '');
+
+/** Whether a tab has a wysiwyg (live preview) mode: Markdown only. */
+export function hasLivePreview(kind: string): boolean {
+  return kind === 'markdown';
 }
 
-/** The language of a tab: GitHub-flavoured Markdown, or YAML for workflow files. */
+/** The language of a tab: GitHub-flavoured Markdown, YAML, or none (plain text). */
 export function documentLanguage(kind: string, filePath: string | null): Extension {
-  return isYaml(kind, filePath) ? yaml() : [markdown({ base: markdownLanguage }), frontMatter];
+  if (isYaml(kind, filePath)) return yaml();
+  return hasLivePreview(kind) ? [markdown({ base: markdownLanguage }), frontMatter] : [];
 }

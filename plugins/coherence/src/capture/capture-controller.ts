@@ -1,34 +1,51 @@
 /**
- * Follows the host's document hooks and turns writes into captures (vmark-notes §7.3):
+ * Follows the host's document hooks and turns writes into captures (vmark-notes §7.3, ADR 25):
  *
- * - an MCP client's `document.read` of a Markdown file joins that connection's read set;
+ * - an MCP client's `document.read` of a tracked Markdown file joins that connection's read
+ *   set, by path, with the text served — also when the document is closed or edited later;
  * - its next write records a `model`/`inferred` transformation whose direct inputs are that
- *   read set, each pinned to the text actually served, and empties the read set;
- * - an editor save records a `human`/`exact` transformation (no inputs) in a workspace that
- *   already captures.
+ *   read set, each pinned to the text served, and empties the read set. An input without an
+ *   identity is given one on disk first (host-managed: no new revision, no dirty tab);
+ * - a deterministic edit (`document.transform`, `workflow.apply_patch`) is no derivation: it
+ *   keeps the read set, never assigns an identity, and on a tracked document records its new
+ *   revision as `model`/`exact` with no inputs;
+ * - an editor save records a `human`/`exact` transformation in a workspace that already captures.
  *
- * A capture happens once the written text is on disk (`documentSaved`), so the ledger never
- * records a revision the file does not hold. A workspace starts capturing — `.vmark/` is
- * created, identities assigned — at the first MCP write made from something read.
+ * Identities are the host's: a save whose text lacks the document's `vmark.id` keeps it (the
+ * line is put back, touching no other byte); an explicit different id is respected. A capture
+ * happens once the written text is on disk (`documentSaved`), so the ledger never records a
+ * revision the file does not hold. A workspace starts capturing — `.vmark/` is created,
+ * identities assigned — at the first MCP write made from something read.
  */
 import type {
+  ChangeOrigin,
+  DocumentOpenedEvent,
   DocumentReadEvent,
   DocumentSavedEvent,
+  DocumentSnapshot,
   DocumentStore,
   DocumentWrittenEvent,
+  SaveProposal,
   ToolCaller,
-  WriteProposal,
 } from '@vmark/sdk';
-import { assignIdentity, canonicalizeString, readIdentity, uuidv7 } from '../kernel/identity/index.js';
+import { assignIdentity, uuidv7 } from '../kernel/identity/index.js';
+import { isWalkedMarkdownPath } from '../kernel/scan/index.js';
 import type { WorkspaceRegistry } from '../workspace/workspace-registry.js';
 import type { CaptureRequest, CapturedDocument } from './plan-capture.js';
+import {
+  type Identity,
+  identityOf,
+  identityProblem,
+  isMarkdownFile,
+  isTrackedDocument,
+} from './tracked-document.js';
 
-const CAPTURED_KIND = 'markdown';
 /** Read sets kept at once, one per connection; the oldest goes first. */
 const MAX_READ_SETS = 64;
+/** Documents one read set holds at most; the oldest read goes first. */
+const MAX_READS = 256;
 
 interface ServedRead {
-  readonly documentId: string;
   readonly filePath: string;
   readonly text: string;
 }
@@ -38,20 +55,29 @@ interface PendingWrite {
   readonly before: string | null;
   readonly after: string;
   readonly inputs: readonly ServedRead[];
+  /** An AI's write (or edit): one the host may give a first identity to when it saves it. */
+  readonly byClient: boolean;
   readonly agent: CaptureRequest['agent'];
   readonly intent: CaptureRequest['intent'];
   readonly confidence: CaptureRequest['confidence'];
 }
 
-const hasIdentity = (text: string): boolean => readIdentity(canonicalizeString(text)).id !== null;
+const isDeterministic = (origin: Extract<ChangeOrigin, { kind: 'mcp' }>): boolean =>
+  origin.derivedFromReads === false;
 
 export class CaptureController {
-  /** By MCP connection: what it read since its last write, by document. */
+  /** By MCP connection: what it read since its last write, by file. */
   readonly #reads = new Map<string, Map<string, ServedRead>>();
   /** By document: a write waiting for its save. */
   readonly #pending = new Map<string, PendingWrite>();
-  /** Captures in flight, so a test (or shutdown) can wait for them. */
-  #inFlight = new Set<Promise<void>>();
+  /** By document: the identity it last carried, kept when a later text drops it. */
+  readonly #identities = new Map<string, Identity>();
+  /**
+   * The captures, one after another in the order their writes were saved: a capture waits
+   * for identities to reach the disk before it appends, and a later write's capture must not
+   * overtake it. Also what a test (or shutdown) waits for.
+   */
+  #captures: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly documents: DocumentStore,
@@ -59,56 +85,95 @@ export class CaptureController {
     private readonly report: (message: string) => void,
   ) {}
 
-  onRead(event: DocumentReadEvent): void {
-    const { document, origin } = event;
-    if (origin.kind !== 'mcp' || document.filePath === null || document.kind !== CAPTURED_KIND) return;
+  onOpened({ document }: DocumentOpenedEvent): void {
+    this.#remember(document);
+  }
+
+  onRead({ document, origin }: DocumentReadEvent): void {
+    this.#remember(document);
+    if (origin.kind !== 'mcp' || !isMarkdownFile(document)) return;
     let reads = this.#reads.get(origin.caller.connectionId);
     if (!reads) {
       this.#reads.set(origin.caller.connectionId, (reads = new Map<string, ServedRead>()));
       // Connections that read and never write (or went away) must not pin texts forever.
       if (this.#reads.size > MAX_READ_SETS) this.#reads.delete(this.#reads.keys().next().value!);
     }
-    reads.set(document.id, { documentId: document.id, filePath: document.filePath, text: document.content });
+    const filePath = document.filePath!;
+    reads.delete(filePath);
+    reads.set(filePath, { filePath, text: document.content });
+    if (reads.size > MAX_READS) reads.delete(reads.keys().next().value!);
   }
 
-  /** Gives the written document its identity when this write will be captured. */
-  async beforeWrite(proposal: WriteProposal): Promise<WriteProposal> {
-    const { document, origin } = proposal;
-    if (origin.kind !== 'mcp' || document.filePath === null || document.kind !== CAPTURED_KIND)
+  /**
+   * What a save adds: the document's identity when the saved text lacks it, or a first one
+   * when this save will be captured as a derivation (or the workspace already captures).
+   */
+  async beforeSave(proposal: SaveProposal): Promise<SaveProposal> {
+    const { document, content, origin } = proposal;
+    if (!isMarkdownFile(document) || identityOf(content) !== null) return proposal;
+    const where = await this.workspaces.containing(document.filePath!);
+    if (where === null || !isTrackedDocument(document, where.path)) return proposal;
+    const known = this.#identities.get(document.id) ?? identityOf(document.content);
+    let identity = known;
+    if (identity === null) {
+      if (!(await this.#firstIdentityDue(document, origin, () => where.workspace.initialized())))
+        return proposal;
+      identity = { id: uuidv7(), schema: null };
+    }
+    const problem = identityProblem(content);
+    if (problem !== null) {
+      this.report(`${where.path} was saved as written, without a vmark.id: ${problem}; it is not captured`);
       return proposal;
-    if (hasIdentity(proposal.content)) return proposal;
-    const where = await this.workspaces.containing(document.filePath);
-    if (where === null) return proposal;
-    const derived = [...this.#readsOf(origin.caller)].some((r) => r.documentId !== document.id);
-    if (!derived && !(await where.workspace.initialized())) return proposal;
-    return { ...proposal, content: assignIdentity(proposal.content, uuidv7()) };
+    }
+    try {
+      return { ...proposal, content: assignIdentity(content, identity.id, identity.schema ?? undefined) };
+    } catch (error) {
+      this.report(`${where.path} was saved as written, without a vmark.id: ${messageOf(error)}`);
+      return proposal;
+    }
   }
 
-  onWritten(event: DocumentWrittenEvent): void {
-    const { before, after, origin } = event;
-    if (after.filePath === null || after.kind !== CAPTURED_KIND) return;
+  onWritten({ before, after, origin }: DocumentWrittenEvent): void {
+    this.#remember(after);
+    if (!isMarkdownFile(after)) return;
+    const filePath = after.filePath!;
     if (origin.kind === 'mcp') {
-      const inputs = [...this.#readsOf(origin.caller)].filter((r) => r.documentId !== after.id);
+      const client = { type: 'model' as const, id: origin.caller.clientName };
+      const summary = `${origin.tool}.${origin.action} by ${origin.caller.clientName}`;
+      if (isDeterministic(origin)) {
+        // Made from the document alone: what was read before it stays for the next real write.
+        this.#pending.set(after.id, {
+          filePath,
+          before: before.filePath === null ? null : before.content,
+          after: after.content,
+          inputs: [],
+          byClient: false,
+          agent: client,
+          intent: { kind: 'mcp-edit', summary },
+          confidence: 'exact',
+        });
+        return;
+      }
+      const inputs = [...this.#readsOf(origin.caller)].filter((r) => r.filePath !== filePath);
       // "Since its last write": whatever the outcome, the next write starts a new read set.
       this.#reads.delete(origin.caller.connectionId);
       this.#pending.set(after.id, {
-        filePath: after.filePath,
+        filePath,
         before: before.filePath === null ? null : before.content,
         after: after.content,
         inputs,
-        agent: { type: 'model', id: origin.caller.clientName },
-        intent: {
-          kind: 'mcp-write',
-          summary: `${origin.tool}.${origin.action} by ${origin.caller.clientName}`,
-        },
+        byClient: true,
+        agent: client,
+        intent: { kind: 'mcp-write', summary },
         confidence: 'inferred',
       });
     } else if (origin.kind === 'editor') {
       this.#pending.set(after.id, {
-        filePath: after.filePath,
+        filePath,
         before: before.content,
         after: after.content,
         inputs: [],
+        byClient: false,
         agent: { type: 'human' },
         intent: { kind: 'edit', summary: 'saved in the editor' },
         confidence: 'exact',
@@ -116,43 +181,64 @@ export class CaptureController {
     }
   }
 
-  onSaved(event: DocumentSavedEvent): void {
-    const { document } = event;
+  onSaved({ document }: DocumentSavedEvent): void {
+    this.#remember(document);
     const pending = this.#pending.get(document.id);
     if (pending === undefined || document.filePath === null) return;
     this.#pending.delete(document.id);
-    // Another change came in between: the saved text is not the one this write made.
-    if (document.content !== pending.after) return;
-    const run = this.#capture(document.filePath, pending).catch((error: unknown) =>
-      this.report(
-        `capture of ${document.filePath} failed: ${error instanceof Error ? error.message : String(error)}`,
+    // The identity a save put back is the host's; any other difference is another change.
+    const saved = { ...pending, after: document.content };
+    if (!sameButIdentity(document.content, pending.after)) return;
+    const file = document.filePath;
+    this.#captures = this.#captures.then(() =>
+      this.#capture(file, saved).catch((error: unknown) =>
+        this.report(`capture of ${file} failed: ${messageOf(error)}`),
       ),
     );
-    this.#inFlight.add(run);
-    void run.finally(() => this.#inFlight.delete(run));
   }
 
   /** Resolves when every capture started so far has finished. */
-  async settled(): Promise<void> {
-    await Promise.all([...this.#inFlight]);
+  settled(): Promise<void> {
+    return this.#captures;
+  }
+
+  #remember(document: DocumentSnapshot): void {
+    const identity = identityOf(document.content);
+    if (identity !== null) this.#identities.set(document.id, identity);
   }
 
   #readsOf(caller: ToolCaller): Iterable<ServedRead> {
     return this.#reads.get(caller.connectionId)?.values() ?? [];
   }
 
+  /** A client's write made from something else it read, or one in a workspace that already captures. */
+  async #firstIdentityDue(
+    document: DocumentSnapshot,
+    origin: ChangeOrigin | null,
+    initialized: () => Promise<boolean>,
+  ): Promise<boolean> {
+    if (origin === null) {
+      const pending = this.#pending.get(document.id);
+      if (pending === undefined || !pending.byClient) return false;
+      return pending.inputs.length > 0 || (await initialized());
+    }
+    if (origin.kind !== 'mcp' || isDeterministic(origin)) return false;
+    const derived = [...this.#readsOf(origin.caller)].some((r) => r.filePath !== document.filePath);
+    return derived || (await initialized());
+  }
+
   async #capture(filePath: string, pending: PendingWrite): Promise<void> {
     const where = await this.workspaces.containing(filePath);
-    if (where === null || !hasIdentity(pending.after)) return;
+    if (where === null || !isWalkedMarkdownPath(where.path) || identityOf(pending.after) === null) return;
     const { workspace } = where;
-    if (pending.agent.type === 'human' && !(await workspace.initialized())) return;
+    if (!pending.byClient && !(await workspace.initialized())) return;
     const inputs: CapturedDocument[] = [];
     for (const read of pending.inputs) {
       const inside = await this.workspaces.containing(read.filePath);
       // Objects live in one workspace: a read from another one cannot be an input here.
-      if (inside?.workspace !== workspace) continue;
-      const text = hasIdentity(read.text) ? read.text : await this.#giveIdentity(read);
-      if (text !== null) inputs.push({ path: inside.path, text });
+      if (inside?.workspace !== workspace || !isWalkedMarkdownPath(inside.path)) continue;
+      const input = await this.#inputFor(read, inside.path);
+      if (input !== null) inputs.push(input);
     }
     await workspace.capture({
       output: { path: where.path, text: pending.after },
@@ -165,22 +251,50 @@ export class CaptureController {
   }
 
   /**
-   * Assigns an identity to a document that was read without one, as its first capture does
-   * (vmark-notes §7.2), and saves it. Only a clean buffer still holding the served text is
-   * touched: anything else would save a person's unsaved work or pin the wrong text.
+   * A read as an input, pinned to the text served. A file read without an identity is given
+   * one on disk (and in its buffer, if a tab shows it), whether or not it changed since: the
+   * revision served is then older than the file, and the edge is born stale.
    */
-  async #giveIdentity(read: ServedRead): Promise<string | null> {
-    let document;
-    try {
-      document = this.documents.get(read.documentId);
-    } catch {
+  async #inputFor(read: ServedRead, relative: string): Promise<CapturedDocument | null> {
+    if (identityOf(read.text) !== null) return { path: relative, text: read.text };
+    const problem = identityProblem(read.text);
+    if (problem !== null) {
+      this.report(`${relative} was read but is not recorded as an input: ${problem}`);
       return null;
     }
-    if (document.dirty || document.content !== read.text) return null;
-    const text = assignIdentity(document.content, uuidv7());
-    const saved = await this.documents
-      .write(document.id, text, { expectedRevision: document.revision, origin: { kind: 'host' }, save: true })
-      .catch(() => null);
-    return saved?.saved ? text : null;
+    const id = uuidv7();
+    let text: string;
+    try {
+      text = await this.documents.annotate(read.filePath, (current) =>
+        identityOf(current) !== null || identityProblem(current) !== null
+          ? null
+          : assignIdentity(current, id),
+      );
+    } catch (error) {
+      this.report(`${relative} was read but is not recorded as an input: ${messageOf(error)}`);
+      return null;
+    }
+    const identity = identityOf(text);
+    if (identity === null) {
+      this.report(`${relative} was read but is not recorded as an input: it could not be given a vmark.id`);
+      return null;
+    }
+    return { path: relative, text: read.text, identity: { object: identity.id, schema: identity.schema } };
   }
+}
+
+/** Equal once identity lines are set aside: the save only added the host's. */
+function sameButIdentity(saved: string, written: string): boolean {
+  if (saved === written) return true;
+  const identity = identityOf(saved);
+  if (identity === null || identityOf(written) !== null) return false;
+  try {
+    return assignIdentity(written, identity.id, identity.schema ?? undefined) === saved;
+  } catch {
+    return false;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -23,8 +23,13 @@ import { observationIdem, OBSERVED_EXTERNAL } from '../kernel/scan/index.js';
 export interface CapturedDocument {
   /** Workspace-relative, `/`-separated. */
   readonly path: string;
-  /** The text as served (an input) or as written (the output); it must carry a `vmark.id`. */
+  /** The text as served (an input) or as written (the output). */
   readonly text: string;
+  /**
+   * The identity, for an input served before it had one (the host gave the file one since);
+   * otherwise the text must carry a `vmark.id`.
+   */
+  readonly identity?: { readonly object: string; readonly schema: string | null };
 }
 
 export interface CaptureRequest {
@@ -57,8 +62,9 @@ function canonicalText(text: string, path: string): { text: string; hash: string
 function fingerprint(doc: CapturedDocument): Fingerprint {
   const { text, hash } = canonicalText(doc.text, doc.path);
   const identity = readIdentity(text);
-  if (identity.id === null) throw new CaptureError(`${doc.path} carries no vmark.id`);
-  return { object: identity.id, schema: identity.schema, hash };
+  if (identity.id !== null) return { object: identity.id, schema: identity.schema, hash };
+  if (doc.identity === undefined) throw new CaptureError(`${doc.path} carries no vmark.id`);
+  return { object: doc.identity.object.toLowerCase(), schema: doc.identity.schema, hash };
 }
 
 /** What the ledger records of each object, updated as the plan adds entries. */

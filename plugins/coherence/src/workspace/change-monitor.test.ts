@@ -47,6 +47,23 @@ describe('ChangeMonitor', () => {
     expect(await monitor.unchanged()).toBe(false);
   });
 
+  it('sees a change written in place to a file that an atomic save had replaced', async () => {
+    // Node 20's recursive watch on Linux follows each file's inode: after a rename over the
+    // file, a later write went unseen (issue 10).
+    const file = path.join(root, 'notes', 'deep', 'a.md');
+    monitor.mark();
+    await writeFile(`${file}.tmp`, 'saved atomically');
+    await rename(`${file}.tmp`, file);
+    expect(await monitor.unchanged()).toBe(false);
+    // Until every event of that save has come in (a mark forgets only what came before it).
+    for (let quiet = false; !quiet;) {
+      monitor.mark();
+      quiet = await monitor.unchanged();
+    }
+    await writeFile(file, 'then edited in place');
+    expect(await monitor.unchanged()).toBe(false);
+  });
+
   it('ignores the ledger folder and git internals', async () => {
     await mkdir(path.join(root, '.git'));
     monitor.mark();

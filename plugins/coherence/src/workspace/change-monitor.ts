@@ -10,19 +10,22 @@
  * event (watchman's sync cookie): the kernel queues watch events in order, so once the cookie
  * is seen, every change made before the question has been seen too.
  */
-import { watch, type FSWatcher } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Disposable } from '@vmark/sdk';
+import { watchTree } from './tree-watcher.js';
 
 /** Events of the ledger's own folder and of git internals do not change documents. */
-const IGNORED = /^(?:\.vmark|\.git)(?:[\\/]|$)/;
+const IGNORED = /^(?:\.vmark|\.git)(?:\/|$)/;
+/** What the walk never enters, so its changes need no watch either (the ledger's folder: only its cookies). */
+const SKIP = new Set(['.git', 'node_modules']);
+const SHALLOW = new Set(['.vmark']);
 const COOKIE_PREFIX = '.vmark-sync-';
 /** A cookie not seen by then means the watch cannot be vouched for: walk instead. */
 const COOKIE_TIMEOUT_MS = 2000;
 
 export class ChangeMonitor implements Disposable {
-  #watcher: FSWatcher | undefined;
+  #watcher: Disposable | undefined;
   #healthy = false;
   #dirty = true;
   #cookies = 0;
@@ -50,7 +53,7 @@ export class ChangeMonitor implements Disposable {
   }
 
   dispose(): void {
-    this.#watcher?.close();
+    this.#watcher?.dispose();
     this.#watcher = undefined;
     this.#healthy = false;
     this.#dirty = true;
@@ -84,12 +87,16 @@ export class ChangeMonitor implements Disposable {
 
   #start(): void {
     try {
-      this.#watcher = watch(this.root, { recursive: true, persistent: false }, (_event, name) => {
-        const cookie = name === null ? undefined : this.#waiting.get(path.basename(name));
-        if (cookie !== undefined) cookie();
-        else if (name === null || !IGNORED.test(name)) this.#dirty = true;
-      });
-      this.#watcher.on('error', () => this.dispose());
+      this.#watcher = watchTree(
+        this.root,
+        { skip: SKIP, shallow: SHALLOW },
+        (name) => {
+          const cookie = name === null ? undefined : this.#waiting.get(path.posix.basename(name));
+          if (cookie !== undefined) cookie();
+          else if (name === null || !IGNORED.test(name)) this.#dirty = true;
+        },
+        () => this.dispose(),
+      );
       this.#healthy = true;
     } catch {
       // No watch (e.g. out of inotify watches): every question walks.

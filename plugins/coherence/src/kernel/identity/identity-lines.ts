@@ -262,6 +262,16 @@ function isPlainSchema(s: string): boolean {
 }
 
 /**
+ * The lines between the fences of a closed front matter, as the identity rules recognise it;
+ * null when the document has none (no front matter, or an unclosed one, which is content).
+ */
+export function frontMatterBody(text: string): string | null {
+  const lines = splitLines(text);
+  const fm = locateFrontMatter(lines);
+  return fm.kind === 'closed' ? joinLines(lines.slice(1, fm.close)) : null;
+}
+
+/**
  * Delete the reserved identity lines (spec §3.2): every `id:` / `schema:` child of every
  * top-level `vmark:` map, the map line if no child survives, and the whole front matter if
  * only white space survives. Exactly the original's one-pass `mask_identity`, including

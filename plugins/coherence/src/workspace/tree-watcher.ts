@@ -1,0 +1,141 @@
+/**
+ * Watches a folder tree for changes, reliably. Node 20's `fs.watch(…, {recursive: true})` on
+ * Linux watches every file by its inode: once a file is replaced by a rename (what every
+ * atomic save does, vmark's own included), the watch stays on the old inode and the file's
+ * later changes are never reported. Watching each folder instead reports its entries by name,
+ * whatever inode they have. All the folder watches share the process's one inotify instance,
+ * so their events keep the order the kernel queued them in (the change monitor's sync cookie
+ * relies on it). Elsewhere (macOS, Windows) the native recursive watch is used.
+ */
+import { type Dirent, type FSWatcher, readdirSync, watch } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Disposable } from '@vmark/sdk';
+
+export interface TreeWatchOptions {
+  /** Folders (by name, at any depth) whose contents are not watched: `.git`, `node_modules`. */
+  readonly skip: ReadonlySet<string>;
+  /** Folders (workspace-relative) watched themselves but not below: the ledger's `.vmark`. */
+  readonly shallow: ReadonlySet<string>;
+}
+
+/** A change at `relative` (`/`-separated), or null when the platform did not say where. */
+export type TreeListener = (relative: string | null) => void;
+
+export function watchTree(
+  root: string,
+  options: TreeWatchOptions,
+  onChange: TreeListener,
+  onError: () => void,
+): Disposable {
+  if (process.platform !== 'linux') {
+    const watcher = watch(root, { recursive: true, persistent: false }, (_event, name) =>
+      onChange(name === null ? null : name.split(path.sep).join('/')),
+    );
+    watcher.on('error', onError);
+    return { dispose: () => watcher.close() };
+  }
+  return new FolderWatches(root, options, onChange, onError);
+}
+
+class FolderWatches implements Disposable {
+  readonly #watchers = new Map<string, FSWatcher>();
+  #disposed = false;
+
+  constructor(
+    private readonly root: string,
+    private readonly options: TreeWatchOptions,
+    private readonly onChange: TreeListener,
+    private readonly onError: () => void,
+  ) {
+    // Every folder there is now is watched before the call returns (one listing each, once):
+    // a change made right after it, however deep, counts.
+    this.#watch('');
+    this.#addBelowNow('');
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    for (const watcher of this.#watchers.values()) watcher.close();
+    this.#watchers.clear();
+  }
+
+  /** Watches the folder at `relative` ('' is the root); throws only for the root. */
+  #watch(relative: string): void {
+    if (this.#disposed || this.#watchers.has(relative)) return;
+    const folder = path.join(this.root, relative);
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(folder, { persistent: false }, (_event, name) => {
+        const child = name === null ? null : relative === '' ? name : `${relative}/${name}`;
+        this.onChange(child);
+        // A new folder (created or moved in) gets a watch of its own, and its subfolders.
+        if (child !== null && this.#descends(child)) void this.#addBelowIfFolder(child);
+      });
+    } catch (error) {
+      if (relative === '') throw error;
+      return; // Gone already, or out of watches: the change that made it was reported.
+    }
+    watcher.on('error', () => {
+      watcher.close();
+      this.#watchers.delete(relative);
+      // The root gone (or unwatchable) means nothing can be vouched for any more.
+      if (relative === '') this.onError();
+    });
+    this.#watchers.set(relative, watcher);
+  }
+
+  #descends(relative: string): boolean {
+    const name = relative.slice(relative.lastIndexOf('/') + 1);
+    const parent = relative.includes('/') ? relative.slice(0, relative.lastIndexOf('/')) : '';
+    return !this.options.skip.has(name) && !this.options.shallow.has(parent);
+  }
+
+  async #addBelowIfFolder(relative: string): Promise<void> {
+    const entries = await readdir(path.join(this.root, relative), { withFileTypes: true }).catch(() => null);
+    if (entries === null) {
+      // Not a folder (a file), or gone: a folder that went away loses its watch.
+      this.#forget(relative);
+      return;
+    }
+    this.#watch(relative);
+    await this.#addBelow(relative);
+  }
+
+  #addBelowNow(relative: string): void {
+    if (this.options.shallow.has(relative)) return;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(path.join(this.root, relative), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory() || this.options.skip.has(entry.name)) continue;
+      const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      this.#watch(child);
+      this.#addBelowNow(child);
+    }
+  }
+
+  async #addBelow(relative: string): Promise<void> {
+    if (this.options.shallow.has(relative)) return;
+    const entries = await readdir(path.join(this.root, relative), { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (this.#disposed) return;
+      if (!entry.isDirectory() || this.options.skip.has(entry.name)) continue;
+      const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      this.#watch(child);
+      await this.#addBelow(child);
+    }
+  }
+
+  #forget(relative: string): void {
+    for (const [watched, watcher] of this.#watchers) {
+      if (watched === relative || watched.startsWith(`${relative}/`)) {
+        watcher.close();
+        this.#watchers.delete(watched);
+      }
+    }
+  }
+}
