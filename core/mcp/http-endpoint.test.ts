@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connectRaw, type RawConnection } from '../../test/support/raw-http.js';
 import { createHost, type Host } from '../host.js';
 import { type HttpEndpoint, serveHttp } from './http-endpoint.js';
 
@@ -75,5 +76,52 @@ describe('serveHttp sessions', () => {
       await sleep(50);
       expect(await ping(session)).toBe(200);
     }
+  });
+});
+
+describe('serveHttp session cap', () => {
+  /** A call that stays in flight: its headers are in, its body never ends. */
+  async function callInFlight(sessionId: string): Promise<RawConnection> {
+    const raw = await connectRaw(Number(new URL(endpoint.url).port));
+    await raw.send(
+      `POST /mcp HTTP/1.1\r\nHost: ${new URL(endpoint.url).host}\r\n` +
+        `Authorization: Bearer ${endpoint.token}\r\nContent-Type: application/json\r\n` +
+        `Accept: application/json, text/event-stream\r\nMcp-Session-Id: ${sessionId}\r\n` +
+        `Mcp-Protocol-Version: 2025-06-18\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":"2.0",`,
+    );
+    // In the server's socket before any later request is sent: the handler counts the call from its headers.
+    return raw;
+  }
+
+  it('closes the least recently used idle session to make room for a new one', async () => {
+    endpoint = await serveHttp(host, { port: 0, maxSessions: 2 });
+    const older = await openSession();
+    const newer = await openSession();
+    expect(await ping(older)).toBe(200); // now `newer` is the one used least recently
+    const third = await openSession();
+    expect(await ping(newer)).toBe(404);
+    expect(await ping(older)).toBe(200);
+    expect(await ping(third)).toBe(200);
+  });
+
+  it('never closes a session with a call in flight, and refuses a new one when every session has one', async () => {
+    endpoint = await serveHttp(host, { port: 0, maxSessions: 2 });
+    const busy = await openSession();
+    const idle = await openSession();
+    const pending = await callInFlight(busy);
+    expect(await ping(idle)).toBe(200); // `busy` is now the least recently used, but busy
+    const third = await openSession();
+    expect(await ping(idle)).toBe(404);
+    const otherPending = await callInFlight(third);
+    const refused = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'late', version: '1' } },
+    });
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ error: { code: -32000, message: /Too many MCP sessions/ } });
+    pending.socket.destroy();
+    otherPending.socket.destroy();
   });
 });
