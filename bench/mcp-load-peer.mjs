@@ -3,7 +3,7 @@
  * The peer of bench/mcp-load.mjs: the MCP SDK's own `McpServer` over its
  * `StreamableHTTPServerTransport`, one server per session as the SDK's examples do it, with
  * the four calls of the load (`workspace.open`, `document.read`, `document.write`,
- * `session.get_state`) doing the same file reads and atomic writes and nothing else. What the
+ * `session.get_state`) doing the same file reads and atomic, fsynced writes and nothing else. What the
  * SDK and Node keep per call by themselves.
  *
  *   node bench/mcp-load-peer.mjs WORKSPACE   → prints {"url","token"} as its first line
@@ -67,8 +67,15 @@ function serverForSession() {
         return json({ content: await fs.readFile(file, 'utf8'), revision: revisions.get(file) });
       if (expected_revision !== undefined && expected_revision !== revisions.get(file))
         return refuse('STALE');
+      // Atomic and durable, as vmark saves: temp file, fsync, rename.
       const temp = `${file}.${randomUUID()}.tmp`;
-      await fs.writeFile(temp, content ?? '');
+      const handle = await fs.open(temp, 'wx');
+      try {
+        await handle.writeFile(content ?? '');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
       await fs.rename(temp, file);
       const revision = newRevision();
       revisions.set(file, revision);
