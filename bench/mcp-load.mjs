@@ -17,8 +17,9 @@
  *                           [--derived] [--no-peer] [--heap-snapshot DIR] [--quick] [--keep] [--tmp DIR]
  *                           [--vmark-node-arg=ARG]...
  *
- * `--heap-snapshot DIR` writes a V8 heap snapshot of the server (through the inspector, after a
- * GC) before the load and after it, for comparison in Chrome DevTools (Memory → Comparison).
+ * `--heap-snapshot DIR` writes V8 heap snapshots of the server (through the inspector, each after
+ * a GC): `-before` the load, `-load` at its end with the sessions still open, and `-after` the
+ * idle time, for comparison in Chrome DevTools (Memory → Comparison).
  * The last line is `BENCH_JSON {...}`. Exits 1 when a call fails or a file on disk does not
  * hold what a client last wrote.
  */
@@ -361,6 +362,8 @@ async function loadRun(name, server, options, workspace) {
     await inspector.gc();
     afterLoad.rssGc = await rssOf(pid);
     afterLoad.heap = await inspector.heap();
+    if (options.heapSnapshotDir)
+      await inspector.snapshot(path.join(options.heapSnapshotDir, `${name}-load.heapsnapshot`));
     // The clients leave the way an SDK client does (DELETE of the session), then the server idles.
     for (const { transport, client } of connections) {
       await transport.terminateSession().catch(() => undefined);
