@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { defineAction, defineTool } from '@vmark/sdk';
+import { toolPlugin } from '@vmark/sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { connectRaw, type RawConnection } from '../../test/support/raw-http.js';
 import { createHost, type Host } from '../host.js';
 import { type HttpEndpoint, serveHttp } from './http-endpoint.js';
 
@@ -10,11 +11,39 @@ let home: string;
 let host: Host;
 let endpoint: HttpEndpoint;
 
+/** Calls of `hold` that have started, each waiting for its release. */
+const held: Array<() => void> = [];
+let onHeld: () => void = () => undefined;
+const hold = defineTool({
+  name: 'hold',
+  title: 'Hold',
+  description: 'Answers once the test lets it: a call that stays in flight.',
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  actions: {
+    wait: defineAction({
+      args: {},
+      run: () =>
+        new Promise<null>((release) => {
+          held.push(() => release(null));
+          onHeld();
+        }),
+    }),
+  },
+});
+
 beforeEach(async () => {
   home = await mkdtemp(path.join(os.tmpdir(), 'vmark-http-'));
-  host = await createHost({ home, userPlugins: false });
+  const plugin = toolPlugin('hold-plugin', [hold]);
+  host = await createHost({
+    home,
+    userPlugins: false,
+    extraPlugins: [
+      { source: 'inline', dir: null, raw: plugin.manifest, load: () => Promise.resolve(plugin.plugin) },
+    ],
+  });
 });
 afterEach(async () => {
+  for (const release of held.splice(0)) release();
   await endpoint.close();
   await host.dispose();
   await rm(home, { recursive: true, force: true });
@@ -80,17 +109,23 @@ describe('serveHttp sessions', () => {
 });
 
 describe('serveHttp session cap', () => {
-  /** A call that stays in flight: its headers are in, its body never ends. */
-  async function callInFlight(sessionId: string): Promise<RawConnection> {
-    const raw = await connectRaw(Number(new URL(endpoint.url).port));
-    await raw.send(
-      `POST /mcp HTTP/1.1\r\nHost: ${new URL(endpoint.url).host}\r\n` +
-        `Authorization: Bearer ${endpoint.token}\r\nContent-Type: application/json\r\n` +
-        `Accept: application/json, text/event-stream\r\nMcp-Session-Id: ${sessionId}\r\n` +
-        `Mcp-Protocol-Version: 2025-06-18\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":"2.0",`,
+  /**
+   * A `tools/call` that stays in flight until released. Resolves once the tool runs (so the
+   * handler counts the call) with the response, whose stream ends with the answer.
+   */
+  async function callInFlight(sessionId: string): Promise<Response> {
+    const running = new Promise<void>((resolve) => (onHeld = resolve));
+    const answer = post(
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'hold', arguments: { action: 'wait' } },
+      },
+      sessionId,
     );
-    // In the server's socket before any later request is sent: the handler counts the call from its headers.
-    return raw;
+    await running;
+    return answer;
   }
 
   it('closes the least recently used idle session to make room for a new one', async () => {
@@ -121,7 +156,11 @@ describe('serveHttp session cap', () => {
     });
     expect(refused.status).toBe(503);
     expect(await refused.json()).toMatchObject({ error: { code: -32000, message: /Too many MCP sessions/ } });
-    pending.socket.destroy();
-    otherPending.socket.destroy();
+    for (const release of held.splice(0)) release();
+    // Released, both calls are answered on the sessions that were kept.
+    for (const answer of [pending, otherPending]) {
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toContain('"result"');
+    }
   });
 });
