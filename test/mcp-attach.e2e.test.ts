@@ -109,6 +109,48 @@ describe('vmark serve: MCP at /mcp of the UI port', () => {
   });
 });
 
+describe('a 10 MiB document.write to a running vmark serve (the SDK’s own HTTP limit is 4 MiB)', () => {
+  /** A 10 MiB Markdown text with a line of its own at the top. */
+  const bigText = (first: string) =>
+    `# ${first}\n\n` + 'A line of prose that fills the document.\n'.repeat(262_144);
+
+  async function writeBig(client: Client, name: string): Promise<void> {
+    const file = path.join(vault, 'notes', name);
+    await writeFile(file, 'small\n');
+    const opened = await call(client, 'workspace', { action: 'open', filePath: file });
+    expect(opened.isError).toBe(false);
+    const content = bigText(name);
+    expect(Buffer.byteLength(content)).toBeGreaterThan(10 * 1024 * 1024);
+    const written = await call(client, 'document', {
+      action: 'write',
+      tabId: opened.data.tabId,
+      content,
+    });
+    expect(written.isError).toBe(false);
+    expect(written.data).toMatchObject({ saved: true });
+    expect(await readFile(file, 'utf8')).toBe(content);
+  }
+
+  it('succeeds through an attached vmark mcp (stdio, relayed over HTTP)', async () => {
+    const ai = await attach();
+    try {
+      await eventually(() => ai.stderr.text.includes('attached to the running editor'));
+      await writeBig(ai.client, 'attached-big.md');
+    } finally {
+      await ai.client.close();
+    }
+  });
+
+  it('succeeds from an SDK client on the HTTP endpoint itself', async () => {
+    const client = await connectMcp(served);
+    try {
+      await writeBig(client, 'http-big.md');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('vmark mcp attaches to a running vmark serve of the same VMARK_HOME', () => {
   let browser: Browser;
   beforeAll(async () => {

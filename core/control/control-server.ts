@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
-import http from 'node:http';
+import type http from 'node:http';
+import { createHttpServer } from '../net/http-server.js';
 import { listenOnLoopback } from '../net/listen-on-loopback.js';
 import { VMARK_VERSION } from '../version.js';
 import { bearerMatches, newBearerToken } from './bearer-token.js';
@@ -32,7 +33,8 @@ export async function startControlServer(
 ): Promise<ControlServer> {
   const token = newBearerToken();
   let port = 0;
-  const server = http.createServer((request, response) => {
+  const server = createHttpServer();
+  server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
     // Nothing is read from a body: draining it lets the connection finish cleanly.
     request.resume();
     send(response, answer(request, token, port, handlers));

@@ -12,14 +12,16 @@ import { describeChange } from './describe-change.js';
  * AI edits can be undone (`vmark checkpoints restore`). Changes typed in an
  * editor or read from disk are the person's own and are not recorded.
  *
- * The hook is synchronous and runs inside the write: the tap only queues the
- * checkpoint, and the disk work happens afterwards, in order. A failure to
+ * The hook is synchronous and runs inside the write: the tap only hands the
+ * checkpoint to the store, which writes it afterwards, in order, batched with
+ * others (and never holds more text than its retention keeps). A failure to
  * record never fails the write; it is reported on stderr once per kind.
  */
 @injectable()
 export class CheckpointRecorder {
   #tap: Disposable | undefined;
-  #queue: Promise<void> = Promise.resolve();
+  /** The newest checkpoint's append: the store writes in order, so every earlier one is done with it. */
+  #last: Promise<void> = Promise.resolve();
   #reported = new Set<string>();
 
   constructor(
@@ -42,7 +44,7 @@ export class CheckpointRecorder {
 
   /** Resolves once every checkpoint queued so far is on disk (or has failed). */
   flush(): Promise<void> {
-    return this.#queue;
+    return this.#last;
   }
 
   /** Stops recording. Checkpoints already queued are still written: `flush` waits for them. */
@@ -64,11 +66,9 @@ export class CheckpointRecorder {
       contentBefore: before.content,
       createdAt: new Date(),
     };
-    this.#queue = this.#queue.then(() =>
-      this.store.append(checkpoint).then(
-        () => undefined,
-        (error: unknown) => this.#report(error),
-      ),
+    this.#last = this.store.append(checkpoint).then(
+      () => undefined,
+      (error: unknown) => this.#report(error),
     );
   }
 

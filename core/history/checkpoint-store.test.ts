@@ -244,6 +244,37 @@ describe('CheckpointStore', () => {
     await expect(store.get(entry.id)).rejects.toThrow(`checkpoint ${entry.id} was pruned`);
   });
 
+  it('writes the checkpoints that arrive during a write together: one index append for all of them', async () => {
+    const store = storeWith();
+    const open = fs.open.bind(fs);
+    let indexAppends = 0;
+    vi.spyOn(fs, 'open').mockImplementation((file, flags, mode) => {
+      if (file === index) indexAppends++;
+      return open(file, flags, mode);
+    });
+    // The first starts a write at once; the other ten wait for it, and go in the next one.
+    const appended = await Promise.all(Array.from({ length: 11 }, (_, i) => store.append(edit(`text ${i}`))));
+    expect(indexAppends).toBe(2);
+    expect(await store.list()).toEqual([...appended].reverse());
+    for (const [i, entry] of appended.entries())
+      expect(await store.get(entry.id)).toMatchObject({ contentBefore: `text ${i}` });
+  });
+
+  it('never writes, nor keeps waiting, the text of a checkpoint its retention would prune at once', async () => {
+    const store = storeWith({ checkpointRetention: { maxCount: 3, maxBytes: 1024 } });
+    const rename = fs.rename.bind(fs);
+    const texts: string[] = [];
+    vi.spyOn(fs, 'rename').mockImplementation((from, to) => {
+      if (String(to).endsWith('.md')) texts.push(path.basename(String(to)));
+      return rename(from, to);
+    });
+    const appended = await Promise.all(Array.from({ length: 11 }, (_, i) => store.append(edit(`text ${i}`))));
+    // The first one's write, then only the newest three of the ten that waited for it.
+    expect(texts).toEqual([appended[0], ...appended.slice(8)].map((e) => `${e!.id}.md`));
+    expect(await store.list()).toEqual(appended.slice(8).reverse());
+    await expect(store.get(appended[5]!.id)).rejects.toBeInstanceOf(UnknownCheckpointError);
+  });
+
   it('loses no append when several stores (processes) share one folder and prune', async () => {
     const limits = { checkpointRetention: { maxCount: 5, maxBytes: 1000 } };
     const [one, two] = [storeWith(limits), storeWith(limits)];

@@ -60,13 +60,30 @@ export class UnknownCheckpointError extends Error {
   override readonly name = 'UnknownCheckpointError';
 }
 
+/** A checkpoint handed to `append` and not yet on disk, with the entry it will have. */
+interface Waiting {
+  readonly entry: CheckpointEntry;
+  readonly contentBefore: string;
+  readonly resolve: (entry: CheckpointEntry) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** Text files written at once within one batch: enough to share the disk's flushes, few enough for any fd limit. */
+const PARALLEL_WRITES = 8;
+
 @injectable()
 export class CheckpointStore {
   readonly folder: string;
   readonly #retention: RetentionLimits;
   readonly #lock: LockOptions;
-  /** Changes from this process run one at a time, so they wait on each other here, not by polling the lock. */
-  #queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Appends not yet written, oldest first. While one batch is on its way to disk the next
+   * gathers here, so a burst of edits costs one lock, one index append and one prune, and the
+   * store keeps up with writes instead of queueing their texts in memory (issue 9).
+   */
+  #waiting: Waiting[] = [];
+  #waitingBytes = 0;
+  #writing = false;
   readonly #listeners = new Set<(entry: CheckpointEntry) => void>();
 
   constructor(@inject(HostOptionsToken) options: CheckpointStoreOptions) {
@@ -75,19 +92,39 @@ export class CheckpointStore {
     this.#lock = options.checkpointLock ?? {};
   }
 
-  /** Records one checkpoint, then prunes past the retention limits. */
+  /**
+   * Records one checkpoint, then prunes past the retention limits. Checkpoints waiting to be
+   * written that the retention would prune as soon as they were written (newer ones waiting
+   * fill the limits by themselves) are never written: they resolve at once, as pruned ones.
+   */
   append(checkpoint: NewCheckpoint): Promise<CheckpointEntry> {
-    const next = this.#queue.catch(() => undefined).then(() => this.#locked(() => this.#append(checkpoint)));
-    this.#queue = next;
-    return next.then((entry) => {
+    const createdAt = checkpoint.createdAt ?? new Date();
+    const entry: CheckpointEntry = {
+      id: newCheckpointId(createdAt),
+      createdAt: createdAt.toISOString(),
+      tabId: checkpoint.tabId,
+      filePath: checkpoint.filePath,
+      tool: checkpoint.tool,
+      description: checkpoint.description,
+      revisionBefore: checkpoint.revisionBefore,
+      revisionAfter: checkpoint.revisionAfter,
+      bytesBefore: Buffer.byteLength(checkpoint.contentBefore, 'utf8'),
+    };
+    const recorded = new Promise<CheckpointEntry>((resolve, reject) => {
+      this.#waiting.push({ entry, contentBefore: checkpoint.contentBefore, resolve, reject });
+    });
+    this.#waitingBytes += entry.bytesBefore;
+    this.#dropPruned();
+    if (!this.#writing) void this.#drain();
+    return recorded.then((recordedEntry) => {
       for (const listener of [...this.#listeners]) {
         try {
-          listener(entry);
+          listener(recordedEntry);
         } catch {
           // A listener (the history panel) must not turn a recorded checkpoint into a failed one.
         }
       }
-      return entry;
+      return recordedEntry;
     });
   }
 
@@ -126,32 +163,86 @@ export class CheckpointStore {
     return withFileLock(path.join(this.folder, LOCK_FILE), work, this.#lock);
   }
 
-  async #append(checkpoint: NewCheckpoint): Promise<CheckpointEntry> {
-    const createdAt = checkpoint.createdAt ?? new Date();
-    const entry: CheckpointEntry = {
-      id: newCheckpointId(createdAt),
-      createdAt: createdAt.toISOString(),
-      tabId: checkpoint.tabId,
-      filePath: checkpoint.filePath,
-      tool: checkpoint.tool,
-      description: checkpoint.description,
-      revisionBefore: checkpoint.revisionBefore,
-      revisionAfter: checkpoint.revisionAfter,
-      bytesBefore: Buffer.byteLength(checkpoint.contentBefore, 'utf8'),
-    };
-    const contentPath = this.#contentPath(entry.id);
-    await writeFileAtomic(contentPath, checkpoint.contentBefore);
-    try {
-      await this.#appendLine(serializeEntry(entry));
-    } catch (error) {
-      await fs.rm(contentPath, { force: true }).catch(() => undefined);
-      throw error;
+  /** Writes what waits, batch after batch, until nothing does. */
+  async #drain(): Promise<void> {
+    this.#writing = true;
+    while (this.#waiting.length > 0) {
+      const batch = this.#waiting;
+      this.#waiting = [];
+      this.#waitingBytes = 0;
+      // Settled once the lock is released, so that whoever waits for an append finds the folder free.
+      let settle: () => void;
+      try {
+        settle = await this.#locked(() => this.#appendBatch(batch));
+      } catch (error) {
+        // Lock or folder: nothing of the batch was written.
+        settle = () => batch.forEach((waiting) => waiting.reject(error));
+      }
+      settle();
     }
-    await this.#prune();
-    return entry;
+    this.#writing = false;
   }
 
-  async #appendLine(line: string): Promise<void> {
+  /**
+   * Of the checkpoints waiting, the newest that fit the retention limits (always the newest
+   * one) stay; older ones would be pruned right after their write, so they are not written.
+   */
+  #dropPruned(): void {
+    if (this.#waiting.length <= this.#retention.maxCount && this.#waitingBytes <= this.#retention.maxBytes)
+      return;
+    const { firstKept, bytes } = retained(
+      this.#waiting.map((waiting) => waiting.entry),
+      this.#retention,
+    );
+    for (const { entry, resolve } of this.#waiting.splice(0, firstKept)) resolve(entry);
+    this.#waitingBytes = bytes;
+  }
+
+  /**
+   * Each text file first (atomically, before any index line names it), then one index append
+   * for the batch, then one prune. A checkpoint whose text could not be written fails alone.
+   * Returns what settles each checkpoint's append.
+   */
+  async #appendBatch(batch: readonly Waiting[]): Promise<() => void> {
+    const failed: Array<[Waiting, unknown]> = [];
+    const written: Waiting[] = [];
+    for (let start = 0; start < batch.length; start += PARALLEL_WRITES) {
+      const slice = batch.slice(start, start + PARALLEL_WRITES);
+      const outcomes = await Promise.allSettled(
+        slice.map((waiting) => writeFileAtomic(this.#contentPath(waiting.entry.id), waiting.contentBefore)),
+      );
+      outcomes.forEach((outcome, i) => {
+        if (outcome.status === 'fulfilled') written.push(slice[i]!);
+        else failed.push([slice[i]!, outcome.reason]);
+      });
+    }
+    const settle = (error?: unknown) => () => {
+      for (const [waiting, reason] of failed) waiting.reject(reason);
+      for (const waiting of written) {
+        if (error === undefined) waiting.resolve(waiting.entry);
+        else waiting.reject(error);
+      }
+    };
+    if (written.length === 0) return settle();
+    try {
+      await this.#appendLines(written.map((waiting) => serializeEntry(waiting.entry)));
+    } catch (error) {
+      await Promise.all(
+        written.map((waiting) =>
+          fs.rm(this.#contentPath(waiting.entry.id), { force: true }).catch(() => undefined),
+        ),
+      );
+      return settle(error);
+    }
+    try {
+      await this.#prune();
+    } catch (error) {
+      return settle(error);
+    }
+    return settle();
+  }
+
+  async #appendLines(lines: readonly string[]): Promise<void> {
     const handle = await fs.open(this.#indexPath(), 'a+');
     try {
       const { size } = await handle.stat();
@@ -161,8 +252,8 @@ export class CheckpointStore {
         await handle.read(last, 0, 1, size - 1);
         torn = last[0] !== 0x0a;
       }
-      // One write for the whole line, so that a crash can tear at most this one line.
-      await handle.write(`${torn ? '\n' : ''}${line}\n`);
+      // One write for the batch's lines, so that a crash can tear at most the last line written.
+      await handle.write(`${torn ? '\n' : ''}${lines.map((line) => `${line}\n`).join('')}`);
       await handle.datasync();
     } finally {
       await handle.close();
@@ -172,18 +263,7 @@ export class CheckpointStore {
   /** Keeps the newest checkpoints within both limits (always the newest one), and removes the rest. */
   async #prune(): Promise<void> {
     const entries = await this.#readIndex();
-    let count = 0;
-    let bytes = 0;
-    let firstKept = entries.length;
-    while (firstKept > 0) {
-      const entry = entries[firstKept - 1]!;
-      const fits =
-        count + 1 <= this.#retention.maxCount && bytes + entry.bytesBefore <= this.#retention.maxBytes;
-      if (!fits && count > 0) break;
-      count += 1;
-      bytes += entry.bytesBefore;
-      firstKept -= 1;
-    }
+    const { firstKept } = retained(entries, this.#retention);
     if (firstKept === 0) return;
     const kept = entries.slice(firstKept);
     await writeFileAtomic(this.#indexPath(), kept.map((e) => serializeEntry(e) + '\n').join(''));
@@ -214,4 +294,26 @@ export class CheckpointStore {
   #contentPath(id: string): string {
     return path.join(this.folder, id + CONTENT_SUFFIX);
   }
+}
+
+/**
+ * Of `entries` (oldest first), where the newest that fit both limits begin (always at least
+ * the newest one), and how many bytes of replaced text they hold.
+ */
+function retained(
+  entries: readonly CheckpointEntry[],
+  retention: RetentionLimits,
+): { firstKept: number; bytes: number } {
+  let count = 0;
+  let bytes = 0;
+  let firstKept = entries.length;
+  while (firstKept > 0) {
+    const entry = entries[firstKept - 1]!;
+    const fits = count + 1 <= retention.maxCount && bytes + entry.bytesBefore <= retention.maxBytes;
+    if (!fits && count > 0) break;
+    count += 1;
+    bytes += entry.bytesBefore;
+    firstKept -= 1;
+  }
+  return { firstKept, bytes };
 }

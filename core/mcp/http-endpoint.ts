@@ -1,8 +1,8 @@
-import { createServer } from 'node:http';
 import { newBearerToken } from '../control/bearer-token.js';
 import type { Host } from '../host.js';
+import { type ConnectionTimeouts, createHttpServer } from '../net/http-server.js';
 import { listenOnLoopback } from '../net/listen-on-loopback.js';
-import { McpHttpHandler } from './mcp-http-handler.js';
+import { McpHttpHandler, type McpHttpLimits } from './mcp-http-handler.js';
 
 export interface HttpEndpoint {
   readonly url: string;
@@ -10,13 +10,13 @@ export interface HttpEndpoint {
   close(): Promise<void>;
 }
 
-export interface HttpEndpointOptions {
+export interface HttpEndpointOptions extends McpHttpLimits {
   /** 0 picks a free port. */
   readonly port: number;
   /** The bearer token clients must send; a fresh random one when omitted. */
   readonly token?: string;
-  /** A session with no open request for this long is closed (default 30 minutes). */
-  readonly idleMs?: number;
+  /** Defaults in `DEFAULT_CONNECTION_TIMEOUTS`; tests shorten them. */
+  readonly timeouts?: Partial<ConnectionTimeouts>;
 }
 
 /**
@@ -25,9 +25,10 @@ export interface HttpEndpointOptions {
  */
 export async function serveHttp(host: Host, options: HttpEndpointOptions): Promise<HttpEndpoint> {
   const token = options.token ?? newBearerToken();
-  const server = createServer();
+  const server = createHttpServer(options.timeouts);
   const port = await listenOnLoopback(server, options.port);
-  const handler = new McpHttpHandler(host, { port, token, idleMs: options.idleMs });
+  const { idleMs, maxSessions, maxBodyBytes } = options;
+  const handler = new McpHttpHandler(host, { port, token, idleMs, maxSessions, maxBodyBytes });
   server.on('request', (req, res) => {
     if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname === '/mcp') return handler.handle(req, res);
     res.writeHead(404, { 'Content-Type': 'application/json' });

@@ -4,27 +4,40 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { bearerMatches } from '../control/bearer-token.js';
 import type { Host } from '../host.js';
+import { readRequestBody } from '../net/request-body.js';
 import { MAX_MESSAGE_BYTES } from './message-limits.js';
 
-export interface McpHttpHandlerOptions {
+/** What one MCP endpoint lets its clients hold (the connections' timeouts are the server's). */
+export interface McpHttpLimits {
+  /** A session with no open request for this long is closed (default 30 minutes). */
+  readonly idleMs?: number;
+  /** Sessions at once (default 64); past it a new one takes the place of the oldest idle one. */
+  readonly maxSessions?: number;
+  /** The largest request body, i.e. MCP message (default `MAX_MESSAGE_BYTES`, as on stdio). */
+  readonly maxBodyBytes?: number;
+}
+
+export interface McpHttpHandlerOptions extends McpHttpLimits {
   /** The loopback port the server listens on: only `127.0.0.1:PORT` and `localhost:PORT` are served. */
   readonly port: number;
   /** The host's bearer token; an installed client's credential opens the endpoint too. */
   readonly token: string;
-  /** A session with no open request for this long is closed (default 30 minutes). */
-  readonly idleMs?: number;
 }
 
 /** Clients that go away without DELETE leave sessions behind; idle ones are swept. */
 const DEFAULT_IDLE_MS = 30 * 60 * 1000;
+/** Each session is an MCP server of its own; a few AI clients and the editor use a handful. */
+const DEFAULT_MAX_SESSIONS = 64;
 
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
   /** The client credential the session began with; undefined for the host's own token. */
   readonly credential: string | undefined;
   readonly dispose: () => void;
-  /** Requests in flight, the client's notification stream (GET) among them. */
-  open: number;
+  /** Calls in flight (POST, DELETE): a session with one is never closed to make room. */
+  calls: number;
+  /** The client's notification streams (GET), open for as long as it listens. */
+  streams: number;
   lastSeen: number;
 }
 
@@ -32,7 +45,8 @@ interface Session {
  * MCP over Streamable HTTP for whichever loopback server mounts it at `/mcp`
  * (`vmark mcp --http`, or the UI server of `vmark serve`): the Host and Origin
  * checks (DNS rebinding, other sites' pages), the bearer check, one MCP server
- * per session, each session pinned to the credential it began with.
+ * per session, each session pinned to the credential it began with, and the
+ * limits of ADR 21 (message size as on stdio, a cap on sessions).
  */
 export class McpHttpHandler {
   readonly #host: Host;
@@ -40,11 +54,17 @@ export class McpHttpHandler {
   readonly #hosts: readonly string[];
   readonly #origins: readonly string[];
   readonly #sessions = new Map<string, Session>();
+  readonly #maxSessions: number;
+  readonly #maxBodyBytes: number;
+  /** Sessions being initialized: not in `#sessions` yet, but counted against the cap. */
+  #starting = 0;
   readonly #sweep: NodeJS.Timeout;
 
   constructor(host: Host, options: McpHttpHandlerOptions) {
     this.#host = host;
     this.#token = options.token;
+    this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    this.#maxBodyBytes = options.maxBodyBytes ?? MAX_MESSAGE_BYTES;
     this.#hosts = [`127.0.0.1:${options.port}`, `localhost:${options.port}`];
     // Browsers send Origin on cross-site requests; only the host's own pages may call.
     this.#origins = this.#hosts.map((name) => `http://${name}`);
@@ -52,7 +72,8 @@ export class McpHttpHandler {
     this.#sweep = setInterval(
       () => {
         for (const session of [...this.#sessions.values()]) {
-          if (session.open === 0 && Date.now() - session.lastSeen > idleMs) void session.transport.close();
+          const open = session.calls + session.streams;
+          if (open === 0 && Date.now() - session.lastSeen > idleMs) void session.transport.close();
         }
       },
       Math.min(idleMs, 60_000),
@@ -101,26 +122,49 @@ export class McpHttpHandler {
       // A session keeps the identity it began with: another credential cannot borrow it.
       if (session.credential !== credential)
         return reply(res, 403, -32001, 'Forbidden: this MCP session belongs to another credential');
-      session.open++;
+      const stream = req.method === 'GET';
+      if (stream) session.streams++;
+      else session.calls++;
+      session.lastSeen = Date.now();
       res.once('close', () => {
-        session.open--;
+        if (stream) session.streams--;
+        else session.calls--;
         session.lastSeen = Date.now();
       });
-      return session.transport.handleRequest(req, res);
+      if (req.method !== 'POST') return session.transport.handleRequest(req, res);
+      const message = await this.#readMessage(req, res);
+      if (message === undefined) return;
+      return session.transport.handleRequest(req, res, message);
     }
     if (req.method !== 'POST') return reply(res, 400, -32000, 'Bad request: no MCP session');
-    const body = await readJson(req);
+    const body = await this.#readMessage(req, res);
+    if (body === undefined) return;
     if (!isInitializeRequest(body)) return reply(res, 400, -32000, 'Bad request: initialize first');
+    if (!this.#makeRoom())
+      return reply(
+        res,
+        503,
+        -32000,
+        `Too many MCP sessions: all ${this.#maxSessions} have a call in flight; try again shortly`,
+      );
 
+    this.#starting++;
+    let counted = true;
+    const started = () => {
+      if (counted) this.#starting--;
+      counted = false;
+    };
     const mcp = this.#host.createMcpSession(credential);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
+        started();
         this.#sessions.set(id, {
           transport,
           credential,
           dispose: () => mcp.dispose(),
-          open: 0,
+          calls: 0,
+          streams: 0,
           lastSeen: Date.now(),
         });
       },
@@ -129,23 +173,56 @@ export class McpHttpHandler {
       if (transport.sessionId) this.#sessions.delete(transport.sessionId);
       mcp.dispose();
     };
-    await mcp.server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    try {
+      await mcp.server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      started();
+    }
   }
-}
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_MESSAGE_BYTES) throw new Error('Request body too large');
-    chunks.push(chunk);
+  /**
+   * The request's JSON-RPC message, bounded as on stdio (the SDK's own reader stops at 4 MiB).
+   * Undefined once the request has been answered: 413 as soon as the declared or the received
+   * size passes the bound, without reading the rest, or 400 for a body that is not JSON.
+   */
+  async #readMessage(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+    const read = await readRequestBody(req, this.#maxBodyBytes);
+    if (read.tooLarge) {
+      // The rest of the body stays unread: the connection ends with this answer.
+      res.setHeader('Connection', 'close');
+      reply(
+        res,
+        413,
+        -32000,
+        `Payload Too Large: an MCP message may be at most ${this.#maxBodyBytes} bytes, on every transport`,
+      );
+      return undefined;
+    }
+    try {
+      return JSON.parse(read.body.toString('utf8')) as unknown;
+    } catch {
+      reply(res, 400, -32700, 'Parse error: Invalid JSON');
+      return undefined;
+    }
   }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  } catch {
-    return undefined;
+
+  /**
+   * Whether a new session fits, closing the oldest idle one when the cap is reached: one with
+   * no call in flight, those without a notification stream first, then the longest unused.
+   */
+  #makeRoom(): boolean {
+    if (this.#sessions.size + this.#starting < this.#maxSessions) return true;
+    const idle = [...this.#sessions]
+      .filter(([, session]) => session.calls === 0)
+      .sort(([, a], [, b]) => a.streams - b.streams || a.lastSeen - b.lastSeen);
+    const oldest = idle[0];
+    if (oldest === undefined) return false;
+    const [id, session] = oldest;
+    // Out of the count at once; the transport's close ends its stream and disposes its server.
+    this.#sessions.delete(id);
+    void session.transport.close();
+    return true;
   }
 }
 

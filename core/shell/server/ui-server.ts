@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { DisposableStore, toDisposable } from '@vmark/sdk';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -7,7 +7,8 @@ import { HostDocumentStore } from '../../documents/document-store.js';
 import { MAX_DOCUMENT_BYTES } from '../../documents/read-text-file.js';
 import { pluginHooks } from '../../hooks/plugin-hooks.js';
 import type { Host } from '../../host.js';
-import { McpHttpHandler } from '../../mcp/mcp-http-handler.js';
+import { McpHttpHandler, type McpHttpLimits } from '../../mcp/mcp-http-handler.js';
+import { type ConnectionTimeouts, createHttpServer } from '../../net/http-server.js';
 import { listenOnLoopback } from '../../net/listen-on-loopback.js';
 import { HostVault } from '../../vault/host-vault.js';
 import { DocumentAuthority } from './document-authority.js';
@@ -29,6 +30,10 @@ export interface UiServerOptions {
   readonly token: string;
   /** Where the renderer's build (index.html, renderer.js, renderer.css) lies. */
   readonly assetsDir: string;
+  /** Defaults in `DEFAULT_CONNECTION_TIMEOUTS`, as for `vmark mcp --http`; tests shorten them. */
+  readonly timeouts?: Partial<ConnectionTimeouts>;
+  /** The limits of the MCP endpoint at `/mcp`. */
+  readonly mcp?: McpHttpLimits;
 }
 
 export interface UiServer {
@@ -118,13 +123,13 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     }),
   );
 
-  const server = createServer();
+  const server = createHttpServer(options.timeouts);
   const port = await listenOnLoopback(server, options.port);
   const guard = new RequestGuard(port, options.token);
   const csp = contentSecurityPolicy(guard.webSocketOrigins);
 
   // MCP takes its token as a bearer header and checks Host and Origin itself; it reads the body.
-  const mcp = new McpHttpHandler(host, { port, token: options.token });
+  const mcp = new McpHttpHandler(host, { ...options.mcp, port, token: options.token });
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (url.pathname === '/mcp') return mcp.handle(request, response);

@@ -73,11 +73,14 @@ export class CaptureController {
   /** By document: the identity it last carried, kept when a later text drops it. */
   readonly #identities = new Map<string, Identity>();
   /**
-   * The captures, one after another in the order their writes were saved: a capture waits
-   * for identities to reach the disk before it appends, and a later write's capture must not
-   * overtake it. Also what a test (or shutdown) waits for.
+   * The captures are prepared one after another in the order their writes were saved (a
+   * capture waits for its inputs' identities to reach the disk, and a later write's capture
+   * must not overtake it), then handed to their workspace, which records them in that order —
+   * together, when they pile up.
    */
-  #captures: Promise<void> = Promise.resolve();
+  #prepared: Promise<void> = Promise.resolve();
+  /** Captures handed to a workspace and not yet recorded. */
+  readonly #recording = new Set<Promise<unknown>>();
 
   constructor(
     private readonly documents: DocumentStore,
@@ -190,16 +193,21 @@ export class CaptureController {
     const saved = { ...pending, after: document.content };
     if (!sameButIdentity(document.content, pending.after)) return;
     const file = document.filePath;
-    this.#captures = this.#captures.then(() =>
-      this.#capture(file, saved).catch((error: unknown) =>
-        this.report(`capture of ${file} failed: ${messageOf(error)}`),
-      ),
+    const failed = (error: unknown) => this.report(`capture of ${file} failed: ${messageOf(error)}`);
+    this.#prepared = this.#prepared.then(() =>
+      this.#capture(file, saved).then((handed) => {
+        if (handed === null) return;
+        const tracked = handed.recording.catch(failed);
+        this.#recording.add(tracked);
+        void tracked.finally(() => this.#recording.delete(tracked));
+      }, failed),
     );
   }
 
-  /** Resolves when every capture started so far has finished. */
-  settled(): Promise<void> {
-    return this.#captures;
+  /** Resolves when every capture started so far has been recorded (or has failed). */
+  async settled(): Promise<void> {
+    await this.#prepared;
+    await Promise.all([...this.#recording]);
   }
 
   #remember(document: DocumentSnapshot): void {
@@ -227,11 +235,13 @@ export class CaptureController {
     return derived || (await initialized());
   }
 
-  async #capture(filePath: string, pending: PendingWrite): Promise<void> {
+  /** Prepares the capture and hands it to its workspace: its recording, or null when there is none. */
+  async #capture(filePath: string, pending: PendingWrite): Promise<{ recording: Promise<number> } | null> {
     const where = await this.workspaces.containing(filePath);
-    if (where === null || !isWalkedMarkdownPath(where.path) || identityOf(pending.after) === null) return;
+    if (where === null || !isWalkedMarkdownPath(where.path) || identityOf(pending.after) === null)
+      return null;
     const { workspace } = where;
-    if (!pending.byClient && !(await workspace.initialized())) return;
+    if (!pending.byClient && !(await workspace.initialized())) return null;
     const inputs: CapturedDocument[] = [];
     for (const read of pending.inputs) {
       const inside = await this.workspaces.containing(read.filePath);
@@ -240,7 +250,7 @@ export class CaptureController {
       const input = await this.#inputFor(read, inside.path);
       if (input !== null) inputs.push(input);
     }
-    await workspace.capture({
+    const recording = workspace.capture({
       output: { path: where.path, text: pending.after },
       before: pending.before,
       inputs,
@@ -248,6 +258,8 @@ export class CaptureController {
       intent: pending.intent,
       confidence: pending.confidence,
     });
+    // Wrapped: an async function's result would wait for the recording, and the next capture with it.
+    return { recording };
   }
 
   /**

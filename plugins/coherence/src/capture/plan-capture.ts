@@ -17,7 +17,7 @@ import {
   type EntryFactory,
   type LedgerEntry,
 } from '../kernel/ledger/index.js';
-import { buildRevisionGraph, normUuid, type RevisionGraph } from '../kernel/projection/index.js';
+import { normUuid } from '../kernel/projection/index.js';
 import { observationIdem, OBSERVED_EXTERNAL } from '../kernel/scan/index.js';
 
 export interface CapturedDocument {
@@ -67,39 +67,48 @@ function fingerprint(doc: CapturedDocument): Fingerprint {
   return { object: doc.identity.object.toLowerCase(), schema: doc.identity.schema, hash };
 }
 
-/** What the ledger records of each object, updated as the plan adds entries. */
+/**
+ * What the ledger records of each object: registrations, revisions by content, and heads.
+ * Entries the plan adds are applied as they are made, so that planning several writes in a
+ * row gives what planning each after the previous one's append would.
+ */
 class Known {
   readonly #registered = new Set<string>();
   /** object → content hash → revisions with that content. */
   readonly #byHash = new Map<string, Map<string, string[]>>();
-  readonly #graph: RevisionGraph;
-  readonly #added = new Map<string, string[]>();
+  /** object → every revision recorded, and the ones some revision names as its parent. */
+  readonly #revisions = new Map<string, Set<string>>();
+  readonly #parents = new Map<string, Set<string>>();
 
   constructor(entries: readonly LedgerEntry[]) {
-    const ordered = [...entries].sort(compareEntries);
-    this.#graph = buildRevisionGraph(ordered);
-    for (const entry of ordered) {
-      if (isKind(entry, 'object-registered')) this.#registered.add(normUuid(entry.body.object));
-      if (!isKind(entry, 'transformation')) continue;
-      for (const out of entry.body.outputs)
-        this.#remember(normUuid(out.object), out.content_hash, out.revision);
-    }
+    for (const entry of [...entries].sort(compareEntries)) this.add(entry);
   }
 
-  #remember(object: string, hash: string, revision: string): void {
-    let hashes = this.#byHash.get(object);
-    if (!hashes) this.#byHash.set(object, (hashes = new Map<string, string[]>()));
-    const list = hashes.get(hash) ?? [];
-    if (!list.includes(revision)) list.push(revision);
-    hashes.set(hash, list);
+  add(entry: LedgerEntry): void {
+    if (isKind(entry, 'object-registered')) this.#registered.add(normUuid(entry.body.object));
+    if (!isKind(entry, 'transformation')) return;
+    for (const out of entry.body.outputs) {
+      const object = normUuid(out.object);
+      setOf(this.#revisions, object).add(out.revision);
+      const named = setOf(this.#parents, object);
+      for (const parent of out.parents) named.add(parent);
+      let hashes = this.#byHash.get(object);
+      if (!hashes) this.#byHash.set(object, (hashes = new Map<string, string[]>()));
+      const list = hashes.get(out.content_hash) ?? [];
+      if (!list.includes(out.revision)) list.push(out.revision);
+      hashes.set(out.content_hash, list);
+    }
   }
 
   isRegistered(object: string): boolean {
     return this.#registered.has(object) || this.#byHash.has(object);
   }
 
+  /** Revisions no other revision of the object names as a parent, sorted (as the revision graph's). */
   heads(object: string): readonly string[] {
-    return this.#added.get(object) ?? this.#graph.heads(object);
+    const key = normUuid(object);
+    const named = this.#parents.get(key);
+    return [...(this.#revisions.get(key) ?? [])].filter((r) => !named?.has(r)).sort();
   }
 
   /** A revision with this content, a head by preference. */
@@ -108,12 +117,12 @@ class Known {
     const heads = this.heads(object);
     return candidates.find((r) => heads.includes(r)) ?? candidates[0] ?? null;
   }
+}
 
-  record(object: string, hash: string, revision: string): void {
-    this.#registered.add(object);
-    this.#remember(object, hash, revision);
-    this.#added.set(object, [revision]);
-  }
+function setOf(map: Map<string, Set<string>>, key: string): Set<string> {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set<string>()));
+  return set;
 }
 
 export function planCapture(
@@ -121,12 +130,32 @@ export function planCapture(
   request: CaptureRequest,
   factory: EntryFactory,
 ): LedgerEntry[] {
+  return planWith(new Known(entries), request, factory);
+}
+
+/**
+ * The entries of several writes in the order they were made, each planned as if the entries
+ * of the ones before it were already in the ledger: one pass over the ledger for all of them.
+ */
+export function planCaptures(
+  entries: readonly LedgerEntry[],
+  requests: readonly CaptureRequest[],
+  factory: EntryFactory,
+): LedgerEntry[][] {
   const known = new Known(entries);
+  return requests.map((request) => planWith(known, request, factory));
+}
+
+function planWith(known: Known, request: CaptureRequest, factory: EntryFactory): LedgerEntry[] {
   const planned: LedgerEntry[] = [];
+  const emit = (entry: LedgerEntry) => {
+    planned.push(entry);
+    known.add(entry);
+  };
 
   const register = (doc: CapturedDocument, print: Fingerprint, derivedFrom: readonly string[]) => {
     if (known.isRegistered(print.object)) return;
-    planned.push(
+    emit(
       createEntry(
         'object-registered',
         { object: print.object, path: doc.path, schema: print.schema, derived_from: [...derivedFrom] },
@@ -141,7 +170,7 @@ export function planCapture(
     if (existing !== null) return existing;
     const parents = [...known.heads(print.object)].sort();
     const revision = revisionId(print.hash, parents);
-    planned.push(
+    emit(
       createEntry(
         'transformation',
         {
@@ -156,7 +185,6 @@ export function planCapture(
         observationIdem(['transformation', print.object, revision]),
       ),
     );
-    known.record(print.object, print.hash, revision);
     return revision;
   };
 
@@ -185,7 +213,7 @@ export function planCapture(
   // Identity lines are masked from the hash: a write that changed only them changed nothing.
   if (parents.length === 1 && known.revisionWith(out.object, out.hash) === parents[0]) return planned;
   const revision = revisionId(out.hash, parents);
-  planned.push(
+  emit(
     createEntry(
       'transformation',
       {

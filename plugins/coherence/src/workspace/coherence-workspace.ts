@@ -7,7 +7,7 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { uuidv7 } from '../kernel/identity/index.js';
 import {
-  appendEntry,
+  appendEntries,
   createEntry,
   ensureLayout,
   isKind,
@@ -40,7 +40,7 @@ import {
   type ObjectIndex,
   type WalkResult,
 } from '../kernel/scan/index.js';
-import { planCapture, type CaptureRequest } from '../capture/plan-capture.js';
+import { planCapture, planCaptures, type CaptureRequest } from '../capture/plan-capture.js';
 import { GrantRecordError, type GrantRecord } from '../delegation/grant-record.js';
 import { currentGrants, DELEGABLE_SCOPES, type DelegableScope, type Grant } from '../delegation/grants.js';
 import {
@@ -90,6 +90,12 @@ export interface Clock {
   readonly newId: () => string;
 }
 
+interface WaitingCapture {
+  readonly request: CaptureRequest;
+  readonly resolve: (entries: number) => void;
+  readonly reject: (error: unknown) => void;
+}
+
 const systemClock: Clock = { now: () => new Date(), newId: () => uuidv7() };
 
 /**
@@ -119,6 +125,8 @@ export class CoherenceWorkspace {
   #objects: Derived<ObjectIndex> | undefined;
   #projection: Derived<{ rows: readonly EdgeRow[]; until: number }> | undefined;
   #queue: Promise<unknown> = Promise.resolve();
+  /** Captures waiting for their turn, recorded together (see `capture`). */
+  #captures: WaitingCapture[] = [];
 
   constructor(
     readonly root: string,
@@ -247,17 +255,55 @@ export class CoherenceWorkspace {
     });
   }
 
-  /** Records one write; initializes `.vmark/` when this is the workspace's first capture. */
+  /**
+   * Records one write; initializes `.vmark/` when this is the workspace's first capture.
+   * Writes that arrive while a capture runs are recorded together after it (one read of the
+   * ledger, one walk), so captures keep up with writes instead of queueing their texts.
+   */
   capture(request: CaptureRequest): Promise<number> {
-    return this.#exclusive(async () => {
-      const entries = planCapture((await this.#tail.refresh()).entries, request, this.#factory);
-      const held = duplicated(await this.#walk(), objectsOf(entries));
-      // Which copy is the object is a person's call (vmark-notes §7.2): record nothing until then.
-      if (held.length > 0) throw new Error(`capture held: ${held.join(', ')} carried by more than one file`);
-      await this.#append(entries);
-      this.#lastHead ??= (await readGitState(this.root))?.head ?? null;
-      return entries.length;
+    return new Promise<number>((resolve, reject) => {
+      this.#captures.push({ request, resolve, reject });
+      if (this.#captures.length === 1) void this.#exclusive(() => this.#captureWaiting());
     });
+  }
+
+  async #captureWaiting(): Promise<void> {
+    const batch = this.#captures.splice(0);
+    let planned: LedgerEntry[][] | undefined;
+    try {
+      const { entries } = await this.#tail.refresh();
+      planned = planCaptures(
+        entries,
+        batch.map((c) => c.request),
+        this.#factory,
+      );
+      const walked = await this.#walk();
+      if (planned.some((entries) => duplicated(walked, objectsOf(entries)).length > 0)) planned = undefined;
+    } catch {
+      planned = undefined;
+    }
+    if (planned === undefined) {
+      // One of them cannot be recorded: each on its own, so that only that one fails.
+      for (const { request, resolve, reject } of batch) await this.#captureOne(request).then(resolve, reject);
+      return;
+    }
+    try {
+      await this.#append(planned.flat());
+      this.#lastHead ??= (await readGitState(this.root))?.head ?? null;
+      batch.forEach(({ resolve }, i) => resolve(planned[i]!.length));
+    } catch (error) {
+      for (const { reject } of batch) reject(error);
+    }
+  }
+
+  async #captureOne(request: CaptureRequest): Promise<number> {
+    const entries = planCapture((await this.#tail.refresh()).entries, request, this.#factory);
+    const held = duplicated(await this.#walk(), objectsOf(entries));
+    // Which copy is the object is a person's call (vmark-notes §7.2): record nothing until then.
+    if (held.length > 0) throw new Error(`capture held: ${held.join(', ')} carried by more than one file`);
+    await this.#append(entries);
+    this.#lastHead ??= (await readGitState(this.root))?.head ?? null;
+    return entries.length;
   }
 
   delegations(): Promise<readonly ListedGrant[]> {
@@ -397,7 +443,7 @@ export class CoherenceWorkspace {
   async #append(entries: readonly LedgerEntry[]): Promise<void> {
     if (entries.length === 0) return;
     await ensureLayout(this.vmarkDir);
-    for (const entry of entries) await appendEntry(this.vmarkDir, this.writer, entry);
+    await appendEntries(this.vmarkDir, this.writer, entries);
   }
 }
 

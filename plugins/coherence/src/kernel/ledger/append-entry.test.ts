@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendEntry, LedgerAppendError } from './append-entry.js';
+import { appendEntries, appendEntry, LedgerAppendError } from './append-entry.js';
 import { createEntry } from './entry.js';
 import { readLedger } from './read-ledger.js';
 
@@ -137,5 +137,27 @@ describe('appendEntry', () => {
     expect(read).toMatchObject({ quarantined: 0 });
     expect(read.entries).toHaveLength(40);
     expect(read.segments.length).toBeGreaterThan(1);
+  });
+});
+
+describe('appendEntries', () => {
+  it('appends several entries in order, as one write to the current segment', async () => {
+    await mkdir(join(vmark, 'ledger'), { recursive: true });
+    await writeFile(segmentPath(`${WRITER}.jsonl`), `${L1}\n${TORN}`);
+    const receipts = await appendEntries(vmark, WRITER, [JSON.parse(L1), JSON.parse(L2)]);
+    expect(receipts).toEqual([
+      { segment: `${WRITER}.jsonl`, bytes: L1.length + 1, repairedTornTail: true },
+      { segment: `${WRITER}.jsonl`, bytes: L2.length + 1, repairedTornTail: false },
+    ]);
+    expect(await readFile(segmentPath(`${WRITER}.jsonl`), 'utf8')).toBe(`${L1}\n${TORN}\n${L1}\n${L2}\n`);
+  });
+
+  it('writes nothing when any one of them is refused', async () => {
+    const foreign = { ...JSON.parse(L2), writer: '0190a000-0000-7000-8000-00000000000b' };
+    await expect(appendEntries(vmark, WRITER, [JSON.parse(L1), foreign])).rejects.toBeInstanceOf(
+      LedgerAppendError,
+    );
+    await expect(readdir(join(vmark, 'ledger'))).rejects.toThrow(/ENOENT/);
+    expect(await appendEntries(vmark, WRITER, [])).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Appends one entry to this writer's current segment. The ledger is append-only: there is
+ * Appends entries to this writer's current segment. The ledger is append-only: there is
  * deliberately no API here to rewrite or delete a line.
  */
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
@@ -105,18 +105,37 @@ export async function appendEntry(
   entry: unknown,
   options: AppendOptions = {},
 ): Promise<AppendReceipt> {
+  const [receipt] = await appendEntries(vmarkDir, writerId, [entry], options);
+  return receipt!;
+}
+
+/**
+ * `appendEntry` for several entries, in order, with one `write()` and one fsync for all of
+ * them (a capture records up to a few entries per write, and a burst of writes many): every
+ * entry is checked first, and if any is refused nothing is written. A crash tears at most
+ * the last line that reached the disk, as with one entry.
+ */
+export async function appendEntries(
+  vmarkDir: string,
+  writerId: string,
+  entries: readonly unknown[],
+  options: AppendOptions = {},
+): Promise<AppendReceipt[]> {
   // The writer id becomes a file name, so it must be exactly a UUID (no path separators).
   if (!uuidString.safeParse(writerId).success) {
     throw new LedgerAppendError(`writer id is not a UUID: ${JSON.stringify(writerId)}`);
   }
-  const checked = serializeEntry(entry, options);
-  if (!checked.ok) throw new LedgerAppendError(`refused ledger entry: ${checked.reason}`);
-  const { line } = checked;
-  const parsed = JSON.parse(line) as { writer: string };
-  // A writer appends only to its own segments; an entry naming another writer would lie about them.
-  if (parsed.writer !== writerId) {
-    throw new LedgerAppendError(`entry writer ${parsed.writer} is not this writer ${writerId}`);
-  }
+  const lines = entries.map((entry) => {
+    const checked = serializeEntry(entry, options);
+    if (!checked.ok) throw new LedgerAppendError(`refused ledger entry: ${checked.reason}`);
+    const parsed = JSON.parse(checked.line) as { writer: string };
+    // A writer appends only to its own segments; an entry naming another writer would lie about them.
+    if (parsed.writer !== writerId) {
+      throw new LedgerAppendError(`entry writer ${parsed.writer} is not this writer ${writerId}`);
+    }
+    return Buffer.from(`${checked.line}\n`, 'utf8');
+  });
+  if (lines.length === 0) return [];
 
   const dir = ledgerDir(vmarkDir);
   return serialized(`${resolve(dir)}\0${writerId}`, async () => {
@@ -125,10 +144,9 @@ export async function appendEntry(
     const path = join(dir, segment);
     const size = await sizeIfPresent(path);
     const repairedTornTail = size !== null && (await endsTorn(path, size));
-    const lineBytes = Buffer.from(`${line}\n`, 'utf8');
     // The repair newline rides in the same write(): torn bytes stay as they are (readers will
-    // quarantine them as a line of their own) and the new entry starts on a fresh line.
-    const payload = repairedTornTail ? Buffer.concat([Buffer.from('\n'), lineBytes]) : lineBytes;
+    // quarantine them as a line of their own) and the new entries start on a fresh line.
+    const payload = Buffer.concat(repairedTornTail ? [Buffer.from('\n'), ...lines] : lines);
     const handle = await open(path, 'a');
     try {
       const { bytesWritten } = await handle.write(payload);
@@ -142,6 +160,10 @@ export async function appendEntry(
       await handle.close();
     }
     if (size === null) await syncDir(dir);
-    return { segment, bytes: lineBytes.length, repairedTornTail };
+    return lines.map((line, i) => ({
+      segment,
+      bytes: line.length,
+      repairedTornTail: i === 0 && repairedTornTail,
+    }));
   });
 }
