@@ -287,6 +287,29 @@ describe('edits that are not derivations', () => {
     expect((await writes())[0]?.body.inputs).toHaveLength(1);
   });
 
+  it('a workflow patch after a read leaves the workflow as patched and the read for the next write', async () => {
+    await mkdir(at('.github/workflows'), { recursive: true });
+    await writeFile(
+      at('.github/workflows/ci.yml'),
+      'name: CI\non: push\njobs:\n  build:\n    runs-on: ubuntu-22.04\n',
+    );
+    await start(['characters/elena.md', '.github/workflows/ci.yml']);
+    await read('characters/elena.md');
+    const patched = await call(client, 'workflow', {
+      action: 'apply_patch',
+      tabId: await tabOf('.github/workflows/ci.yml'),
+      patches: [{ kind: 'job.set', jobId: 'build', path: 'runs-on', value: 'ubuntu-24.04' }],
+    });
+    expect(patched.data).toMatchObject({ saved: true });
+    expect(await disk('.github/workflows/ci.yml')).toBe(
+      'name: CI\non: push\njobs:\n  build:\n    runs-on: ubuntu-24.04\n',
+    );
+    expect(await ledger()).toEqual([]);
+    await write('scenes/ch3.md', '# Chapter 3\n\nFrom the sheet.\n');
+    await edges();
+    expect((await writes())[0]?.body.inputs).toHaveLength(1);
+  });
+
   it('a transform of a tracked document records its new revision, with no inputs, exactly', async () => {
     await writeFile(at('b.md'), 'B\n');
     await start(['b.md', 'scenes/ch3.md']);
