@@ -1,10 +1,10 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { HostHooks, ToolCall, ToolCaller, ToolCalledEvent, ToolDefinition } from '@vmark/sdk';
-import { isArgumentError, isDomainError, isRefusal, z } from '@vmark/sdk';
+import { isArgumentError, isDomainError, isRefusal, isTokenError, z } from '@vmark/sdk';
 import { checkActionArgs } from './argument-check.js';
 import { boundOutput } from './output-bound.js';
-import { renderDomainError } from './render-error.js';
+import { renderDomainError, renderTokenError } from './render-error.js';
 
 export interface CompositeToolEnv {
   readonly hooks: HostHooks;
@@ -86,6 +86,10 @@ export function registerCompositeTool(
         if (isDomainError(error)) {
           outcome = 'domain-error';
           return renderDomainError(error.toEnvelope());
+        }
+        if (isTokenError(error)) {
+          outcome = 'domain-error';
+          return renderTokenError(error);
         }
         if (isRefusal(error)) {
           outcome = 'domain-error';

@@ -8,6 +8,9 @@ import type {
   TabRef,
   WindowState,
   Workbench,
+  Disposable,
+  ProvidedTabState,
+  TabProvider,
 } from '@vmark/sdk';
 import { ArgumentError, DomainError } from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
@@ -52,6 +55,7 @@ export class HostWorkbench implements Workbench {
   #tabs = new Map<string, TabRecord>();
   #focusedWindow = 'main';
   #nextTab = 1;
+  readonly #providers = new Set<TabProvider>();
   #nextWindow = 2;
 
   constructor(
@@ -82,6 +86,19 @@ export class HostWorkbench implements Workbench {
         };
       }),
     }));
+  }
+
+  providedTabs(windowLabel: string): readonly ProvidedTabState[] {
+    return [...this.#providers].flatMap((provider) => provider.tabs(windowLabel));
+  }
+
+  allocateTabId(): string {
+    return `tab-${this.#nextTab++}`;
+  }
+
+  registerTabProvider(provider: TabProvider): Disposable {
+    this.#providers.add(provider);
+    return { dispose: () => this.#providers.delete(provider) };
   }
 
   resolveTab(tabId?: string): TabRef {
@@ -299,13 +316,19 @@ export class HostWorkbench implements Workbench {
 
   #tab(tabId: string): TabRecord {
     const tab = this.#tabs.get(tabId);
-    if (!tab) throw new DomainError('INVALID_TAB', `Unknown tabId: ${tabId}`);
+    if (!tab) {
+      const provided = [...this.#windows.keys()].some((label) =>
+        this.providedTabs(label).some((t) => t.id === tabId),
+      );
+      if (provided) throw new DomainError('INVALID_TAB', `Tab ${tabId} shows no document`);
+      throw new DomainError('INVALID_TAB', `Unknown tabId: ${tabId}`);
+    }
     return tab;
   }
 
   #addTab(window: WindowRecord, documentId: string, workspaceInstanceId: string | null): TabRecord {
     const tab: TabRecord = {
-      id: `tab-${this.#nextTab++}`,
+      id: this.allocateTabId(),
       windowLabel: window.label,
       documentId,
       workspaceInstanceId,

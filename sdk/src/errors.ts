@@ -30,6 +30,7 @@ export interface ErrorEnvelope {
 const DOMAIN = Symbol.for('vmark.error.domain');
 const ARGUMENT = Symbol.for('vmark.error.argument');
 const REFUSAL = Symbol.for('vmark.error.refusal');
+const TOKEN = Symbol.for('vmark.error.token');
 
 export class DomainError extends Error {
   readonly [DOMAIN] = true;
@@ -68,6 +69,28 @@ export class Refusal extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * A typed error token (vmark-notes §1.2), the browser tools' error shape: the text is
+ * `TOKEN: message` (plus the data as JSON, bounded), and `structuredContent` carries
+ * `{error: TOKEN, message, ...data}`, e.g. `TAB_LIMIT`, `TIMEOUT` with its navigation ticket.
+ */
+export class TokenError extends Error {
+  readonly [TOKEN] = true;
+  override readonly name = 'TokenError';
+
+  constructor(
+    readonly token: string,
+    message: string,
+    readonly data: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(message);
+  }
+}
+
+export function isTokenError(value: unknown): value is TokenError {
+  return typeof value === 'object' && value !== null && TOKEN in value;
 }
 
 export function isRefusal(value: unknown): value is Refusal {

@@ -21,7 +21,10 @@ export function sessionTool(workbench: Workbench, kinds: DocumentKinds, info: Ho
       get_state: defineAction({
         args: {},
         run: () => ({
-          windows: workbench.state(),
+          windows: workbench.state().map((window) => ({
+            ...window,
+            tabs: [...window.tabs, ...workbench.providedTabs(window.label)],
+          })),
           capabilities: {
             version: info.version,
             supportedKinds: [...kinds.list()].sort(),

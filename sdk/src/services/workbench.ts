@@ -1,3 +1,5 @@
+import type { Disposable } from '../lifecycle.js';
+
 /** One tab as `session.get_state` reports it. */
 export interface TabState {
   readonly id: string;
@@ -18,6 +20,22 @@ export interface WindowState {
   /** The workspace instance the window shows; `null` when it shows none (every tab visible). */
   readonly activeWorkspaceInstanceId: string | null;
   readonly tabs: readonly TabState[];
+}
+
+/**
+ * A tab that shows no document (a browser tab), as the plugin that keeps it reports it in
+ * `session.get_state`: `id`, `kind` and `active`, and whatever fields its kind has.
+ */
+export interface ProvidedTabState {
+  readonly id: string;
+  readonly kind: string;
+  readonly active: boolean;
+  readonly [field: string]: unknown;
+}
+
+/** A plugin's tabs, listed per window. */
+export interface TabProvider {
+  tabs(windowLabel: string): readonly ProvidedTabState[];
 }
 
 /** Where a tab lives and which document it shows. */
@@ -48,7 +66,14 @@ export interface SwitchTabResult {
 export type CloseResult = { readonly closed: true } | { readonly closed: false; readonly reason: 'DIRTY' };
 
 export interface Workbench {
+  /** The windows with their document tabs; `providedTabs` has the others. */
   state(): readonly WindowState[];
+  /** The tabs plugins keep in a window (browser tabs), after its document tabs. */
+  providedTabs(windowLabel: string): readonly ProvidedTabState[];
+  /** A new tab id from the one sequence every tab shares (`tab-N`), for a tab a plugin keeps. */
+  allocateTabId(): string;
+  /** Lists a plugin's tabs in the windows' state until disposed. */
+  registerTabProvider(provider: TabProvider): Disposable;
   /**
    * The tab with this id, or the focused window's active tab when omitted.
    * @throws DomainError `INVALID_TAB`.

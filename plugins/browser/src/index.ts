@@ -1,0 +1,45 @@
+import { ApprovalsToken, definePlugin, HostInfoToken, SettingsToken, WorkbenchToken } from '@vmark/sdk';
+import { BrowserSettings } from './browser-settings.js';
+import { BrowserEngine } from './engine/browser-engine.js';
+import { systemResolver } from './guard/resolver.js';
+import { Navigator } from './navigation/navigator.js';
+import { TabRegistry } from './tabs/tab-registry.js';
+import { browserReadTool } from './tools/browser-read-tool.js';
+import { browserTool } from './tools/browser-tool.js';
+
+/** How long the browser keeps running with no tab open. */
+const IDLE_MS = 120_000;
+
+let engine: BrowserEngine | undefined;
+
+export default definePlugin({
+  activate(context) {
+    const env = process.env;
+    const settings = new BrowserSettings(context.get(SettingsToken), env);
+    const resolver = systemResolver(env.VMARK_BROWSER_HOST_RULES ?? '');
+    engine = new BrowserEngine({
+      home: context.get(HostInfoToken).home,
+      resolver,
+      policy: () => ({ allowPrivateNetwork: settings.allowPrivateNetwork() }),
+      endpoint: env.VMARK_BROWSER_ENDPOINT,
+      headed: env.VMARK_BROWSER_HEADED === '1',
+      idleMs: IDLE_MS,
+      env,
+    });
+    const workbench = context.get(WorkbenchToken);
+    const registry = context.track(new TabRegistry(workbench, engine));
+    const navigator = new Navigator({
+      registry,
+      engine,
+      resolver,
+      settings,
+      approvals: context.get(ApprovalsToken),
+    });
+    context.registerTool(browserTool({ workbench, registry, navigator, settings }));
+    context.registerTool(browserReadTool({ registry, navigator, settings }));
+  },
+  async deactivate() {
+    await engine?.dispose();
+    engine = undefined;
+  },
+});

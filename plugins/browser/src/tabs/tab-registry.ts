@@ -1,0 +1,122 @@
+/**
+ * The AI's browser tabs: at most eight at once (`TAB_LIMIT`), ids from the workbench's one
+ * sequence (`tab-N`), listed in `session.get_state` with the document tabs. A call that names
+ * no tab means the focused browser tab: the one opened or named last. A tab that went away
+ * (closed, its renderer crashed, its browser lost) is remembered for a while, so a call that
+ * still names it is told what happened instead of "unknown tab".
+ */
+import { type Disposable, type ProvidedTabState, TokenError, type Workbench } from '@vmark/sdk';
+import type { BrowserEngine, Posture } from '../engine/browser-engine.js';
+import { BrowserTab, type ClosedReason } from './browser-tab.js';
+
+export const MAX_AI_TABS = 8;
+/** Closed tab ids remembered, to explain later calls that name them. */
+const MAX_REMEMBERED = 64;
+
+const CLOSED_WORDS: Record<ClosedReason, string> = {
+  closed: 'was closed',
+  crashed: 'was closed: its page crashed (open it again to continue)',
+  'browser-lost': 'was closed: the browser it lived in stopped (open a new tab to start it again)',
+};
+
+export class TabRegistry implements Disposable {
+  readonly #tabs = new Map<string, BrowserTab>();
+  readonly #gone = new Map<string, ClosedReason>();
+  #focused: string | null = null;
+  readonly #subscriptions: Disposable[];
+
+  constructor(
+    private readonly workbench: Workbench,
+    private readonly engine: BrowserEngine,
+  ) {
+    this.#subscriptions = [
+      workbench.registerTabProvider({ tabs: (label) => this.#states(label) }),
+      engine.onLost((posture) => {
+        for (const tab of this.#tabs.values()) if (tab.posture === posture) tab.markClosed('browser-lost');
+      }),
+    ];
+  }
+
+  get size(): number {
+    return this.#tabs.size;
+  }
+
+  /** A new AI-owned tab (about:blank), focused. @throws TokenError `TAB_LIMIT`. */
+  async open(posture: Posture, windowLabel: string): Promise<BrowserTab> {
+    if (this.#tabs.size >= MAX_AI_TABS) {
+      throw new TokenError(
+        'TAB_LIMIT',
+        `at most ${MAX_AI_TABS} AI tabs may be open at once; close one (browser.close) before opening another`,
+        { limit: MAX_AI_TABS, open: [...this.#tabs.keys()] },
+      );
+    }
+    const { page, context } = await this.engine.newPage(posture);
+    const tab = new BrowserTab(this.workbench.allocateTabId(), windowLabel, posture, page, context);
+    tab.onClosed((reason) => this.#forget(tab, reason));
+    this.#tabs.set(tab.id, tab);
+    this.#focused = tab.id;
+    return tab;
+  }
+
+  /**
+   * The tab a call means: the one named, else the focused one. Naming a tab focuses it.
+   * @throws TokenError `INVALID_TAB` or `TAB_CLOSED`.
+   */
+  resolve(tabId: string | undefined): BrowserTab {
+    const id = tabId ?? this.#focused;
+    if (id === null) {
+      throw new TokenError(
+        'INVALID_TAB',
+        'no browser tab is open; open one with browser {action: "open", url}',
+      );
+    }
+    const tab = this.#tabs.get(id);
+    if (tab !== undefined && tab.closed === null) {
+      this.#focused = tab.id;
+      return tab;
+    }
+    const gone = tab?.closed ?? this.#gone.get(id);
+    if (gone !== undefined)
+      throw new TokenError('TAB_CLOSED', `tab ${id} ${CLOSED_WORDS[gone]}`, { tabId: id });
+    const isDocument = this.workbench.state().some((w) => w.tabs.some((t) => t.id === id));
+    throw new TokenError(
+      'INVALID_TAB',
+      isDocument ? `tab ${id} is a document tab, not a browser tab` : `tabId could not be resolved: ${id}`,
+      { tabId: id },
+    );
+  }
+
+  /** Closes a tab's page. @throws TokenError `TAB_TEARDOWN_FAILED` when the page would not close. */
+  async close(tab: BrowserTab): Promise<void> {
+    try {
+      await tab.page.close();
+    } catch (error) {
+      if (tab.closed !== null) return;
+      throw new TokenError(
+        'TAB_TEARDOWN_FAILED',
+        `tab ${tab.id} could not be closed (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); do not retry`,
+        { tabId: tab.id, destroyed: false },
+      );
+    }
+    tab.markClosed('closed');
+  }
+
+  dispose(): void {
+    for (const subscription of this.#subscriptions) subscription.dispose();
+    for (const tab of this.#tabs.values()) tab.markClosed('browser-lost');
+  }
+
+  #forget(tab: BrowserTab, reason: ClosedReason): void {
+    this.#tabs.delete(tab.id);
+    this.#gone.set(tab.id, reason);
+    if (this.#gone.size > MAX_REMEMBERED) this.#gone.delete(this.#gone.keys().next().value!);
+    if (this.#focused === tab.id) this.#focused = [...this.#tabs.keys()].at(-1) ?? null;
+    if (this.#tabs.size === 0) this.engine.idle();
+  }
+
+  #states(windowLabel: string): ProvidedTabState[] {
+    return [...this.#tabs.values()]
+      .filter((tab) => tab.windowLabel === windowLabel && tab.closed === null)
+      .map((tab) => tab.state(tab.id === this.#focused));
+  }
+}
