@@ -39,11 +39,10 @@ export interface PluginReport {
   readonly panels: readonly string[];
 }
 
-/** One plugin's `contributes.settings`, as the settings catalog reads them. */
+/** One enabled plugin's `contributes.settings`, as the settings catalog reads them. */
 export interface PluginSettings {
   readonly id: string;
   readonly name: string;
-  readonly enabled: boolean;
   readonly settings: Readonly<Record<string, SettingDeclaration>>;
 }
 
@@ -153,18 +152,14 @@ export class PluginHost {
     });
   }
 
-  /** The settings each plugin with a valid manifest declares, running or not (the settings panel lists them all). */
+  /**
+   * The settings each enabled plugin with a valid manifest declares, running or not (one that
+   * failed to start still shows its settings, which may be why). A turned-off plugin reads none.
+   */
   declaredSettings(): PluginSettings[] {
     return this.#entries.flatMap(({ manifest, diagnostics }) =>
-      manifest && !diagnostics.some((d) => d.severity === 'error')
-        ? [
-            {
-              id: manifest.id,
-              name: manifest.name,
-              enabled: !this.#state.disabled.includes(manifest.id),
-              settings: manifest.contributes?.settings ?? {},
-            },
-          ]
+      manifest && !diagnostics.some((d) => d.severity === 'error') && !this.#state.disabled.includes(manifest.id)
+        ? [{ id: manifest.id, name: manifest.name, settings: manifest.contributes?.settings ?? {} }]
         : [],
     );
   }

@@ -103,12 +103,11 @@ export interface UiSetting {
   readonly maxLength?: number;
 }
 
-/** The settings of one owner: the host (`general`) or a plugin (its id). */
+/** The settings of one enabled plugin, the one that reads them (a turned-off plugin's are not listed). */
 export interface UiSettingsGroup {
+  /** The plugin id. */
   readonly id: string;
   readonly title: string;
-  /** False for a disabled plugin: its settings are kept and apply once it runs again. */
-  readonly enabled: boolean;
   readonly settings: readonly UiSetting[];
 }
 
@@ -149,7 +148,7 @@ export interface PanelRequests {
 }
 
 export type PanelMessage =
-  /** A window changed a setting: every window shows the new values. */
+  /** A window changed a setting, or a plugin was turned on or off: every window shows the new list. */
   | { readonly type: 'settings.changed'; readonly settings: UiSettings }
   | { readonly type: 'approval.ask'; readonly ask: UiApprovalAsk }
   /** The dialog is no longer needed: answered (here or in another window), or its call was cancelled. */

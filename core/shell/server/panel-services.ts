@@ -39,7 +39,11 @@ export function createPanelServices(host: Host): PanelServices {
   );
   const pluginPanels = new UiPluginPanels(host.plugins);
   const settings = store.add(
-    new UiSettingsService(host.container.get(SettingsStore), host.container.get(SettingsCatalog)),
+    new UiSettingsService(
+      host.container.get(SettingsStore),
+      host.container.get(SettingsCatalog),
+      host.plugins,
+    ),
   );
   return { approvals, plugins, history, settings, pluginPanels, dispose: () => store.dispose() };
 }
