@@ -279,7 +279,9 @@ describe('the file tree', () => {
     await page.evaluate(() => {
       new MutationObserver(() => {
         const seen = window as unknown as { vmarkSeenRow: (name: string) => void };
-        document.querySelectorAll('.tree-label').forEach((label) => seen.vmarkSeenRow(label.textContent ?? ''));
+        document
+          .querySelectorAll('.tree-label')
+          .forEach((label) => seen.vmarkSeenRow(label.textContent ?? ''));
       }).observe(document.querySelector('.file-tree')!, { childList: true, subtree: true });
     });
     await editor().click();
@@ -295,7 +297,10 @@ describe('the file tree', () => {
 describe('opening what vmark cannot open', () => {
   it('says in words that a picture is not a text file', async () => {
     // A PNG's first bytes: not UTF-8.
-    await writeFile(path.join(vault, 'pic.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]));
+    await writeFile(
+      path.join(vault, 'pic.png'),
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]),
+    );
     await page.reload();
     await page.locator('.tree-file-row', { hasText: 'pic.png' }).click();
     const toast = page.locator('.toast').first();

@@ -65,7 +65,12 @@ export default definePlugin({ activate(context) { context.registerTool(greeter);
 
 /** A small valid user plugin, `id`, with one read-only tool of the same name. */
 async function writeGreeter(dir: string, id: string): Promise<void> {
-  const annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+  const annotations = {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  };
   await mkdir(dir, { recursive: true });
   await writeFile(
     path.join(dir, 'main.js'),

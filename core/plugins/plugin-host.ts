@@ -158,7 +158,9 @@ export class PluginHost {
    */
   declaredSettings(): PluginSettings[] {
     return this.#entries.flatMap(({ manifest, diagnostics }) =>
-      manifest && !diagnostics.some((d) => d.severity === 'error') && !this.#state.disabled.includes(manifest.id)
+      manifest &&
+      !diagnostics.some((d) => d.severity === 'error') &&
+      !this.#state.disabled.includes(manifest.id)
         ? [{ id: manifest.id, name: manifest.name, settings: manifest.contributes?.settings ?? {} }]
         : [],
     );

@@ -155,5 +155,7 @@ export type PanelMessage =
   | { readonly type: 'approval.settled'; readonly askId: string }
   | { readonly type: 'plugins.changed'; readonly plugins: readonly UiPlugin[] }
   | { readonly type: 'history.added'; readonly checkpoint: UiCheckpoint }
+  /** Another process changed the history (`vmark checkpoints restore`, another host): list it again. */
+  | { readonly type: 'history.changed' }
   /** A plugin's provider asked its open panels to load again. */
   | { readonly type: 'pluginPanels.refresh'; readonly pluginId: string; readonly panelId: string };

@@ -103,7 +103,13 @@ export interface EditorReport {
 
 /** Every request the renderer may send, with its parameters and result. */
 export interface Requests extends PanelRequests {
+  /**
+   * One level of the file list, which the host then follows on disk (a `tree.changed` push when
+   * something in it is created, deleted or renamed) until the page folds it.
+   */
   'tree.list': { params: { path: string }; result: { entries: TreeEntry[] } };
+  /** The page folded the folder (or it left the list): the host stops following it. */
+  'tree.fold': { params: { path: string }; result: Record<string, never> };
   'tab.open': { params: { path: string }; result: { tabId: string } };
   'tab.switch': { params: { tabId: string }; result: { activeTabId: string | null } };
   'tab.close': { params: { tabId: string; force?: boolean }; result: { closed: boolean } };
@@ -158,6 +164,8 @@ export type ServerMessage =
   | { readonly type: 'reply'; readonly id: number; readonly ok: true; readonly result: unknown }
   | { readonly type: 'reply'; readonly id: number; readonly ok: false; readonly error: RefusalJson }
   | { readonly type: 'state'; readonly state: UiState }
+  /** Something in a folder the page listed changed on disk: list it again. `path` is as the page sent it. */
+  | { readonly type: 'tree.changed'; readonly path: string }
   | {
       readonly type: 'doc.updates';
       readonly tabId: string;

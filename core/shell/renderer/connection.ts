@@ -39,6 +39,7 @@ export class Connection {
   readonly #updates = new Emitter<DocumentUpdates>();
   readonly #closed = new Emitter<void>();
   readonly #panels = new Emitter<PanelMessage>();
+  readonly #treeChanged = new Emitter<string>();
   #lastState: UiState | null = null;
 
   private constructor(socket: WebSocket) {
@@ -86,6 +87,11 @@ export class Connection {
     return this.#closed.on(listener);
   }
 
+  /** A folder the page listed changed on disk (by the path the page listed it by). */
+  onTreeChanged(listener: (path: string) => void): Unsubscribe {
+    return this.#treeChanged.on(listener);
+  }
+
   /** The host's pushes for the approval dialogs, the plugin manager and the history panel. */
   onPanelMessage(listener: (message: PanelMessage) => void): Unsubscribe {
     return this.#panels.on(listener);
@@ -106,10 +112,13 @@ export class Connection {
         return this.#state.emit(message.state);
       case 'doc.updates':
         return this.#updates.emit(message);
+      case 'tree.changed':
+        return this.#treeChanged.emit(message.path);
       case 'approval.ask':
       case 'approval.settled':
       case 'plugins.changed':
       case 'history.added':
+      case 'history.changed':
       case 'pluginPanels.refresh':
         return this.#panels.emit(message);
     }
