@@ -291,7 +291,7 @@ describe('plugin manager', () => {
     // Plugins that need it stop with it.
     expect(await removes('dependents')).toEqual(['Workspace coherence']);
     expect(await confirm.locator('[data-removes=settings]').textContent()).toMatch(/\d+ settings/);
-    expect(await confirm.locator('.modal-body').textContent()).toContain('No file can be opened');
+    expect(await confirm.locator('.modal-body').textContent()).toContain('can no longer be opened');
     // Keeping it is the default answer.
     expect(await confirm.locator('[data-choice=cancel]:focus').count()).toBe(1);
     await confirm.locator('[data-choice=cancel]').click();

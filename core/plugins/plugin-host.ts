@@ -35,8 +35,14 @@ export interface PluginReport {
   readonly diagnostics: readonly Diagnostic[];
   readonly tools: readonly string[];
   readonly kinds: readonly string[];
+  /** The kinds' titles, in the order of `kinds` (a kind without a title shows its id). */
+  readonly kindTitles: readonly string[];
   readonly commands: readonly string[];
   readonly panels: readonly string[];
+  /** The keys of the settings it declares. */
+  readonly settings: readonly string[];
+  /** The ids of the plugins it needs (its manifest's `dependencies`). */
+  readonly dependencies: readonly string[];
 }
 
 /** One enabled plugin's `contributes.settings`, as the settings catalog reads them. */
@@ -146,8 +152,11 @@ export class PluginHost {
         ],
         tools: manifest?.contributes?.tools?.map((t) => t.name) ?? [],
         kinds: manifest?.contributes?.kinds?.map((k) => k.id) ?? [],
+        kindTitles: manifest?.contributes?.kinds?.map((k) => k.title ?? k.id) ?? [],
         commands: manifest?.contributes?.commands?.map((c) => c.name) ?? [],
         panels: manifest?.contributes?.panels?.map((p) => p.id) ?? [],
+        settings: Object.keys(manifest?.contributes?.settings ?? {}),
+        dependencies: Object.keys(manifest?.dependencies ?? {}),
       };
     });
   }

@@ -54,8 +54,14 @@ export interface UiPlugin {
   readonly active: boolean;
   readonly diagnostics: readonly UiDiagnostic[];
   readonly tools: readonly string[];
+  /** The titles of the document kinds it opens, e.g. `Markdown`. */
+  readonly kinds: readonly string[];
   readonly commands: readonly string[];
   readonly panels: readonly string[];
+  /** The keys of the settings it declares (shown while it is on). */
+  readonly settings: readonly string[];
+  /** The names of the enabled plugins that need it, directly or not: they stop when it is turned off. */
+  readonly dependents: readonly string[];
 }
 
 /** One AI edit, as the history panel lists it (newest first). */

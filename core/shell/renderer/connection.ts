@@ -1,5 +1,6 @@
 import type {
   RefusalJson,
+  RefusalReason,
   RequestMethod,
   RequestParams,
   RequestResult,
@@ -14,10 +15,13 @@ import { windowQuery } from './window-identity.js';
 /** A request the host refused, with the host's error code (`STALE`, `INVALID_PATH`, …). */
 export class RequestRefused extends Error {
   readonly code: string;
+  /** What the host knows beyond the code, for words a person reads (refusal-words.ts). */
+  readonly reason: RefusalReason | undefined;
 
   constructor(refusal: RefusalJson) {
     super(refusal.message);
     this.code = refusal.code;
+    this.reason = refusal.reason;
   }
 }
 
@@ -114,12 +118,8 @@ export class Connection {
         return this.#updates.emit(message);
       case 'tree.changed':
         return this.#treeChanged.emit(message.path);
-      case 'approval.ask':
-      case 'approval.settled':
-      case 'plugins.changed':
-      case 'history.added':
-      case 'history.changed':
-      case 'pluginPanels.refresh':
+      default:
+        // Every other push is a panel's (panel-protocol.ts), settings.changed included.
         return this.#panels.emit(message);
     }
   }

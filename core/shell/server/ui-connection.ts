@@ -16,6 +16,7 @@ import { parseClientMessage } from './client-message.js';
 import type { DocumentAuthority } from './document-authority.js';
 import { acceptEditorReport } from './editor-report.js';
 import { listFolder } from './file-tree.js';
+import { UiRefusal } from './open-refusal.js';
 import type { FocusedEditor } from './focused-editor.js';
 import { panelHandlers, type PanelServices } from './panel-services.js';
 import { TreeWatch } from './tree-watch.js';
@@ -106,7 +107,7 @@ export class UiConnection implements Disposable {
       }),
       'editor.report': ({ editor }) => acceptEditorReport(this, editor, services),
       ...panelHandlers(services.panels),
-      ...windowHandlers(workbench, windowLabel),
+      ...windowHandlers(workbench, windowLabel, () => services.panels.plugins.list()),
     };
   }
 
@@ -155,6 +156,7 @@ export class UiConnection implements Disposable {
 }
 
 function refusalOf(error: unknown): RefusalJson {
+  if (error instanceof UiRefusal) return error.refusal;
   if (isDomainError(error)) return { code: error.code, message: error.message };
   if (isArgumentError(error)) return { code: 'INVALID_ARGUMENT', message: error.message };
   return { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) };
