@@ -103,7 +103,7 @@ function isVmarkPackage(packageJson: string | null): boolean {
 }
 
 /** The folders (symlinks to folders included, as npm links them) of `dir`, by name; none when it is missing. */
-async function subfolders(dir: string): Promise<string[]> {
+export async function subfolders(dir: string): Promise<string[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const folders: string[] = [];
   for (const name of names.sort()) {

@@ -586,6 +586,54 @@ describe('PluginHost', () => {
       expect(toolNames(host)).toEqual(['alpha_tool', 'beta_tool']);
     });
 
+    it('with watchPluginState, follows the user plugins folder: added, fixed, changed and removed plugins', async () => {
+      await rm(userRoot, { recursive: true });
+      await builtin({ id: 'alpha', tools: [{ name: 'alpha_tool' }] });
+      const host = await startHost({ watchPluginState: true });
+      const reportOf = (id: string) => host.plugins.reports().find((r) => r.id === id);
+
+      // The folder itself is made later, then a plugin in it.
+      await user({ id: 'beta', tools: [{ name: 'beta_tool' }] });
+      await eventually(() => reportOf('beta')?.active === true);
+      expect(report(host, 'beta')).toMatchObject({ source: 'user', enabled: true, active: true });
+      expect(toolNames(host)).toEqual(['alpha_tool', 'beta_tool']);
+
+      // One whose code is missing is reported, and tried again once its folder changes.
+      const gammaDir = path.join(userRoot, 'gamma');
+      await mkdir(gammaDir);
+      await writeFile(path.join(gammaDir, 'manifest.json'), JSON.stringify(manifestOf({ id: 'gamma' })));
+      await eventually(() => (reportOf('gamma')?.diagnostics.length ?? 0) > 0);
+      expect(errorsOf(report(host, 'gamma'))[0]).toMatch(/^activation failed: /);
+      await writeFile(path.join(gammaDir, 'main.js'), mainOf({ id: 'gamma' }));
+      await eventually(() => reportOf('gamma')?.active === true);
+      expect(report(host, 'gamma').diagnostics).toEqual([]);
+
+      // A running plugin keeps running as it was; a changed manifest asks for a restart.
+      await writeFile(
+        path.join(userRoot, 'beta', 'manifest.json'),
+        JSON.stringify(manifestOf({ id: 'beta', version: '2.0.0', tools: [{ name: 'beta_tool' }] })),
+      );
+      await eventually(() => report(host, 'beta').diagnostics.length > 0);
+      expect(report(host, 'beta')).toMatchObject({
+        version: '1.0.0',
+        active: true,
+        diagnostics: [
+          {
+            severity: 'warning',
+            message: 'manifest.json changed on disk: restart vmark to load the new version',
+          },
+        ],
+      });
+
+      // Removed: deactivated, its tools gone; the others stay.
+      await rm(path.join(userRoot, 'beta'), { recursive: true });
+      await eventually(() => reportOf('beta') === undefined);
+      expect(log()).toContain('deactivate:beta');
+      expect(toolNames(host)).toEqual(['alpha_tool']);
+      expect(report(host, 'alpha').active).toBe(true);
+      expect(log().filter((entry) => entry === 'activate:alpha')).toHaveLength(1);
+    });
+
     it('without watchPluginState, an outside edit changes nothing until the next reconcile', async () => {
       await builtin({ id: 'alpha' });
       const host = await startHost();

@@ -15,10 +15,11 @@ import type { HostOptions } from '../host-options.js';
 import { ToolRegistry } from '../mcp/tool-registry.js';
 import { CommandRegistry } from './command-registry.js';
 import { type Diagnostic, error, warning } from './diagnostics.js';
-import type { PluginCandidate, PluginSource } from './discovery.js';
+import { discoverPlugins, type PluginCandidate, type PluginRoot, type PluginSource } from './discovery.js';
 import type { SettingDeclaration } from '../settings/setting-declaration.js';
 import type { PanelContribution, PluginManifest } from './manifest.js';
 import { PanelRegistry } from './panel-registry.js';
+import { PluginFolderWatch } from './plugin-folder-watch.js';
 import { PLUGIN_STATE_FILE, type PluginState, readPluginState, writePluginState } from './plugin-state.js';
 import { type CheckedPlugin, resolvePlugins } from './resolve-plugins.js';
 import { validateManifest } from './validate-manifest.js';
@@ -86,6 +87,8 @@ export class PluginHost {
   #queue: Promise<void> = Promise.resolve();
   #watcher: FSWatcher | undefined;
   #watchTimer: NodeJS.Timeout | undefined;
+  /** The user and npm plugin folders, followed with `watchPluginState` once `discover` ran. */
+  #folderWatch: PluginFolderWatch | undefined;
   #disposed = false;
   #listeners = new Set<() => void>();
   /** The host halves of the active plugins' panels; the UI server routes panel requests here. */
@@ -102,19 +105,25 @@ export class PluginHost {
 
   /** Checks the candidates and activates those that should run. */
   async load(candidates: readonly PluginCandidate[]): Promise<void> {
-    this.#entries = candidates.map((candidate, index) => {
-      const key = candidate.dir ?? `inline:${index}`;
-      if (candidate.raw === undefined) {
-        return {
-          key,
-          candidate,
-          diagnostics: [error(candidate.readError ?? 'manifest.json could not be read')],
-        };
-      }
-      return { key, candidate, ...validateManifest(candidate.raw, HOST_API_VERSION) };
-    });
+    this.#entries = checkCandidates(candidates);
     await this.reconcile();
     if (this.options.watchPluginState) this.#watchState();
+  }
+
+  /**
+   * Discovers the plugins in `roots`, takes `extra` ones handed over in memory, and loads them.
+   * With `watchPluginState`, the user and npm roots are followed too (ADR 27): a plugin added
+   * there while the host runs is checked and, if valid and enabled, activated (its tools reach
+   * every MCP session with `tools/list_changed`); one removed is deactivated; one that did not
+   * load is tried again when its folder changes. A running plugin's code is not reloaded: a
+   * changed manifest is reported as needing a restart.
+   */
+  async discover(roots: readonly PluginRoot[], extra: readonly PluginCandidate[] = []): Promise<void> {
+    await this.load([...(await discoverPlugins(roots)), ...extra]);
+    if (!this.options.watchPluginState || this.#disposed) return;
+    const followed = roots.filter((root) => root.source !== 'builtin');
+    this.#folderWatch = new PluginFolderWatch(followed, () => void this.#rediscover(roots, extra));
+    await this.#folderWatch.sync();
   }
 
   /** Brings the running set in line with the manifests and the enabled state on disk. */
@@ -193,6 +202,7 @@ export class PluginHost {
   /** Deactivates every plugin, dependents first. */
   async dispose(): Promise<void> {
     this.#disposed = true;
+    this.#folderWatch?.dispose();
     this.#watcher?.close();
     this.#watcher = undefined;
     clearTimeout(this.#watchTimer);
@@ -225,6 +235,36 @@ export class PluginHost {
       await this.#activate(entry);
     }
     for (const listener of [...this.#listeners]) listener();
+  }
+
+  /** Discovers again, in the queue with every reconciliation, then follows the folders there are now. */
+  #rediscover(roots: readonly PluginRoot[], extra: readonly PluginCandidate[]): Promise<void> {
+    const run = this.#queue.then(async () => {
+      if (this.#disposed) return;
+      const found = checkCandidates([...(await discoverPlugins(roots)), ...extra]);
+      this.#entries = found.map((entry) => this.#keepRunning(entry));
+      await this.#reconcile();
+      await this.#folderWatch?.sync();
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * The entry to go on with for a candidate found again: the new one, unless the plugin found
+   * before under the same folder runs. Its module is loaded and cannot be loaded afresh, so it
+   * keeps running as it was; a manifest that changed meanwhile is reported (once) as needing a restart.
+   */
+  #keepRunning(found: Entry): Entry {
+    const before = this.#entries.find((e) => e.key === found.key);
+    const running = before && [...this.#active.values()].some((plugin) => plugin.key === before.key);
+    if (!before || !running) return found;
+    if (JSON.stringify(before.candidate.raw) !== JSON.stringify(found.candidate.raw)) {
+      const note = 'manifest.json changed on disk: restart vmark to load the new version';
+      if (!this.#runtimeProblems.get(before.key)?.some((d) => d.message === note))
+        this.#addProblem(before.key, warning(note));
+    }
+    return before;
   }
 
   async #activate(entry: Entry): Promise<void> {
@@ -334,6 +374,25 @@ export class PluginHost {
     });
     this.#watcher.unref();
   }
+}
+
+/**
+ * The candidates with their manifests checked. Each has a key of its own that stays the same when
+ * the plugins are discovered again: its folder, or its place among the plugins handed over in memory.
+ */
+function checkCandidates(candidates: readonly PluginCandidate[]): Entry[] {
+  let inline = 0;
+  return candidates.map((candidate) => {
+    const key = candidate.dir ?? `inline:${inline++}`;
+    if (candidate.raw === undefined) {
+      return {
+        key,
+        candidate,
+        diagnostics: [error(candidate.readError ?? 'manifest.json could not be read')],
+      };
+    }
+    return { key, candidate, ...validateManifest(candidate.raw, HOST_API_VERSION) };
+  });
 }
 
 /** A tool must be registered exactly as its manifest declares it: the host lists tools from manifests. */
