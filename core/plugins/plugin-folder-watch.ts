@@ -20,14 +20,21 @@ export class PluginFolderWatch implements Disposable {
   readonly #watchers = new Map<string, { readonly watcher: FSWatcher; readonly ino: number }>();
   #timer: NodeJS.Timeout | undefined;
   #disposed = false;
+  #synced = false;
 
   constructor(
     private readonly roots: readonly PluginRoot[],
     private readonly changed: () => void,
   ) {}
 
-  /** Watches the folders there are now, and stops watching those that went. */
+  /**
+   * Watches the folders there are now, and stops watching those that went. A folder that
+   * is new since the last sync may have changed before its watch began (a manifest written
+   * just after the folder was made): that counts as a change, so nothing is missed.
+   */
   async sync(): Promise<void> {
+    const first = this.#synced === false;
+    this.#synced = true;
     // Folder → the names in it that matter (null: every name).
     const wanted = new Map<string, Set<string> | null>();
     for (const root of this.roots) {
@@ -55,6 +62,7 @@ export class PluginFolderWatch implements Disposable {
         });
         watcher.on('error', () => undefined);
         this.#watchers.set(dir, { watcher, ino });
+        if (!first) this.#schedule();
       } catch {
         // Gone meanwhile, or out of inotify watches: the next change elsewhere syncs again.
       }
