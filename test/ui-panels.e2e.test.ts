@@ -296,7 +296,7 @@ describe('plugin manager', () => {
     expect(await confirm.locator('[data-choice=cancel]:focus').count()).toBe(1);
     await confirm.locator('[data-choice=cancel]').click();
     await confirm.waitFor({ state: 'detached' });
-    expect(await card('document').locator('input[role=switch]').isChecked()).toBe(true);
+    await expect.poll(() => card('document').locator('input[role=switch]').isChecked()).toBe(true);
     expect(await card('document').locator('.plugin-status').textContent()).toBe('Active');
     expect(await toolNames()).toContain('document');
 
