@@ -6,6 +6,9 @@ export interface HostOptions {
   readonly builtinPluginDirs: readonly string[];
   /** Whether `$VMARK_HOME/plugins/*` is searched for user plugins. */
   readonly userPlugins: boolean;
-  /** Watch the plugin state file so that `vmark plugins enable|disable` reaches a running host. */
+  /**
+   * Watch the plugin state file and the user and npm plugin folders, so that `vmark plugins
+   * enable|disable` and a plugin added or removed there reach a running host.
+   */
   readonly watchPluginState: boolean;
 }

@@ -11,7 +11,7 @@ import { FolderWatcher } from './documents/folder-watcher.js';
 import type { HostOptions } from './host-options.js';
 import { createMcpSession } from './mcp/mcp-session.js';
 import { ToolRegistry } from './mcp/tool-registry.js';
-import { discoverPlugins, type PluginCandidate } from './plugins/discovery.js';
+import type { PluginCandidate } from './plugins/discovery.js';
 import { PluginHost } from './plugins/plugin-host.js';
 import { ClientCredentials } from './principals/client-credentials.js';
 import { VMARK_VERSION } from './version.js';
@@ -65,7 +65,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         ]
       : []),
   ];
-  await plugins.load([...(await discoverPlugins(roots)), ...(options.extraPlugins ?? [])]);
+  await plugins.discover(roots, options.extraPlugins ?? []);
 
   const registry = container.get(ToolRegistry);
   const credentials = new ClientCredentials(hostOptions.home);

@@ -1,4 +1,4 @@
-import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -235,5 +235,145 @@ describe('the editor', () => {
     await page.locator('.tree-file-row', { hasText: 'ci.yml' }).click();
     await expect.poll(() => visibleText(page)).toContain('name: CI');
     await expect.poll(() => page.locator('.mode-switch').getAttribute('class')).toContain('is-disabled');
+  });
+});
+
+describe('the file tree', () => {
+  const fileRow = (name: string) => page.locator('.tree-file-row', { hasText: name });
+  const folderRow = (name: string) => page.locator('.tree-folder-row', { hasText: name });
+  const rootFiles = () =>
+    page.locator('.tree-root > .tree-children > .tree-file-row .tree-label').allTextContents();
+
+  it('follows files and folders created, renamed and deleted on disk, without a reload', async () => {
+    await fileRow('Welcome').waitFor();
+    await writeFile(path.join(vault, 'Arrived.md'), 'new\n');
+    await fileRow('Arrived').waitFor();
+    expect(await rootFiles()).toEqual(['Arrived', 'Welcome']);
+
+    // In a folder the person unfolded, too; a folder made on disk shows and unfolds.
+    await folderRow('notes').click();
+    await fileRow('todo').waitFor();
+    await writeFile(path.join(vault, 'notes', 'later.md'), 'later\n');
+    await fileRow('later').waitFor();
+    await mkdir(path.join(vault, 'drafts'));
+    await folderRow('drafts').waitFor();
+    await folderRow('drafts').click();
+    await writeFile(path.join(vault, 'drafts', 'one.md'), 'one\n');
+    await fileRow('one').waitFor();
+
+    // A rename is the old name gone and the new one shown; a deletion goes.
+    await rename(path.join(vault, 'Arrived.md'), path.join(vault, 'Renamed.md'));
+    await fileRow('Renamed').waitFor();
+    await fileRow('Arrived').waitFor({ state: 'detached' });
+    await rm(path.join(vault, 'notes', 'later.md'));
+    await fileRow('later').waitFor({ state: 'detached' });
+    await rm(path.join(vault, 'drafts'), { recursive: true });
+    await folderRow('drafts').waitFor({ state: 'detached' });
+    // The unfolded folder stayed unfolded through its parent's changes.
+    expect(await folderRow('notes').getAttribute('aria-expanded')).toBe('true');
+    expect(await fileRow('todo').isVisible()).toBe(true);
+
+    // vmark's own temp files never show, not even for a moment: a save writes and renames one.
+    const seen: string[] = [];
+    await page.exposeFunction('vmarkSeenRow', (name: string) => seen.push(name));
+    await page.evaluate(() => {
+      new MutationObserver(() => {
+        const seen = window as unknown as { vmarkSeenRow: (name: string) => void };
+        document
+          .querySelectorAll('.tree-label')
+          .forEach((label) => seen.vmarkSeenRow(label.textContent ?? ''));
+      }).observe(document.querySelector('.file-tree')!, { childList: true, subtree: true });
+    });
+    await editor().click();
+    await page.keyboard.type('saved ');
+    await page.keyboard.press('Control+s');
+    await expect.poll(() => diskText('Welcome.md')).toContain('saved ');
+    await writeFile(path.join(vault, 'Last.md'), 'last\n');
+    await fileRow('Last').waitFor();
+    expect(seen.filter((name) => name.includes('vmark-tmp'))).toEqual([]);
+  });
+});
+
+describe('opening what vmark cannot open', () => {
+  it('says in words that a picture is not a text file', async () => {
+    // A PNG's first bytes: not UTF-8.
+    await writeFile(
+      path.join(vault, 'pic.png'),
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]),
+    );
+    await page.reload();
+    await page.locator('.tree-file-row', { hasText: 'pic.png' }).click();
+    const toast = page.locator('.toast').first();
+    await toast.waitFor();
+    expect(await toast.textContent()).toBe(
+      '“pic.png” is a picture, not a text file. vmark opens text files only, such as Markdown and YAML.',
+    );
+    expect(await page.locator('.tab').count()).toBe(1);
+  });
+
+  it('says in words that another binary file is not text', async () => {
+    await writeFile(path.join(vault, 'data.bin'), Buffer.from([0xff, 0xfe, 0x00, 0x41]));
+    await page.reload();
+    await page.locator('.tree-file-row', { hasText: 'data.bin' }).click();
+    await expect
+      .poll(() => page.locator('.toast').first().textContent())
+      .toBe('“data.bin” is not a text file. vmark opens text files only, such as Markdown and YAML.');
+  });
+});
+
+describe('closing a tab with unsaved changes', () => {
+  const dialog = () => page.locator('dialog.unsaved-dialog[open]');
+
+  async function typeAndClose(text: string): Promise<void> {
+    await editor().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(text);
+    await expect.poll(() => tab('Welcome').getAttribute('class')).toContain('is-dirty');
+    await tab('Welcome').locator('.tab-close').click();
+    await dialog().waitFor();
+  }
+
+  it('offers Save, Discard and Cancel; Cancel and Esc keep the tab and its changes', async () => {
+    await typeAndClose('kept');
+    expect(await dialog().locator('.modal-title').textContent()).toBe('Save changes to “Welcome”?');
+    expect(await dialog().locator('footer button').allTextContents()).toEqual(['Cancel', 'Discard', 'Save']);
+    // Save is the default answer, as in a desktop editor; Cancel keeps everything.
+    expect(await dialog().locator('[data-choice=save]:focus').count()).toBe(1);
+    await dialog().locator('[data-choice=cancel]').click();
+    await dialog().waitFor({ state: 'detached' });
+    expect(await tab('Welcome').getAttribute('class')).toContain('is-dirty');
+    expect(await visibleText(page)).toContain('kept');
+
+    await tab('Welcome').locator('.tab-close').click();
+    await dialog().waitFor();
+    await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'detached' });
+    expect(await page.locator('.tab').count()).toBe(1);
+    expect(await diskText('Welcome.md')).toBe(WELCOME);
+  });
+
+  it('Save writes the file and closes the tab', async () => {
+    await typeAndClose('saved on close');
+    await dialog().locator('[data-choice=save]').click();
+    await expect.poll(() => page.locator('.tab').count()).toBe(0);
+    expect(await diskText('Welcome.md')).toBe(WELCOME + 'saved on close');
+  });
+
+  it('Discard closes the tab and leaves the file as it was', async () => {
+    await typeAndClose('thrown away');
+    await dialog().locator('[data-choice=discard]').click();
+    await expect.poll(() => page.locator('.tab').count()).toBe(0);
+    expect(await diskText('Welcome.md')).toBe(WELCOME);
+  });
+
+  it('keeps the tab open and says why when the save is refused', async () => {
+    await typeAndClose('mine');
+    // Another program changes the file first: the host will not overwrite it.
+    await writeFile(path.join(vault, 'Welcome.md'), 'changed elsewhere\n');
+    await page.locator('.conflict-bar').waitFor();
+    await dialog().locator('[data-choice=save]').click();
+    await page.locator('.toast', { hasText: 'STALE' }).waitFor();
+    expect(await page.locator('.tab').count()).toBe(1);
+    expect(await diskText('Welcome.md')).toBe('changed elsewhere\n');
   });
 });

@@ -5,7 +5,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { call, TempDirs } from './support/cli.js';
+import { call, runCli, TempDirs } from './support/cli.js';
 import {
   connectMcp,
   launchChromium,
@@ -26,6 +26,7 @@ let browser: Browser;
 let session: EditorSession | undefined;
 let served: Served;
 let vault: string;
+let home: string;
 let page: Page;
 let client: Client;
 
@@ -40,7 +41,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  ({ vault, served, page, client } = session = await startEditorSession(
+  ({ vault, home, served, page, client } = session = await startEditorSession(
     temp,
     browser,
     { 'Welcome.md': WELCOME, 'Other.md': 'other\n' },
@@ -263,6 +264,7 @@ describe('plugin manager', () => {
     );
 
     await card('workflow').locator('input[role=switch]').click();
+    await page.locator('dialog.disable-plugin-dialog[open] [data-choice=disable]').click();
     await expect.poll(() => card('workflow').locator('.plugin-status').textContent()).toBe('Disabled');
     await expect.poll(toolNames).not.toContain('workflow');
     expect(listChanged).toBeGreaterThan(0);
@@ -275,6 +277,54 @@ describe('plugin manager', () => {
     expect(listChanged).toBeGreaterThan(before);
     await page.keyboard.press('Escape');
     await page.locator('dialog.plugin-manager[open]').waitFor({ state: 'detached' });
+  });
+
+  it('asks before turning a plugin off, naming what goes with it; Cancel keeps it running', async () => {
+    const confirm = page.locator('dialog.disable-plugin-dialog[open]');
+    await page.click('.tool-button[data-action=plugins]');
+    await card('document').locator('input[role=switch]').click();
+    await confirm.waitFor();
+    expect(await confirm.locator('.modal-title').textContent()).toBe('Turn off Documents?');
+    const removes = (what: string) => confirm.locator(`[data-removes=${what}] .chip`).allTextContents();
+    expect(await removes('tools')).toEqual(['session', 'workspace', 'document', 'selection']);
+    expect(await removes('kinds')).toEqual(['Markdown']);
+    // Plugins that need it stop with it.
+    expect(await removes('dependents')).toEqual(['Workspace coherence']);
+    expect(await confirm.locator('[data-removes=settings]').textContent()).toMatch(/\d+ settings/);
+    expect(await confirm.locator('.modal-body').textContent()).toContain('can no longer be opened');
+    // Keeping it is the default answer.
+    expect(await confirm.locator('[data-choice=cancel]:focus').count()).toBe(1);
+    await confirm.locator('[data-choice=cancel]').click();
+    await confirm.waitFor({ state: 'detached' });
+    await expect.poll(() => card('document').locator('input[role=switch]').isChecked()).toBe(true);
+    expect(await card('document').locator('.plugin-status').textContent()).toBe('Active');
+    expect(await toolNames()).toContain('document');
+
+    await card('document').locator('input[role=switch]').click();
+    await confirm.locator('[data-choice=disable]').click();
+    await expect.poll(() => card('document').locator('.plugin-status').textContent()).toBe('Disabled');
+    await expect.poll(toolNames).not.toContain('document');
+    expect(await card('coherence').locator('.plugin-status').textContent()).toBe('Not running');
+    // Turning one on asks nothing.
+    await card('document').locator('input[role=switch]').click();
+    await expect.poll(() => card('document').locator('.plugin-status').textContent()).toBe('Active');
+    expect(await confirm.count()).toBe(0);
+  });
+
+  it('says which plugin is off when no plugin opens a file, and opens the file once it is on again', async () => {
+    expect((await runCli(['plugins', 'disable', 'document'], { VMARK_HOME: home })).code).toBe(0);
+    await expect.poll(toolNames).not.toContain('document');
+    await page.locator('.tree-file-row', { hasText: 'Other' }).click();
+    const toast = page.locator('.toast', { hasText: 'Other.md' });
+    await toast.waitFor();
+    expect(await toast.locator('.toast-text').textContent()).toBe(
+      'No plugin that is turned on opens “Other.md”. Documents, which opens Markdown, is turned off.',
+    );
+    expect(await toast.textContent()).not.toContain('INTERNAL');
+    await toast.getByRole('button', { name: 'Turn on Documents' }).click();
+    await expect.poll(toolNames).toContain('document');
+    await expect.poll(() => page.locator('.tab .tab-title').allTextContents()).toEqual(['Welcome', 'Other']);
+    await expect.poll(() => visibleText(page)).toContain('other');
   });
 
   it('refuses an unknown plugin id and leaves the enabled state alone', async () => {
@@ -327,6 +377,25 @@ describe('AI edit history', () => {
     const reread = await call(client, 'document', { action: 'read' });
     expect(reread.data.content).toBe(WELCOME);
     expect(reread.data.revision).not.toBe(read.data.revision);
+  });
+
+  it('shows a restore done from a terminal, without a reload', async () => {
+    await page.click('.tool-button[data-action=history]');
+    const read = await call(client, 'document', { action: 'read' });
+    await call(client, 'document', {
+      action: 'write',
+      content: 'changed by the assistant\n',
+      expected_revision: read.data.revision,
+      save: true,
+    });
+    await expect.poll(() => items().count()).toBe(1);
+    const id = await items().first().getAttribute('data-checkpoint-id');
+    const restored = await runCli(['checkpoints', 'restore', id!], { VMARK_HOME: home });
+    expect(restored.code).toBe(0);
+    // Another process recorded it: the panel follows the history on disk.
+    await expect.poll(() => items().count()).toBe(2);
+    expect(await items().first().locator('.chip').textContent()).toBe('checkpoints.restore');
+    await expect.poll(() => visibleText(page)).toContain('The first draft.');
   });
 
   it('filters by the file being edited', async () => {

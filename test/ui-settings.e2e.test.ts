@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, TempDirs } from './support/cli.js';
+import { call, runCli, TempDirs } from './support/cli.js';
 import { launchChromium, startEditorSession, type EditorSession } from './support/ui.js';
 
 /*
@@ -63,9 +63,11 @@ describe('settings panel', () => {
   it('lists the settings by owner, each with its default, and explains what auto-approve gives away', async () => {
     await openSettings();
     const groups = await page.locator('.settings-group-title').allTextContents();
-    expect(groups.slice(0, 3)).toEqual(['General', 'Documents', 'GitHub Actions workflows']);
-    expect(await row('browser.allowPrivateNetwork').locator('.setting-meta').textContent()).toContain(
-      'Default: off',
+    // Each setting shows with the plugin that reads it; none is shown for a tool that does not exist.
+    expect(groups).toEqual(['Documents', 'GitHub Actions workflows']);
+    expect(await row('browser.allowPrivateNetwork').count()).toBe(0);
+    expect(await row('advanced.workflowActionlint').locator('.setting-meta').textContent()).toContain(
+      'Default: on',
     );
     const autoApprove = row('integrations.autoApproveEdits');
     expect(await autoApprove.locator('.setting-title').textContent()).toBe('Auto-approve edits');
@@ -154,16 +156,28 @@ describe('settings panel', () => {
     await openSettings();
     // Read afresh on opening: the hand edit shows.
     expect(await row('cjkFormatting.quoteStyle').locator('select').inputValue()).toBe('corner');
-    await flip('browser.allowPrivateNetwork', true);
-    expect(await onDisk()).toEqual({ ...hand, browser: { allowPrivateNetwork: true } });
+    await flip('advanced.workflowActionlint', false);
+    expect(await onDisk()).toEqual({ ...hand, advanced: { workflowActionlint: false } });
 
     await row('cjkFormatting.quoteStyle').locator('select').selectOption('guillemets');
     await row('cjkFormatting.quoteStyle').locator('select:not(:disabled)').waitFor();
     expect(await onDisk()).toEqual({
       ...hand,
       cjkFormatting: { quoteStyle: 'guillemets' },
-      browser: { allowPrivateNetwork: true },
+      advanced: { workflowActionlint: false },
     });
+  });
+
+  it('takes a plugin’s settings away while it is turned off, and brings them back with it', async () => {
+    const groups = () => page.locator('.settings-group-title').allTextContents();
+    await openSettings();
+    await row('advanced.workflowActionlint').waitFor();
+    expect((await runCli(['plugins', 'disable', 'workflow'], { VMARK_HOME: home })).code).toBe(0);
+    await row('advanced.workflowActionlint').waitFor({ state: 'detached' });
+    expect(await groups()).toEqual(['Documents']);
+    expect((await runCli(['plugins', 'enable', 'workflow'], { VMARK_HOME: home })).code).toBe(0);
+    await row('advanced.workflowActionlint').waitFor();
+    expect(await groups()).toEqual(['Documents', 'GitHub Actions workflows']);
   });
 
   it('does not overwrite a settings.json that does not parse, and says why', async () => {

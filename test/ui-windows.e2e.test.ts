@@ -123,6 +123,36 @@ describe('several windows', () => {
     expect(await labelOf(third)).toBe('w-3');
   });
 
+  it('switches to a file open in another window there, and says in this one where it is', async () => {
+    const first = await openWindow();
+    const second = await openWindow();
+    await writeFile(path.join(vault, 'Third.md'), 'third\n');
+    for (const file of ['Other.md', 'Third.md']) {
+      const opened = await call(client, 'workspace', {
+        action: 'open',
+        filePath: path.join(vault, file),
+        windowLabel: 'w-2',
+      });
+      expect(opened.isError).toBe(false);
+    }
+    // w-2 shows Other; the person, in main, clicks Third in the file list.
+    const active = (page: Page) => page.locator('.tabs .tab[aria-selected=true] .tab-title').textContent();
+    await expect.poll(() => tabTitles(second)).toEqual(['Other', 'Third']);
+    expect(await active(second)).toBe('Other');
+    await first.locator('.sidebar-header').click();
+    await expect.poll(focusedLabel).toBe('main');
+    await first.locator('.tree-file-row', { hasText: 'Third' }).click();
+
+    // That window shows it and becomes the person's; this one says so, and does not open a second copy.
+    await expect.poll(() => active(second)).toBe('Third');
+    await expect.poll(focusedLabel).toBe('w-2');
+    const toast = first.locator('.toast');
+    await toast.waitFor();
+    expect(await toast.textContent()).toBe('“Third” is open in window w-2: it is shown there.');
+    expect(await toast.getAttribute('class')).toContain('toast-info');
+    expect(await tabTitles(first)).toEqual(['Welcome']);
+  });
+
   it('gives a page that asks for a label held by another page a window of its own', async () => {
     const first = await openWindow();
     const impostor = await rawWindow('main');

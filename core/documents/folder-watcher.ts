@@ -10,16 +10,22 @@ interface Watched {
 }
 
 /**
- * One `fs.watch` per folder that holds open documents, shared by them. A
- * listener hears every change in the folder (a rename shows up under the old
- * and the new name, so filtering by name would miss where a file went).
+ * One `fs.watch` per folder, shared by everyone who follows it: the folders
+ * that hold open documents, the folders the editor's file list shows unfolded,
+ * the checkpoint index. A listener hears every change in the folder (a rename
+ * shows up under the old and the new name, so filtering by name would miss
+ * where a file went), except vmark's own temp files.
  */
 @injectable()
 export class FolderWatcher {
   #folders = new Map<string, Watched>();
 
   watchFolderOf(file: string, listener: (name: string | null) => void): Disposable {
-    const folder = path.dirname(file);
+    return this.watchFolder(path.dirname(file), listener);
+  }
+
+  /** A folder that cannot be watched (gone, or out of inotify watches) gives a subscription that hears nothing. */
+  watchFolder(folder: string, listener: (name: string | null) => void): Disposable {
     let watched = this.#folders.get(folder);
     if (!watched) {
       const listeners = new Set<(name: string | null) => void>();

@@ -1,5 +1,17 @@
 import type { Disposable, DocumentKind, DocumentKinds } from '@vmark/sdk';
+import { DomainError } from '@vmark/sdk';
 import { injectable } from 'inversify';
+
+/**
+ * No enabled plugin claims the document: every plugin that registers a kind is
+ * off or failed. The seed's `INTERNAL` envelope for MCP; the editor words it for
+ * a person and offers to turn the right plugin back on.
+ */
+export class NoKindError extends DomainError {
+  constructor() {
+    super('INTERNAL', 'No enabled plugin handles this document kind');
+  }
+}
 
 /** The document kinds plugins contribute; the highest-priority kind that claims a document wins. */
 @injectable()
@@ -20,7 +32,7 @@ export class KindRegistry implements DocumentKinds {
 
   detect(filePath: string | null, content: string): string {
     const kind = this.#kinds.find((k) => k.detect(filePath, content));
-    if (!kind) throw new Error('No enabled plugin handles this document kind');
+    if (!kind) throw new NoKindError();
     return kind.id;
   }
 }

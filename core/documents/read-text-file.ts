@@ -17,6 +17,16 @@ const NOT_A_FILE: Record<NotAFile, string> = {
 };
 
 /**
+ * The file is not UTF-8 text (a picture, an archive, another encoding): the seed's
+ * `INVALID_PATH` for MCP; the editor says in words that vmark opens text files only.
+ */
+export class NotTextError extends DomainError {
+  constructor(readonly filePath: string) {
+    super('INVALID_PATH', `${JSON.stringify(filePath)} is not UTF-8 text`);
+  }
+}
+
+/**
  * Reads a text file as a document: a regular file only (never blocking on a pipe or a
  * device), UTF-8 only, bounded in size, with the disk state of exactly the bytes read
  * (one handle for the stat and the read).
@@ -40,7 +50,7 @@ export async function readTextFile(canonicalPath: string): Promise<{ content: st
     try {
       return { content: utf8.decode(bytes), disk: diskStateOf(stats, bytes) };
     } catch {
-      throw new DomainError('INVALID_PATH', `${quoted} is not UTF-8 text`);
+      throw new NotTextError(canonicalPath);
     }
   } finally {
     await handle.close();

@@ -29,7 +29,7 @@ import {
 import { type LockOptions, withFileLock } from '../vault/file-lock.js';
 
 export const CHECKPOINTS_FOLDER = 'checkpoints';
-const INDEX_FILE = 'index.jsonl';
+export const INDEX_FILE = 'index.jsonl';
 const LOCK_FILE = 'index.lock';
 const CONTENT_SUFFIX = '.md';
 
@@ -130,7 +130,8 @@ export class CheckpointStore {
 
   /**
    * Called after each checkpoint this store (this process) records, once it is on disk.
-   * Checkpoints other processes record in the same VMARK_HOME show in `list` only.
+   * Checkpoints other processes record in the same VMARK_HOME show in `list`, and as a
+   * change of `INDEX_FILE` in `folder` (the history panel watches it).
    */
   onDidAppend(listener: (entry: CheckpointEntry) => void): Disposable {
     this.#listeners.add(listener);

@@ -103,7 +103,7 @@ function isVmarkPackage(packageJson: string | null): boolean {
 }
 
 /** The folders (symlinks to folders included, as npm links them) of `dir`, by name; none when it is missing. */
-async function subfolders(dir: string): Promise<string[]> {
+export async function subfolders(dir: string): Promise<string[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const folders: string[] = [];
   for (const name of names.sort()) {
@@ -115,9 +115,15 @@ async function subfolders(dir: string): Promise<string[]> {
 
 function candidateFromFolder(source: PluginSource, dir: string, manifestText: string): PluginCandidate {
   const load = async (main: string) => {
-    // Built-in plugins resolve the SDK through the host's node_modules; the hook costs a loader thread.
-    if (source !== 'builtin') registerSdkResolution();
-    const module = (await import(pathToFileURL(path.resolve(dir, main)).href)) as { default?: unknown };
+    const url = pathToFileURL(path.resolve(dir, main));
+    if (source !== 'builtin') {
+      // Built-in plugins resolve the SDK through the host's node_modules; the hook costs a loader thread.
+      registerSdkResolution();
+      // Node keeps a module that threw by its URL: a user plugin fixed on disk is tried again afresh (ADR 27).
+      const modified = (await stat(url).catch(() => null))?.mtimeMs;
+      if (modified !== undefined) url.search = `v=${modified}`;
+    }
+    const module = (await import(url.href)) as { default?: unknown };
     return module.default;
   };
   try {

@@ -174,6 +174,9 @@ async function readState(): Promise<unknown> {
   return JSON.parse(await readFile(path.join(home, 'plugins.json'), 'utf8')) as unknown;
 }
 
+/** Time enough for a folder watch, a settle and a discovery on a busy machine. */
+const SLOW = 10_000;
+
 /** Polls until `check` holds or about two seconds have passed; the caller asserts afterwards. */
 async function eventually(check: () => boolean, timeoutMs = 2_000): Promise<void> {
   const until = Date.now() + timeoutMs;
@@ -584,6 +587,65 @@ describe('PluginHost', () => {
       await eventually(() => report(host, 'alpha').active);
       expect(report(host, 'alpha')).toMatchObject({ enabled: true, active: true });
       expect(toolNames(host)).toEqual(['alpha_tool', 'beta_tool']);
+    });
+
+    it('with watchPluginState, follows the user plugins folder: added, fixed, changed and removed plugins', async () => {
+      await rm(userRoot, { recursive: true });
+      await builtin({ id: 'alpha', tools: [{ name: 'alpha_tool' }] });
+      const host = await startHost({ watchPluginState: true });
+      const reportOf = (id: string) => host.plugins.reports().find((r) => r.id === id);
+
+      // The folder itself is made later, then a plugin in it.
+      await user({ id: 'beta', tools: [{ name: 'beta_tool' }] });
+      await eventually(() => reportOf('beta')?.active === true, SLOW);
+      expect(report(host, 'beta')).toMatchObject({ source: 'user', enabled: true, active: true });
+      expect(toolNames(host)).toEqual(['alpha_tool', 'beta_tool']);
+
+      // One whose code is missing is reported, and tried again once its folder changes.
+      const gammaDir = path.join(userRoot, 'gamma');
+      await mkdir(gammaDir);
+      await writeFile(path.join(gammaDir, 'manifest.json'), JSON.stringify(manifestOf({ id: 'gamma' })));
+      await eventually(() => (reportOf('gamma')?.diagnostics.length ?? 0) > 0, SLOW);
+      expect(errorsOf(report(host, 'gamma'))[0]).toMatch(/^activation failed: /);
+      await writeFile(path.join(gammaDir, 'main.js'), mainOf({ id: 'gamma' }));
+      await eventually(() => reportOf('gamma')?.active === true, SLOW);
+      expect(report(host, 'gamma').diagnostics).toEqual([]);
+
+      // One whose code threw while loading is tried afresh once it is fixed.
+      const deltaDir = path.join(userRoot, 'delta');
+      await mkdir(deltaDir);
+      await writeFile(path.join(deltaDir, 'main.js'), 'throw new Error("not yet");');
+      await writeFile(path.join(deltaDir, 'manifest.json'), JSON.stringify(manifestOf({ id: 'delta' })));
+      await eventually(() => (reportOf('delta')?.diagnostics.length ?? 0) > 0, SLOW);
+      expect(errorsOf(report(host, 'delta'))).toEqual(['activation failed: not yet']);
+      await writeFile(path.join(deltaDir, 'main.js'), mainOf({ id: 'delta' }));
+      await eventually(() => reportOf('delta')?.active === true, SLOW);
+      expect(report(host, 'delta').diagnostics).toEqual([]);
+
+      // A running plugin keeps running as it was; a changed manifest asks for a restart.
+      await writeFile(
+        path.join(userRoot, 'beta', 'manifest.json'),
+        JSON.stringify(manifestOf({ id: 'beta', version: '2.0.0', tools: [{ name: 'beta_tool' }] })),
+      );
+      await eventually(() => report(host, 'beta').diagnostics.length > 0, SLOW);
+      expect(report(host, 'beta')).toMatchObject({
+        version: '1.0.0',
+        active: true,
+        diagnostics: [
+          {
+            severity: 'warning',
+            message: 'manifest.json changed on disk: restart vmark to load the new version',
+          },
+        ],
+      });
+
+      // Removed: deactivated, its tools gone; the others stay.
+      await rm(path.join(userRoot, 'beta'), { recursive: true });
+      await eventually(() => reportOf('beta') === undefined, SLOW);
+      expect(log()).toContain('deactivate:beta');
+      expect(toolNames(host)).toEqual(['alpha_tool']);
+      expect(report(host, 'alpha').active).toBe(true);
+      expect(log().filter((entry) => entry === 'activate:alpha')).toHaveLength(1);
     });
 
     it('without watchPluginState, an outside edit changes nothing until the next reconcile', async () => {

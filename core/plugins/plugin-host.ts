@@ -15,10 +15,11 @@ import type { HostOptions } from '../host-options.js';
 import { ToolRegistry } from '../mcp/tool-registry.js';
 import { CommandRegistry } from './command-registry.js';
 import { type Diagnostic, error, warning } from './diagnostics.js';
-import type { PluginCandidate, PluginSource } from './discovery.js';
+import { discoverPlugins, type PluginCandidate, type PluginRoot, type PluginSource } from './discovery.js';
 import type { SettingDeclaration } from '../settings/setting-declaration.js';
 import type { PanelContribution, PluginManifest } from './manifest.js';
 import { PanelRegistry } from './panel-registry.js';
+import { PluginFolderWatch } from './plugin-folder-watch.js';
 import { PLUGIN_STATE_FILE, type PluginState, readPluginState, writePluginState } from './plugin-state.js';
 import { type CheckedPlugin, resolvePlugins } from './resolve-plugins.js';
 import { validateManifest } from './validate-manifest.js';
@@ -35,15 +36,20 @@ export interface PluginReport {
   readonly diagnostics: readonly Diagnostic[];
   readonly tools: readonly string[];
   readonly kinds: readonly string[];
+  /** The kinds' titles, in the order of `kinds` (a kind without a title shows its id). */
+  readonly kindTitles: readonly string[];
   readonly commands: readonly string[];
   readonly panels: readonly string[];
+  /** The keys of the settings it declares. */
+  readonly settings: readonly string[];
+  /** The ids of the plugins it needs (its manifest's `dependencies`). */
+  readonly dependencies: readonly string[];
 }
 
-/** One plugin's `contributes.settings`, as the settings catalog reads them. */
+/** One enabled plugin's `contributes.settings`, as the settings catalog reads them. */
 export interface PluginSettings {
   readonly id: string;
   readonly name: string;
-  readonly enabled: boolean;
   readonly settings: Readonly<Record<string, SettingDeclaration>>;
 }
 
@@ -81,6 +87,8 @@ export class PluginHost {
   #queue: Promise<void> = Promise.resolve();
   #watcher: FSWatcher | undefined;
   #watchTimer: NodeJS.Timeout | undefined;
+  /** The user and npm plugin folders, followed with `watchPluginState` once `discover` ran. */
+  #folderWatch: PluginFolderWatch | undefined;
   #disposed = false;
   #listeners = new Set<() => void>();
   /** The host halves of the active plugins' panels; the UI server routes panel requests here. */
@@ -97,19 +105,25 @@ export class PluginHost {
 
   /** Checks the candidates and activates those that should run. */
   async load(candidates: readonly PluginCandidate[]): Promise<void> {
-    this.#entries = candidates.map((candidate, index) => {
-      const key = candidate.dir ?? `inline:${index}`;
-      if (candidate.raw === undefined) {
-        return {
-          key,
-          candidate,
-          diagnostics: [error(candidate.readError ?? 'manifest.json could not be read')],
-        };
-      }
-      return { key, candidate, ...validateManifest(candidate.raw, HOST_API_VERSION) };
-    });
+    this.#entries = checkCandidates(candidates);
     await this.reconcile();
     if (this.options.watchPluginState) this.#watchState();
+  }
+
+  /**
+   * Discovers the plugins in `roots`, takes `extra` ones handed over in memory, and loads them.
+   * With `watchPluginState`, the user and npm roots are followed too (ADR 27): a plugin added
+   * there while the host runs is checked and, if valid and enabled, activated (its tools reach
+   * every MCP session with `tools/list_changed`); one removed is deactivated; one that did not
+   * load is tried again when its folder changes. A running plugin's code is not reloaded: a
+   * changed manifest is reported as needing a restart.
+   */
+  async discover(roots: readonly PluginRoot[], extra: readonly PluginCandidate[] = []): Promise<void> {
+    await this.load([...(await discoverPlugins(roots)), ...extra]);
+    if (!this.options.watchPluginState || this.#disposed) return;
+    const followed = roots.filter((root) => root.source !== 'builtin');
+    this.#folderWatch = new PluginFolderWatch(followed, () => void this.#rediscover(roots, extra));
+    await this.#folderWatch.sync();
   }
 
   /** Brings the running set in line with the manifests and the enabled state on disk. */
@@ -147,24 +161,25 @@ export class PluginHost {
         ],
         tools: manifest?.contributes?.tools?.map((t) => t.name) ?? [],
         kinds: manifest?.contributes?.kinds?.map((k) => k.id) ?? [],
+        kindTitles: manifest?.contributes?.kinds?.map((k) => k.title ?? k.id) ?? [],
         commands: manifest?.contributes?.commands?.map((c) => c.name) ?? [],
         panels: manifest?.contributes?.panels?.map((p) => p.id) ?? [],
+        settings: Object.keys(manifest?.contributes?.settings ?? {}),
+        dependencies: Object.keys(manifest?.dependencies ?? {}),
       };
     });
   }
 
-  /** The settings each plugin with a valid manifest declares, running or not (the settings panel lists them all). */
+  /**
+   * The settings each enabled plugin with a valid manifest declares, running or not (one that
+   * failed to start still shows its settings, which may be why). A turned-off plugin reads none.
+   */
   declaredSettings(): PluginSettings[] {
     return this.#entries.flatMap(({ manifest, diagnostics }) =>
-      manifest && !diagnostics.some((d) => d.severity === 'error')
-        ? [
-            {
-              id: manifest.id,
-              name: manifest.name,
-              enabled: !this.#state.disabled.includes(manifest.id),
-              settings: manifest.contributes?.settings ?? {},
-            },
-          ]
+      manifest &&
+      !diagnostics.some((d) => d.severity === 'error') &&
+      !this.#state.disabled.includes(manifest.id)
+        ? [{ id: manifest.id, name: manifest.name, settings: manifest.contributes?.settings ?? {} }]
         : [],
     );
   }
@@ -187,6 +202,7 @@ export class PluginHost {
   /** Deactivates every plugin, dependents first. */
   async dispose(): Promise<void> {
     this.#disposed = true;
+    this.#folderWatch?.dispose();
     this.#watcher?.close();
     this.#watcher = undefined;
     clearTimeout(this.#watchTimer);
@@ -219,6 +235,36 @@ export class PluginHost {
       await this.#activate(entry);
     }
     for (const listener of [...this.#listeners]) listener();
+  }
+
+  /** Discovers again, in the queue with every reconciliation, then follows the folders there are now. */
+  #rediscover(roots: readonly PluginRoot[], extra: readonly PluginCandidate[]): Promise<void> {
+    const run = this.#queue.then(async () => {
+      if (this.#disposed) return;
+      const found = checkCandidates([...(await discoverPlugins(roots)), ...extra]);
+      this.#entries = found.map((entry) => this.#keepRunning(entry));
+      await this.#reconcile();
+      await this.#folderWatch?.sync();
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * The entry to go on with for a candidate found again: the new one, unless the plugin found
+   * before under the same folder runs. Its module is loaded and cannot be loaded afresh, so it
+   * keeps running as it was; a manifest that changed meanwhile is reported (once) as needing a restart.
+   */
+  #keepRunning(found: Entry): Entry {
+    const before = this.#entries.find((e) => e.key === found.key);
+    const running = before && [...this.#active.values()].some((plugin) => plugin.key === before.key);
+    if (!before || !running) return found;
+    if (JSON.stringify(before.candidate.raw) !== JSON.stringify(found.candidate.raw)) {
+      const note = 'manifest.json changed on disk: restart vmark to load the new version';
+      if (!this.#runtimeProblems.get(before.key)?.some((d) => d.message === note))
+        this.#addProblem(before.key, warning(note));
+    }
+    return before;
   }
 
   async #activate(entry: Entry): Promise<void> {
@@ -328,6 +374,25 @@ export class PluginHost {
     });
     this.#watcher.unref();
   }
+}
+
+/**
+ * The candidates with their manifests checked. Each has a key of its own that stays the same when
+ * the plugins are discovered again: its folder, or its place among the plugins handed over in memory.
+ */
+function checkCandidates(candidates: readonly PluginCandidate[]): Entry[] {
+  let inline = 0;
+  return candidates.map((candidate) => {
+    const key = candidate.dir ?? `inline:${inline++}`;
+    if (candidate.raw === undefined) {
+      return {
+        key,
+        candidate,
+        diagnostics: [error(candidate.readError ?? 'manifest.json could not be read')],
+      };
+    }
+    return { key, candidate, ...validateManifest(candidate.raw, HOST_API_VERSION) };
+  });
 }
 
 /** A tool must be registered exactly as its manifest declares it: the host lists tools from manifests. */

@@ -1,15 +1,12 @@
 import { inject, injectable } from 'inversify';
 import { PluginHost } from '../plugins/plugin-host.js';
-import { HOST_SETTINGS } from './host-settings.js';
 import { declarationProblems, type SettingDeclaration } from './setting-declaration.js';
 
-/** The owner of a group of settings: the host ("General") or one plugin. */
+/** The settings of one plugin, the one that reads them. */
 export interface SettingsGroup {
-  /** `general` for the host's own, else the plugin id. */
+  /** The plugin id. */
   readonly id: string;
   readonly title: string;
-  /** False for a disabled plugin: its settings still apply once it is enabled again. */
-  readonly enabled: boolean;
   readonly settings: readonly DeclaredSetting[];
 }
 
@@ -22,10 +19,12 @@ export interface DeclaredSetting {
 export type SettingsSources = Pick<PluginHost, 'declaredSettings'>;
 
 /**
- * Every setting that may be written, by owner: the host's, then each plugin's
- * in load order. A key is owned by its first declarer (the host before any
- * plugin); a later declaration of the same key, or one that is not sound, is
- * left out, so a write is always checked against exactly one declaration.
+ * Every setting that may be written, by the plugin that declares (and reads)
+ * it, in load order; the host itself reads none (ADR 27). A turned-off plugin's
+ * settings are not here: they stay in settings.json and come back with it. A
+ * key is owned by its first declarer; a later declaration of the same key, or
+ * one that is not sound, is left out, so a write is always checked against
+ * exactly one declaration.
  */
 @injectable()
 export class SettingsCatalog {
@@ -33,27 +32,18 @@ export class SettingsCatalog {
 
   groups(): SettingsGroup[] {
     const taken = new Set<string>();
-    const group = (
-      id: string,
-      title: string,
-      enabled: boolean,
-      declared: Readonly<Record<string, SettingDeclaration>>,
-    ): SettingsGroup => {
+    const groups: SettingsGroup[] = [];
+    for (const plugin of this.plugins.declaredSettings()) {
       const settings: DeclaredSetting[] = [];
-      for (const [key, declaration] of Object.entries(declared)) {
+      for (const [key, declaration] of Object.entries(plugin.settings)) {
         const clash = [...taken].some((t) => t === key || t.startsWith(`${key}.`) || key.startsWith(`${t}.`));
         if (clash || declarationProblems(key, declaration).length > 0) continue;
         taken.add(key);
         settings.push({ key, declaration });
       }
-      return { id, title, enabled, settings };
-    };
-    const general = group('general', 'General', true, HOST_SETTINGS);
-    const plugins = this.plugins
-      .declaredSettings()
-      .map((plugin) => group(plugin.id, plugin.name, plugin.enabled, plugin.settings))
-      .filter((g) => g.settings.length > 0);
-    return [general, ...plugins];
+      if (settings.length > 0) groups.push({ id: plugin.id, title: plugin.name, settings });
+    }
+    return groups;
   }
 
   find(key: string): SettingDeclaration | undefined {

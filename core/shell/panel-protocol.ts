@@ -54,8 +54,14 @@ export interface UiPlugin {
   readonly active: boolean;
   readonly diagnostics: readonly UiDiagnostic[];
   readonly tools: readonly string[];
+  /** The titles of the document kinds it opens, e.g. `Markdown`. */
+  readonly kinds: readonly string[];
   readonly commands: readonly string[];
   readonly panels: readonly string[];
+  /** The keys of the settings it declares (shown while it is on). */
+  readonly settings: readonly string[];
+  /** The names of the enabled plugins that need it, directly or not: they stop when it is turned off. */
+  readonly dependents: readonly string[];
 }
 
 /** One AI edit, as the history panel lists it (newest first). */
@@ -103,12 +109,11 @@ export interface UiSetting {
   readonly maxLength?: number;
 }
 
-/** The settings of one owner: the host (`general`) or a plugin (its id). */
+/** The settings of one enabled plugin, the one that reads them (a turned-off plugin's are not listed). */
 export interface UiSettingsGroup {
+  /** The plugin id. */
   readonly id: string;
   readonly title: string;
-  /** False for a disabled plugin: its settings are kept and apply once it runs again. */
-  readonly enabled: boolean;
   readonly settings: readonly UiSetting[];
 }
 
@@ -149,12 +154,14 @@ export interface PanelRequests {
 }
 
 export type PanelMessage =
-  /** A window changed a setting: every window shows the new values. */
+  /** A window changed a setting, or a plugin was turned on or off: every window shows the new list. */
   | { readonly type: 'settings.changed'; readonly settings: UiSettings }
   | { readonly type: 'approval.ask'; readonly ask: UiApprovalAsk }
   /** The dialog is no longer needed: answered (here or in another window), or its call was cancelled. */
   | { readonly type: 'approval.settled'; readonly askId: string }
   | { readonly type: 'plugins.changed'; readonly plugins: readonly UiPlugin[] }
   | { readonly type: 'history.added'; readonly checkpoint: UiCheckpoint }
+  /** Another process changed the history (`vmark checkpoints restore`, another host): list it again. */
+  | { readonly type: 'history.changed' }
   /** A plugin's provider asked its open panels to load again. */
   | { readonly type: 'pluginPanels.refresh'; readonly pluginId: string; readonly panelId: string };

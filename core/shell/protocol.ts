@@ -103,8 +103,18 @@ export interface EditorReport {
 
 /** Every request the renderer may send, with its parameters and result. */
 export interface Requests extends PanelRequests {
+  /**
+   * One level of the file list, which the host then follows on disk (a `tree.changed` push when
+   * something in it is created, deleted or renamed) until the page folds it.
+   */
   'tree.list': { params: { path: string }; result: { entries: TreeEntry[] } };
-  'tab.open': { params: { path: string }; result: { tabId: string } };
+  /** The page folded the folder (or it left the list): the host stops following it. */
+  'tree.fold': { params: { path: string }; result: Record<string, never> };
+  /**
+   * Opens the file in this page's window, or, when it is open already, shows it where it is:
+   * `windowLabel` names that window (another page's, when not this one's) and `title` its tab.
+   */
+  'tab.open': { params: { path: string }; result: { tabId: string; windowLabel: string; title: string } };
   'tab.switch': { params: { tabId: string }; result: { activeTabId: string | null } };
   'tab.close': { params: { tabId: string; force?: boolean }; result: { closed: boolean } };
   'tab.save': { params: { tabId: string }; result: { saved: boolean } };
@@ -152,12 +162,31 @@ export type ClientMessage = {
 export interface RefusalJson {
   readonly code: string;
   readonly message: string;
+  /** What the host knows beyond the code, for the page to put in a person's words (and to offer what helps). */
+  readonly reason?: RefusalReason;
+}
+
+export type RefusalReason =
+  /** The file is not UTF-8 text; `picture`: its name says it is an image. */
+  | { readonly kind: 'not-text'; readonly fileName: string; readonly picture: boolean }
+  /** No plugin that runs opens the file; `plugins` are those that contribute document kinds but do not run. */
+  | { readonly kind: 'no-plugin'; readonly fileName: string; readonly plugins: readonly StoppedKindPlugin[] };
+
+/** A plugin that contributes document kinds and does not run: turned off, or on but failed to start. */
+export interface StoppedKindPlugin {
+  readonly id: string;
+  readonly name: string;
+  readonly enabled: boolean;
+  /** The titles of the kinds it opens, e.g. `Markdown`. */
+  readonly kinds: readonly string[];
 }
 
 export type ServerMessage =
   | { readonly type: 'reply'; readonly id: number; readonly ok: true; readonly result: unknown }
   | { readonly type: 'reply'; readonly id: number; readonly ok: false; readonly error: RefusalJson }
   | { readonly type: 'state'; readonly state: UiState }
+  /** Something in a folder the page listed changed on disk: list it again. `path` is as the page sent it. */
+  | { readonly type: 'tree.changed'; readonly path: string }
   | {
       readonly type: 'doc.updates';
       readonly tabId: string;

@@ -1,10 +1,12 @@
 import type { UiConflict, UiState, UiTab } from '../protocol.js';
 import { type ConflictChoice, ConflictBar } from './conflict-bar.js';
 import { type Connection, RequestRefused } from './connection.js';
+import { askUnsaved } from './dialogs/unsaved-dialog.js';
 import { DocumentEditor, type EditorMode } from './editor/document-editor.js';
 import { hasLivePreview } from './editor/document-language.js';
 import { SelectionReporter } from './editor/selection-reporter.js';
 import { FileTree } from './file-tree.js';
+import { refusalWords } from './refusal-words.js';
 import { startWorkbenchPanels } from './panels/workbench-panels.js';
 import type { Shell } from './shell.js';
 import { TabStrip } from './tab-strip.js';
@@ -119,13 +121,53 @@ export class App {
     return editor;
   }
 
+  /**
+   * Opens a file from the list. One open in another window is shown there, and this window says
+   * where (a browser does not let a page raise another); one that no running plugin opens says
+   * which plugin would, and offers to turn it on.
+   */
   async #open(path: string): Promise<void> {
-    await this.#request(() => this.connection.request('tab.open', { path }));
+    try {
+      const opened = await this.connection.request('tab.open', { path });
+      const here = this.#state?.window.label;
+      if (here !== undefined && opened.windowLabel !== here) {
+        this.#toasts.show(
+          `“${opened.title}” is open in window ${opened.windowLabel}: it is shown there.`,
+          'info',
+        );
+      }
+    } catch (error) {
+      const off =
+        error instanceof RequestRefused && error.reason?.kind === 'no-plugin'
+          ? error.reason.plugins.filter((p) => !p.enabled)
+          : [];
+      this.#toasts.show(
+        refusalWords(error),
+        'error',
+        off.map((plugin) => ({
+          label: `Turn on ${plugin.name}`,
+          run: () => void this.#turnOnAndOpen(plugin.id, path),
+        })),
+      );
+    }
   }
 
-  async #save(tabId: string): Promise<void> {
+  async #turnOnAndOpen(pluginId: string, path: string): Promise<void> {
+    const turnedOn = await this.#request(() =>
+      this.connection.request('plugins.setEnabled', { id: pluginId, enabled: true }),
+    );
+    if (turnedOn) await this.#open(path);
+  }
+
+  /** Saves the tab (its editor's pending changes first); true when it is saved, else the refusal is shown. */
+  async #save(tabId: string): Promise<boolean> {
     const editor = await this.#editors.get(tabId);
-    if (editor) await this.#request(() => editor.save());
+    const saved = await this.#request(async () => {
+      if (editor) await editor.save();
+      else return (await this.connection.request('tab.save', { tabId })).saved;
+      return true;
+    });
+    return saved === true;
   }
 
   async #resolve(tabId: string, choice: ConflictChoice, conflict: UiConflict): Promise<void> {
@@ -138,12 +180,20 @@ export class App {
     );
   }
 
+  /** Closes the tab; one with unsaved changes asks first: Save, Discard or Cancel. */
   async #close(tabId: string): Promise<void> {
+    // Keystrokes still on their way count as unsaved changes too.
+    await (await this.#editors.get(tabId))?.sync.flushed();
     const result = await this.#request(() => this.connection.request('tab.close', { tabId }));
-    if (result?.closed !== false) return;
-    const title = this.#state?.window.tabs.find((t) => t.id === tabId)?.title ?? 'This document';
-    if (!window.confirm(`${title} has unsaved changes. Close it and discard them?`)) return;
-    await this.#request(() => this.connection.request('tab.close', { tabId, force: true }));
+    const tab = this.#state?.window.tabs.find((t) => t.id === tabId);
+    if (result?.closed !== false || tab === undefined) return;
+    const answer = await askUnsaved(document.body, tab);
+    if (answer === 'discard') {
+      await this.#request(() => this.connection.request('tab.close', { tabId, force: true }));
+    } else if (answer === 'save' && (await this.#save(tabId))) {
+      // Changed again while it was saved: asked again, never closed with those changes lost.
+      await this.#close(tabId);
+    }
   }
 
   #setMode(mode: EditorMode): void {
@@ -193,7 +243,6 @@ export class App {
   }
 
   #refused(error: unknown): void {
-    const message = error instanceof Error ? error.message : String(error);
-    this.#toasts.show(error instanceof RequestRefused ? `${error.code}: ${message}` : message);
+    this.#toasts.show(refusalWords(error));
   }
 }

@@ -1,5 +1,6 @@
 import type {
   RefusalJson,
+  RefusalReason,
   RequestMethod,
   RequestParams,
   RequestResult,
@@ -14,10 +15,13 @@ import { windowQuery } from './window-identity.js';
 /** A request the host refused, with the host's error code (`STALE`, `INVALID_PATH`, …). */
 export class RequestRefused extends Error {
   readonly code: string;
+  /** What the host knows beyond the code, for words a person reads (refusal-words.ts). */
+  readonly reason: RefusalReason | undefined;
 
   constructor(refusal: RefusalJson) {
     super(refusal.message);
     this.code = refusal.code;
+    this.reason = refusal.reason;
   }
 }
 
@@ -39,6 +43,7 @@ export class Connection {
   readonly #updates = new Emitter<DocumentUpdates>();
   readonly #closed = new Emitter<void>();
   readonly #panels = new Emitter<PanelMessage>();
+  readonly #treeChanged = new Emitter<string>();
   #lastState: UiState | null = null;
 
   private constructor(socket: WebSocket) {
@@ -86,6 +91,11 @@ export class Connection {
     return this.#closed.on(listener);
   }
 
+  /** A folder the page listed changed on disk (by the path the page listed it by). */
+  onTreeChanged(listener: (path: string) => void): Unsubscribe {
+    return this.#treeChanged.on(listener);
+  }
+
   /** The host's pushes for the approval dialogs, the plugin manager and the history panel. */
   onPanelMessage(listener: (message: PanelMessage) => void): Unsubscribe {
     return this.#panels.on(listener);
@@ -106,11 +116,10 @@ export class Connection {
         return this.#state.emit(message.state);
       case 'doc.updates':
         return this.#updates.emit(message);
-      case 'approval.ask':
-      case 'approval.settled':
-      case 'plugins.changed':
-      case 'history.added':
-      case 'pluginPanels.refresh':
+      case 'tree.changed':
+        return this.#treeChanged.emit(message.path);
+      default:
+        // Every other push is a panel's (panel-protocol.ts), settings.changed included.
         return this.#panels.emit(message);
     }
   }

@@ -26,6 +26,7 @@ const request = <M extends string, P extends z.ZodType>(method: M, params: P) =>
 
 const clientMessage = z.discriminatedUnion('method', [
   request('tree.list', z.object({ path: z.string().min(1) })),
+  request('tree.fold', z.object({ path: z.string().min(1) })),
   request('tab.open', z.object({ path: z.string().min(1) })),
   request('tab.switch', z.object({ tabId })),
   request('tab.close', z.object({ tabId, force: z.boolean().optional() })),

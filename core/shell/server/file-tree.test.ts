@@ -27,7 +27,8 @@ beforeEach(async () => {
 
 describe('listFolder', () => {
   it('lists folders first, in natural order, without hidden entries but with .github', async () => {
-    const entries = await listFolder(vault, root);
+    const { folder, entries } = await listFolder(vault, root);
+    expect(folder).toBe(root);
     expect(entries.map((e) => [e.name, e.type])).toEqual([
       ['.github', 'folder'],
       ['b-folder', 'folder'],
@@ -39,7 +40,7 @@ describe('listFolder', () => {
   });
 
   it('leaves out links that lead out of the scope, and refuses folders outside it', async () => {
-    expect((await listFolder(vault, root)).map((e) => e.name)).not.toContain('escape');
+    expect((await listFolder(vault, root)).entries.map((e) => e.name)).not.toContain('escape');
     await expect(listFolder(vault, outside)).rejects.toMatchObject({ code: 'INVALID_PATH' });
     await expect(listFolder(vault, path.join(root, 'escape'))).rejects.toMatchObject({
       code: 'INVALID_PATH',

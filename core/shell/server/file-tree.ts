@@ -8,12 +8,16 @@ import type { TreeEntry } from '../protocol.js';
 const HIDDEN = /^\.(?!github$)/;
 
 /**
- * One level of the file tree, listed lazily as the person unfolds it. The
- * folder is resolved through the vault's scope first, so the tree shows
- * nothing outside the open workspace roots and the folders of open documents.
- * Folders first, then files, each in natural order; symlinks are shown by what they point at.
+ * One level of the file tree, listed lazily as the person unfolds it, with the
+ * canonical folder it names. The folder is resolved through the vault's scope
+ * first, so the tree shows nothing outside the open workspace roots and the
+ * folders of open documents. Folders first, then files, each in natural order;
+ * symlinks are shown by what they point at.
  */
-export async function listFolder(vault: Vault, folder: string): Promise<TreeEntry[]> {
+export async function listFolder(
+  vault: Vault,
+  folder: string,
+): Promise<{ folder: string; entries: TreeEntry[] }> {
   const canonical = await vault.resolve(folder);
   const dirents = await readdir(canonical, { withFileTypes: true }).catch(() => {
     throw new DomainError('INVALID_PATH', `${JSON.stringify(folder)} is not a readable folder`);
@@ -30,9 +34,10 @@ export async function listFolder(vault: Vault, folder: string): Promise<TreeEntr
     if (type !== null) entries.push({ name: dirent.name, path: entryPath, type });
   }
   const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
-  return entries.sort((a, b) =>
+  entries.sort((a, b) =>
     a.type === b.type ? collator.compare(a.name, b.name) : a.type === 'folder' ? -1 : 1,
   );
+  return { folder: canonical, entries };
 }
 
 /** What a symlink points at, if that stays inside the scope. */

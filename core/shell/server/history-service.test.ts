@@ -3,9 +3,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChangeOrigin } from '@vmark/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import documentPlugin from '../../../plugins/document/src/index.js';
 import { HostDocumentStore } from '../../documents/document-store.js';
+import { FolderWatcher } from '../../documents/folder-watcher.js';
 import { CheckpointRecorder } from '../../history/checkpoint-recorder.js';
 import { CheckpointStore } from '../../history/checkpoint-store.js';
 import { createHost, type Host } from '../../host.js';
@@ -23,6 +24,7 @@ const AI: ChangeOrigin = {
 };
 
 let host: Host;
+let home: string;
 let workspace: string;
 let file: string;
 let documents: HostDocumentStore;
@@ -31,7 +33,7 @@ let history: UiHistory;
 let documentId: string;
 
 beforeEach(async () => {
-  const home = await fs.mkdtemp(path.join(os.tmpdir(), 'vmark-history-home-'));
+  home = await fs.mkdtemp(path.join(os.tmpdir(), 'vmark-history-home-'));
   workspace = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'vmark-history-ws-')));
   file = path.join(workspace, 'notes.md');
   await fs.writeFile(file, 'first\n');
@@ -47,7 +49,7 @@ beforeEach(async () => {
   documentId = host.workbench.resolveTab(tabId).documentId;
   documents = host.container.get(HostDocumentStore);
   store = host.container.get(CheckpointStore);
-  history = new UiHistory(store, host.workbench, documents);
+  history = new UiHistory(store, host.workbench, documents, host.container.get(FolderWatcher));
 });
 afterEach(async () => {
   history.dispose();
@@ -79,12 +81,36 @@ describe('UiHistory', () => {
       description: expect.any(String),
       filePath: file,
     });
-    expect(heard.map((m) => m.type === 'history.added' && m.checkpoint.id)).toEqual(
-      [...listed].reverse().map((c) => c.id),
-    );
+    const added = heard.flatMap((m) => (m.type === 'history.added' ? [m.checkpoint.id] : []));
+    expect(added).toEqual([...listed].reverse().map((c) => c.id));
     expect(await history.list(file)).toEqual(listed);
     expect(await history.list(path.join(workspace, 'other.md'))).toEqual([]);
     await expect(history.list('notes.md')).rejects.toThrow('filePath must be an absolute path');
+  });
+
+  it('tells every window when another process changes the history, while one is attached', async () => {
+    const heard: PanelMessage[] = [];
+    const attached = history.attach((m) => heard.push(m));
+    // Another process (a `vmark checkpoints restore` in a terminal) has its own store on the same home;
+    // it appends until the watch (which starts as the window attaches) has heard one.
+    const elsewhere = new CheckpointStore({ home });
+    const changed = () => heard.filter((m) => m.type === 'history.changed').length;
+    await vi.waitFor(async () => {
+      await elsewhere.append({
+        tabId: null,
+        filePath: file,
+        tool: 'checkpoints.restore',
+        description: 'from a terminal',
+        revisionBefore: 'rev-AAAAAAAA',
+        revisionAfter: 'rev-BBBBBBBB',
+        contentBefore: 'old',
+      });
+      expect(changed()).toBeGreaterThan(0);
+    });
+    expect(heard.some((m) => m.type === 'history.added')).toBe(false);
+    expect((await history.list())[0]).toMatchObject({ description: 'from a terminal' });
+
+    attached.dispose();
   });
 
   it('restores the text from before an edit as a new saved revision, and records the restore', async () => {

@@ -1,41 +1,55 @@
-import { realpath, stat } from 'node:fs/promises';
+import { mkdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Disposable } from '@vmark/sdk';
 import { ArgumentError, DomainError, toDisposable } from '@vmark/sdk';
 import type { HostDocumentStore } from '../../documents/document-store.js';
+import type { FolderWatcher } from '../../documents/folder-watcher.js';
 import type { Checkpoint, CheckpointEntry } from '../../history/checkpoint-entry.js';
-import { type CheckpointStore, UnknownCheckpointError } from '../../history/checkpoint-store.js';
+import { type CheckpointStore, INDEX_FILE, UnknownCheckpointError } from '../../history/checkpoint-store.js';
 import { sizeChange } from '../../history/describe-change.js';
 import type { HostWorkbench } from '../../workbench/workbench.js';
 import type { PanelMessage, PanelRequests, UiCheckpoint } from '../panel-protocol.js';
+import { debounce } from './debounce.js';
 
 type RestoreResult = PanelRequests['history.restore']['result'];
 
+/** A burst of index writes from another process (an append, a prune) is told once. */
+const INDEX_SETTLE_MS = 50;
+
 /**
  * The AI edit history panel's side in the host: the checkpoints, newest first,
- * a push to every window for each new one, and restore with the semantics of
- * `vmark checkpoints restore`: the text from before the edit becomes a new
- * revision, saved through the host (a file changed on disk meanwhile is not
- * overwritten), shown live in open editors, and itself recorded.
+ * a push to every window for each new one (this process's at once, other
+ * processes' — `vmark checkpoints restore` in a terminal, another `vmark mcp` —
+ * from a watch of the index while a window is attached), and restore with the
+ * semantics of `vmark checkpoints restore`: the text from before the edit
+ * becomes a new revision, saved through the host (a file changed on disk
+ * meanwhile is not overwritten), shown live in open editors, and itself recorded.
  */
 export class UiHistory implements Disposable {
   readonly #sinks = new Set<(message: PanelMessage) => void>();
   readonly #subscription: Disposable;
+  readonly #indexChanged = debounce(() => this.#send({ type: 'history.changed' }), INDEX_SETTLE_MS);
+  /** The watch of the index, while any window is attached. */
+  #watch: Promise<Disposable> | undefined;
 
   constructor(
     private readonly store: CheckpointStore,
     private readonly workbench: HostWorkbench,
     private readonly documents: HostDocumentStore,
+    private readonly folders: Pick<FolderWatcher, 'watchFolder'>,
   ) {
     this.#subscription = store.onDidAppend((entry) => {
-      const message: PanelMessage = { type: 'history.added', checkpoint: uiCheckpoint(entry) };
-      for (const sink of [...this.#sinks]) sink(message);
+      this.#send({ type: 'history.added', checkpoint: uiCheckpoint(entry) });
     });
   }
 
   attach(sink: (message: PanelMessage) => void): Disposable {
     this.#sinks.add(sink);
-    return toDisposable(() => this.#sinks.delete(sink));
+    this.#watch ??= this.#watchIndex();
+    return toDisposable(() => {
+      this.#sinks.delete(sink);
+      if (this.#sinks.size === 0) this.#unwatch();
+    });
   }
 
   /** Checkpoints hold canonical paths, so the filter is made canonical too (a deleted file keeps its own). */
@@ -111,6 +125,26 @@ export class UiHistory implements Disposable {
   dispose(): void {
     this.#sinks.clear();
     this.#subscription.dispose();
+    this.#unwatch();
+  }
+
+  #send(message: PanelMessage): void {
+    for (const sink of [...this.#sinks]) sink(message);
+  }
+
+  /** The folder is made if missing (in VMARK_HOME, as the store would), so that the first checkpoint is seen. */
+  async #watchIndex(): Promise<Disposable> {
+    await mkdir(this.store.folder, { recursive: true, mode: 0o700 }).catch(() => undefined);
+    return this.folders.watchFolder(this.store.folder, (name) => {
+      if (name === INDEX_FILE || name === null) this.#indexChanged();
+    });
+  }
+
+  #unwatch(): void {
+    this.#indexChanged.cancel();
+    const watch = this.#watch;
+    this.#watch = undefined;
+    void watch?.then((w) => w.dispose());
   }
 }
 

@@ -2,6 +2,7 @@ import type { Disposable } from '@vmark/sdk';
 import { DisposableStore } from '@vmark/sdk';
 import { ApprovalBroker } from '../../approvals/approval-broker.js';
 import { HostDocumentStore } from '../../documents/document-store.js';
+import { FolderWatcher } from '../../documents/folder-watcher.js';
 import { CheckpointStore } from '../../history/checkpoint-store.js';
 import type { Host } from '../../host.js';
 import { SettingsCatalog } from '../../settings/settings-catalog.js';
@@ -35,11 +36,20 @@ export function createPanelServices(host: Host): PanelServices {
   const approvals = store.add(new UiApprovals(host.container.get(ApprovalBroker)));
   const plugins = store.add(new UiPlugins(host.plugins));
   const history = store.add(
-    new UiHistory(host.container.get(CheckpointStore), host.workbench, host.container.get(HostDocumentStore)),
+    new UiHistory(
+      host.container.get(CheckpointStore),
+      host.workbench,
+      host.container.get(HostDocumentStore),
+      host.container.get(FolderWatcher),
+    ),
   );
   const pluginPanels = new UiPluginPanels(host.plugins);
   const settings = store.add(
-    new UiSettingsService(host.container.get(SettingsStore), host.container.get(SettingsCatalog)),
+    new UiSettingsService(
+      host.container.get(SettingsStore),
+      host.container.get(SettingsCatalog),
+      host.plugins,
+    ),
   );
   return { approvals, plugins, history, settings, pluginPanels, dispose: () => store.dispose() };
 }

@@ -4,6 +4,8 @@ import type { PluginReport } from '../../plugins/plugin-host.js';
 import type { PanelMessage } from '../panel-protocol.js';
 import { type PluginControl, UiPlugins } from './plugin-service.js';
 
+const NEEDS: Record<string, string[]> = { coherence: ['document'], notes: ['coherence'] };
+
 function report(id: string, enabled = true): PluginReport {
   return {
     id,
@@ -15,19 +17,22 @@ function report(id: string, enabled = true): PluginReport {
     active: enabled,
     diagnostics: enabled ? [] : [{ severity: 'warning', message: 'disabled by the user' }],
     tools: [id],
-    kinds: [],
+    kinds: id === 'document' ? ['markdown'] : [],
+    kindTitles: id === 'document' ? ['Markdown'] : [],
     commands: [],
     panels: [],
+    settings: id === 'document' ? ['integrations.autoApproveEdits'] : [],
+    dependencies: NEEDS[id] ?? [],
   };
 }
 
 /** A plugin host in memory: setEnabled changes the reports and tells the listeners, as reconciliation does. */
-function fakeHost(): PluginControl & { disabled: Set<string> } {
+function fakeHost(ids = ['document', 'workflow']): PluginControl & { disabled: Set<string> } {
   const disabled = new Set<string>();
   const listeners = new Set<() => void>();
   return {
     disabled,
-    reports: () => ['document', 'workflow'].map((id) => report(id, !disabled.has(id))),
+    reports: () => ids.map((id) => report(id, !disabled.has(id))),
     setEnabled: vi.fn((id: string, enabled: boolean) => {
       if (enabled) disabled.delete(id);
       else disabled.add(id);
@@ -54,10 +59,32 @@ describe('UiPlugins', () => {
         active: true,
         diagnostics: [],
         tools: ['document'],
+        kinds: ['Markdown'],
         commands: [],
         panels: [],
+        settings: ['integrations.autoApproveEdits'],
+        dependents: [],
       },
       expect.objectContaining({ id: 'workflow' }),
+    ]);
+  });
+
+  it('names the enabled plugins that stop with one, those that need it through others included', () => {
+    const host = fakeHost(['coherence', 'document', 'notes', 'workflow']);
+    const dependents = () => new UiPlugins(host).list().map((p) => [p.id, p.dependents]);
+    expect(dependents()).toEqual([
+      ['coherence', ['NOTES']],
+      ['document', ['COHERENCE', 'NOTES']],
+      ['notes', []],
+      ['workflow', []],
+    ]);
+    // One already off stops nothing more, and needs nothing through it.
+    host.disabled.add('coherence');
+    expect(dependents()).toEqual([
+      ['coherence', ['NOTES']],
+      ['document', []],
+      ['notes', []],
+      ['workflow', []],
     ]);
   });
 

@@ -29,7 +29,8 @@ export class UiPlugins implements Disposable {
   }
 
   list(): UiPlugin[] {
-    return this.plugins.reports().map(uiPlugin);
+    const reports = this.plugins.reports();
+    return reports.map((report) => uiPlugin(report, dependentsOf(report.id, reports)));
   }
 
   /** @throws ArgumentError for an id no plugin has; the enabled state on disk is left alone then. */
@@ -47,7 +48,23 @@ export class UiPlugins implements Disposable {
   }
 }
 
-function uiPlugin(report: PluginReport): UiPlugin {
+/** The names of the enabled plugins that need `id`, directly or through others, in list order. */
+function dependentsOf(id: string, reports: readonly PluginReport[]): string[] {
+  const needing = new Set<string>([id]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const report of reports) {
+      if (!report.enabled || needing.has(report.id)) continue;
+      if (report.dependencies.some((d) => needing.has(d))) {
+        needing.add(report.id);
+        grew = true;
+      }
+    }
+  }
+  return reports.filter((r) => r.id !== id && needing.has(r.id)).map((r) => r.name);
+}
+
+function uiPlugin(report: PluginReport, dependents: readonly string[]): UiPlugin {
   return {
     id: report.id,
     name: report.name,
@@ -57,7 +74,10 @@ function uiPlugin(report: PluginReport): UiPlugin {
     active: report.active,
     diagnostics: report.diagnostics.map(({ severity, message }) => ({ severity, message })),
     tools: report.tools,
+    kinds: report.kindTitles,
     commands: report.commands,
     panels: report.panels,
+    settings: report.settings,
+    dependents,
   };
 }

@@ -12,7 +12,6 @@ import { UiSettingsService } from './settings-service.js';
 const notes: PluginSettings = {
   id: 'notes',
   name: 'Notes',
-  enabled: false,
   settings: {
     'notes.autoSave': {
       type: 'boolean',
@@ -22,24 +21,41 @@ const notes: PluginSettings = {
     },
     'notes.style': { type: 'enum', enum: ['plain', 'fancy'], default: 'plain', title: 'Style' },
     'notes.limit': { type: 'integer', default: 1, minimum: 0, maximum: 3, title: 'Limit' },
-    // Taken by the host already: left out, so the key has one owner.
-    'browser.allowPrivateNetwork': { type: 'boolean', default: true, title: 'Mine' },
   },
 };
 const broken: PluginSettings = {
   id: 'broken',
   name: 'Broken',
-  enabled: true,
-  settings: { 'broken.bad': { type: 'integer', default: 9, maximum: 2, title: 'Bad' } },
+  settings: {
+    'broken.bad': { type: 'integer', default: 9, maximum: 2, title: 'Bad' },
+    // Taken by notes already: left out, so the key has one owner.
+    'notes.style': { type: 'boolean', default: true, title: 'Mine' },
+  },
 };
+
+/** Stands in for the plugin host's change events (the catalog itself asks `declaredSettings`). */
+class PluginChanges {
+  readonly #listeners = new Set<() => void>();
+  onDidChange(listener: () => void) {
+    this.#listeners.add(listener);
+    return { dispose: () => this.#listeners.delete(listener) };
+  }
+  fire(): void {
+    for (const listener of this.#listeners) listener();
+  }
+}
 
 let home: string;
 let service: UiSettingsService;
 let pushed: PanelMessage[];
+let declared: PluginSettings[];
+let changes: PluginChanges;
 beforeEach(async () => {
   home = await mkdtemp(path.join(os.tmpdir(), 'vmark-ui-settings-'));
-  const catalog = new SettingsCatalog({ declaredSettings: () => [notes, broken] });
-  service = new UiSettingsService(new SettingsStore({ home } as HostOptions, catalog), catalog);
+  declared = [notes, broken];
+  changes = new PluginChanges();
+  const catalog = new SettingsCatalog({ declaredSettings: () => declared });
+  service = new UiSettingsService(new SettingsStore({ home } as HostOptions, catalog), catalog, changes);
   pushed = [];
   service.attach((message) => pushed.push(message));
 });
@@ -48,19 +64,13 @@ afterEach(() => rm(home, { recursive: true, force: true }));
 const file = () => path.join(home, 'settings.json');
 
 describe('UiSettingsService', () => {
-  it('lists the host’s settings under General, then each plugin’s, with defaults and current values', async () => {
+  it('lists each plugin’s settings, with defaults and current values; the host has none of its own', async () => {
     await writeFile(file(), JSON.stringify({ notes: { style: 'fancy', limit: 'lots' } }));
     const { file: where, groups } = service.list();
     expect(where).toBe(file());
-    expect(groups.map((g) => [g.id, g.title, g.enabled])).toEqual([
-      ['general', 'General', true],
-      ['notes', 'Notes', false],
-    ]);
-    expect(groups[0]!.settings).toMatchObject([
-      { key: 'browser.allowPrivateNetwork', type: 'boolean', default: false, value: false, stored: 'absent' },
-    ]);
-    expect(groups[0]!.settings[0]!.caution).toBeTruthy();
-    expect(groups[1]!.settings).toEqual([
+    // Broken's settings are unsound or taken, so it has no group.
+    expect(groups.map((g) => [g.id, g.title])).toEqual([['notes', 'Notes']]);
+    expect(groups[0]!.settings).toEqual([
       {
         key: 'notes.autoSave',
         type: 'boolean',
@@ -95,7 +105,7 @@ describe('UiSettingsService', () => {
 
   it('writes a setting, answers with the new list and tells every window', async () => {
     const after = await service.set('notes.limit', 3);
-    expect(after.groups[1]!.settings.find((s) => s.key === 'notes.limit')).toMatchObject({
+    expect(after.groups[0]!.settings.find((s) => s.key === 'notes.limit')).toMatchObject({
       value: 3,
       stored: 'valid',
     });
@@ -104,9 +114,20 @@ describe('UiSettingsService', () => {
   });
 
   it('reset puts the default back', async () => {
-    await service.set('browser.allowPrivateNetwork', true);
-    const after = await service.reset('browser.allowPrivateNetwork');
-    expect(after.groups[0]!.settings[0]).toMatchObject({ value: false, stored: 'absent' });
+    await service.set('notes.autoSave', false);
+    const after = await service.reset('notes.autoSave');
+    expect(after.groups[0]!.settings[0]).toMatchObject({ value: true, stored: 'absent' });
+  });
+
+  it('tells every window when plugins change, since their settings come and go with them', async () => {
+    declared = [];
+    changes.fire();
+    expect(pushed).toEqual([{ type: 'settings.changed', settings: { file: file(), groups: [] } }]);
+    // A turned-off plugin's settings cannot be written either; its stored values stay in the file.
+    await expect(service.set('notes.limit', 2)).rejects.toThrow('"notes.limit" is not a setting vmark knows');
+    service.dispose();
+    changes.fire();
+    expect(pushed).toHaveLength(1);
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import type { Disposable } from '@vmark/sdk';
 import { toDisposable } from '@vmark/sdk';
+import type { PluginHost } from '../../plugins/plugin-host.js';
 import type { SettingsCatalog } from '../../settings/settings-catalog.js';
 import { type SettingDeclaration, valueProblem } from '../../settings/setting-declaration.js';
 import type { SettingsStore } from '../../settings/settings-store.js';
@@ -9,18 +10,24 @@ import type { PanelMessage, UiSetting, UiSettings, UiSettingValue } from '../pan
 export type SettingsAccess = Pick<SettingsStore, 'raw' | 'set' | 'reset' | 'file'>;
 
 /**
- * The settings panel's side in the host: every declared setting by owner with
- * the value that applies now, and writes through the store's checked path.
- * After a write every window is told, so two windows never disagree. A running
- * host reads settings on every call, so the change applies to the next one.
+ * The settings panel's side in the host: every declared setting by the plugin
+ * that reads it, with the value that applies now, and writes through the
+ * store's checked path. After a write, and after plugins are turned on or off
+ * (their settings come and go with them), every window is told, so two windows
+ * never disagree. A running host reads settings on every call, so the change
+ * applies to the next one.
  */
 export class UiSettingsService implements Disposable {
   readonly #sinks = new Set<(message: PanelMessage) => void>();
+  readonly #subscription: Disposable | undefined;
 
   constructor(
     private readonly store: SettingsAccess,
     private readonly catalog: Pick<SettingsCatalog, 'groups'>,
-  ) {}
+    plugins?: Pick<PluginHost, 'onDidChange'>,
+  ) {
+    this.#subscription = plugins?.onDidChange(() => this.#changed());
+  }
 
   attach(sink: (message: PanelMessage) => void): Disposable {
     this.#sinks.add(sink);
@@ -33,7 +40,6 @@ export class UiSettingsService implements Disposable {
       groups: this.catalog.groups().map((group) => ({
         id: group.id,
         title: group.title,
-        enabled: group.enabled,
         settings: group.settings.map(({ key, declaration }) => this.#setting(key, declaration)),
       })),
     };
@@ -52,6 +58,7 @@ export class UiSettingsService implements Disposable {
 
   dispose(): void {
     this.#sinks.clear();
+    this.#subscription?.dispose();
   }
 
   #changed(): UiSettings {

@@ -1,6 +1,7 @@
 import type { Disposable } from '@vmark/sdk';
 import { isArgumentError, isDomainError } from '@vmark/sdk';
 import type { HostDocumentStore } from '../../documents/document-store.js';
+import type { FolderWatcher } from '../../documents/folder-watcher.js';
 import type { HostVault } from '../../vault/host-vault.js';
 import type { HostWorkbench } from '../../workbench/workbench.js';
 import type {
@@ -15,8 +16,10 @@ import { parseClientMessage } from './client-message.js';
 import type { DocumentAuthority } from './document-authority.js';
 import { acceptEditorReport } from './editor-report.js';
 import { listFolder } from './file-tree.js';
+import { UiRefusal } from './open-refusal.js';
 import type { FocusedEditor } from './focused-editor.js';
 import { panelHandlers, type PanelServices } from './panel-services.js';
+import { TreeWatch } from './tree-watch.js';
 import { windowHandlers } from './window-handlers.js';
 
 /** The host services a renderer works with. */
@@ -31,7 +34,17 @@ export interface UiServices {
   readonly focusedEditor: FocusedEditor;
   /** Approval dialogs, plugin manager, AI edit history. */
   readonly panels: PanelServices;
+  /** The host's folder watches, shared: the file list follows the folders a page unfolded. */
+  readonly folders: Pick<FolderWatcher, 'watchFolder'>;
 }
+
+/** Requests that change nothing the tab strip shows: no state push after them. */
+const QUIET_METHODS: ReadonlySet<RequestMethod> = new Set([
+  'doc.push',
+  'tree.list',
+  'tree.fold',
+  'editor.report',
+]);
 
 type Handlers = {
   [M in RequestMethod]: (
@@ -48,6 +61,7 @@ export class UiConnection implements Disposable {
   #subscribed = new Map<string, string>();
   #queue: Promise<void> = Promise.resolve();
   readonly #handlers: Handlers;
+  readonly #tree: TreeWatch;
 
   constructor(
     private readonly services: UiServices,
@@ -57,8 +71,17 @@ export class UiConnection implements Disposable {
   ) {
     const { workbench, vault, documents, authority } = services;
     const documentOf = (tabId: string) => workbench.resolveTab(tabId).documentId;
+    this.#tree = new TreeWatch(services.folders, (path) => this.send({ type: 'tree.changed', path }));
     this.#handlers = {
-      'tree.list': async ({ path }) => ({ entries: await listFolder(vault, path) }),
+      'tree.list': async ({ path }) => {
+        const { folder, entries } = await listFolder(vault, path);
+        this.#tree.follow(path, folder);
+        return { entries };
+      },
+      'tree.fold': ({ path }) => {
+        this.#tree.fold(path);
+        return {};
+      },
       'tab.switch': ({ tabId }) => ({ activeTabId: workbench.switchTab(tabId).activeTabId }),
       'tab.close': ({ tabId, force }) => {
         const documentId = documentOf(tabId);
@@ -84,7 +107,7 @@ export class UiConnection implements Disposable {
       }),
       'editor.report': ({ editor }) => acceptEditorReport(this, editor, services),
       ...panelHandlers(services.panels),
-      ...windowHandlers(workbench, windowLabel),
+      ...windowHandlers(workbench, windowLabel, () => services.panels.plugins.list()),
     };
   }
 
@@ -103,6 +126,7 @@ export class UiConnection implements Disposable {
   }
 
   dispose(): void {
+    this.#tree.dispose();
     this.#subscribed.clear();
     this.services.focusedEditor.forget(this);
   }
@@ -122,8 +146,7 @@ export class UiConnection implements Disposable {
       this.#refuse(id, refusalOf(error));
     } finally {
       // Opening, closing, switching and saving all show in the tab strip.
-      if (method !== 'doc.push' && method !== 'tree.list' && method !== 'editor.report')
-        this.services.stateChanged();
+      if (!QUIET_METHODS.has(method)) this.services.stateChanged();
     }
   }
 
@@ -133,6 +156,7 @@ export class UiConnection implements Disposable {
 }
 
 function refusalOf(error: unknown): RefusalJson {
+  if (error instanceof UiRefusal) return error.refusal;
   if (isDomainError(error)) return { code: error.code, message: error.message };
   if (isArgumentError(error)) return { code: 'INVALID_ARGUMENT', message: error.message };
   return { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) };

@@ -4,6 +4,7 @@ import { DisposableStore, toDisposable } from '@vmark/sdk';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { HostHooksToken } from '../../container/host-tokens.js';
 import { HostDocumentStore } from '../../documents/document-store.js';
+import { FolderWatcher } from '../../documents/folder-watcher.js';
 import { MAX_DOCUMENT_BYTES } from '../../documents/read-text-file.js';
 import { pluginHooks } from '../../hooks/plugin-hooks.js';
 import type { Host } from '../../host.js';
@@ -93,6 +94,7 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     stateChanged,
     focusedEditor: host.container.get(FocusedEditor),
     panels: disposables.add(createPanelServices(host)),
+    folders: host.container.get(FolderWatcher),
   };
   const webSockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   webSockets.on('connection', (socket: WebSocket, request: IncomingMessage) => {

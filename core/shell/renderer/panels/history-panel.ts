@@ -8,7 +8,7 @@ import { element } from '../element.js';
  * first, optionally only those of the file being edited, each with Restore
  * (the text from before that edit becomes a new revision, saved and itself
  * recorded, as `vmark checkpoints restore` does). New checkpoints arrive as
- * the host records them.
+ * they are recorded, by this host or by another process (a restore in a terminal).
  */
 export class HistoryPanel {
   readonly #panel: HTMLElement;
@@ -47,7 +47,8 @@ export class HistoryPanel {
     button.addEventListener('click', () => this.#toggle());
     connection.onState((state) => this.#follow(state));
     connection.onPanelMessage((message) => {
-      if (message.type === 'history.added' && !this.#panel.hidden) void this.#refresh();
+      const changed = message.type === 'history.added' || message.type === 'history.changed';
+      if (changed && !this.#panel.hidden) void this.#refresh();
     });
   }
 

@@ -1,5 +1,6 @@
 import type { UiPlugin } from '../../panel-protocol.js';
 import type { Connection } from '../connection.js';
+import { confirmDisable } from '../dialogs/disable-plugin-dialog.js';
 import { ToolbarModal } from '../dialogs/toolbar-modal.js';
 import { element } from '../element.js';
 
@@ -13,7 +14,7 @@ const SOURCES: Record<UiPlugin['source'], string> = {
 /**
  * The plugin manager: every plugin the host found, with its version, where it
  * came from, whether it runs, what is wrong with it, and what it contributes;
- * a switch enables or disables it live. It follows the host's changes, whoever
+ * a switch enables or disables it live (turning one off asks first, naming what goes with it). It follows the host's changes, whoever
  * made them (another window, `vmark plugins` in a terminal).
  */
 export class PluginManager {
@@ -56,6 +57,11 @@ export class PluginManager {
   }
 
   async #setEnabled(plugin: UiPlugin, enabled: boolean): Promise<void> {
+    // Turning one off takes tools, documents and panels with it: the person confirms what goes first.
+    if (!enabled && !(await confirmDisable(document.body, plugin))) {
+      this.#render();
+      return;
+    }
     this.#busy.add(plugin.id);
     this.#render();
     try {
@@ -119,6 +125,7 @@ export class PluginManager {
     const contributes = element('dl', 'plugin-contributes');
     for (const [term, names] of [
       ['Tools', plugin.tools],
+      ['Documents', plugin.kinds],
       ['Commands', plugin.commands],
       ['Panels', plugin.panels],
     ] as const) {

@@ -4,11 +4,12 @@ import { ToolbarModal } from '../dialogs/toolbar-modal.js';
 import { element } from '../element.js';
 
 /**
- * The settings: every setting the host and the plugins declare, by owner
- * ("General" first), each with what it does, its control, and its default.
- * A change is written at once (the host checks it; a refusal comes back as a
+ * The settings: every setting the enabled plugins declare, under the plugin
+ * that reads it, each with what it does, its control, and its default. A
+ * change is written at once (the host checks it; a refusal comes back as a
  * toast and the control shows the stored value again) and applies to the next
- * tool call. It follows changes made in other windows.
+ * tool call. It follows changes made in other windows, and plugins turned on
+ * or off (their settings come and go with them).
  */
 export class SettingsPanel {
   readonly #modal: ToolbarModal;
@@ -79,7 +80,11 @@ export class SettingsPanel {
       document.createTextNode('Changes apply at once. Stored in '),
       element('code', 'settings-file', this.#settings.file),
     );
-    this.#body.replaceChildren(...this.#settings.groups.map((group) => this.#group(group)));
+    this.#body.replaceChildren(
+      ...(this.#settings.groups.length > 0
+        ? this.#settings.groups.map((group) => this.#group(group))
+        : [element('p', 'settings-empty', 'No plugin that is turned on has settings.')]),
+    );
     // Re-rendering must not take the keyboard focus away from the control just used.
     if (focused !== undefined) {
       this.#body
@@ -91,13 +96,7 @@ export class SettingsPanel {
   #group(group: UiSettingsGroup): HTMLElement {
     const section = element('section', 'settings-group');
     section.dataset.groupId = group.id;
-    const head = element('h3', 'settings-group-title', group.title);
-    if (!group.enabled) {
-      const note = element('span', 'badge', 'Plugin disabled');
-      note.title = 'These settings are kept, and apply once the plugin is enabled again';
-      head.append(note);
-    }
-    section.append(head);
+    section.append(element('h3', 'settings-group-title', group.title));
     // Within a group, settings sharing a section (`cjkFormatting.…`) sit under its name.
     const sections = new Set(group.settings.map((s) => sectionOf(s.key)));
     let current: string | undefined;
