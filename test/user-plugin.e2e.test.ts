@@ -44,6 +44,8 @@ export default definePlugin({ activate(context) { context.registerTool(greeter);
   try {
     // Plugins activate in id order (dependencies first), built-in or not.
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'browser',
+      'browser_read',
       'session',
       'workspace',
       'document',
