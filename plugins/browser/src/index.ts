@@ -3,6 +3,8 @@ import { BrowserSettings } from './browser-settings.js';
 import { BrowserEngine } from './engine/browser-engine.js';
 import { systemResolver } from './guard/resolver.js';
 import { Navigator } from './navigation/navigator.js';
+import { BrowserSessions } from './session/browser-session.js';
+import { Keychain } from './session/keychain.js';
 import { TabRegistry } from './tabs/tab-registry.js';
 import { browserReadTool } from './tools/browser-read-tool.js';
 import { browserTool } from './tools/browser-tool.js';
@@ -35,7 +37,9 @@ export default definePlugin({
       settings,
       approvals: context.get(ApprovalsToken),
     });
-    context.registerTool(browserTool({ workbench, registry, navigator, settings }));
+    const approvals = context.get(ApprovalsToken);
+    const sessions = new BrowserSessions(new Keychain(context.get(HostInfoToken).home), approvals);
+    context.registerTool(browserTool({ workbench, registry, navigator, settings, sessions, approvals }));
     context.registerTool(browserReadTool({ registry, navigator, settings }));
   },
   async deactivate() {
