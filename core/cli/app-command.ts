@@ -2,12 +2,14 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { CommandLineError, runCommandLine } from '@vmark/sdk';
 import { findServeHost, type ServeHost } from '../mcp/serve-host-finder.js';
 import { findWindowProgram, type WindowProgram } from './app-window.js';
+import { APP_COMMAND_LINE } from './command-lines.js';
 import { vmarkHome } from './environment.js';
-import { type EditorHost, parsePort, startEditorHost } from './serve-command.js';
-import { UsageError } from './usage.js';
+import { parsePort } from './port-option.js';
+import { type EditorHost, startEditorHost } from './serve-command.js';
+import { terminalIo } from './terminal-io.js';
 
 /**
  * `vmark app`: the editor in an app window. A `vmark serve` already running on
@@ -16,12 +18,11 @@ import { UsageError } from './usage.js';
  * Electron when installed (its shell starts its own host), else Chromium with
  * `--app` and a profile of its own under `VMARK_HOME`.
  */
-export async function appCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { workspace: { type: 'string' }, port: { type: 'string' } },
-    strict: true,
-  });
+export function appCommand(argv: string[]): Promise<number> {
+  return runCommandLine(APP_COMMAND_LINE, argv, terminalIo(), ({ values }) => openApp(values));
+}
+
+async function openApp(values: { workspace?: string; port?: string }): Promise<number> {
   const port = parsePort(values.port);
   const home = vmarkHome();
   const running = await reusableHost(home, values.workspace);
@@ -35,7 +36,8 @@ export async function appCommand(argv: string[]): Promise<number> {
     return 1;
   }
   if (program.kind === 'electron') {
-    if (values.port !== undefined) throw new UsageError('--port does not apply to the Electron shell');
+    if (values.port !== undefined)
+      throw new CommandLineError('option --port does not apply to the Electron shell, for vmark app');
     const workspace = values.workspace === undefined ? [] : ['--workspace', path.resolve(values.workspace)];
     return runWindow(program.command, [program.main, ...workspace], 'inherit');
   }

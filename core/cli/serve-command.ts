@@ -1,13 +1,15 @@
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { runCommandLine } from '@vmark/sdk';
 import { ApprovalBroker } from '../approvals/approval-broker.js';
 import { newBearerToken } from '../control/bearer-token.js';
 import { startControlServer } from '../control/control-server.js';
 import { HostVault } from '../vault/host-vault.js';
 import { startUiServer } from '../shell/server/ui-server.js';
+import { SERVE_COMMAND_LINE } from './command-lines.js';
 import { vmarkHome } from './environment.js';
+import { parsePort } from './port-option.js';
 import { startHost } from './start-host.js';
-import { UsageError } from './usage.js';
+import { terminalIo } from './terminal-io.js';
 
 /** The renderer's build, beside the CLI: `core/dist/renderer/`, from `core/dist/cli/` and `core/dist/bundle/`. */
 const RENDERER_DIR = fileURLToPath(new URL('../renderer/', import.meta.url));
@@ -66,14 +68,6 @@ export async function startEditorHost(options: EditorHostOptions): Promise<Edito
   return { url: ui.url, mcpUrl: ui.mcpUrl, token, stop };
 }
 
-/** `--port N`: 0–65535, 0 (the default) picking a free one. */
-export function parsePort(value: string | undefined): number {
-  if (value === undefined) return 0;
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port must be 0–65535, got ${value}`);
-  return port;
-}
-
 /** Resolves on the first SIGINT or SIGTERM, leaving no listener behind. */
 export function untilSignalled(): Promise<void> {
   return new Promise<void>((resolve) => {
@@ -92,27 +86,20 @@ export function untilSignalled(): Promise<void> {
  * the per-launch token; the second names the MCP endpoint on the same port,
  * which takes the same token as a bearer.
  */
-export async function serveCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      workspace: { type: 'string' },
-      open: { type: 'string', multiple: true },
-      port: { type: 'string' },
-    },
-    strict: true,
+export function serveCommand(argv: string[]): Promise<number> {
+  return runCommandLine(SERVE_COMMAND_LINE, argv, terminalIo(), async ({ values }) => {
+    const editor = await startEditorHost({
+      workspace: values.workspace,
+      open: values.open,
+      port: parsePort(values.port),
+    });
+    process.stdout.write(`${editor.url}\n`);
+    process.stdout.write(
+      `MCP (Streamable HTTP): ${editor.mcpUrl} with header "Authorization: Bearer ${editor.token}"` +
+        ' (or `vmark mcp` with the same VMARK_HOME, which attaches to this host)\n',
+    );
+    await untilSignalled();
+    await editor.stop();
+    return 0;
   });
-  const editor = await startEditorHost({
-    workspace: values.workspace,
-    open: values.open,
-    port: parsePort(values.port),
-  });
-  process.stdout.write(`${editor.url}\n`);
-  process.stdout.write(
-    `MCP (Streamable HTTP): ${editor.mcpUrl} with header "Authorization: Bearer ${editor.token}"` +
-      ' (or `vmark mcp` with the same VMARK_HOME, which attaches to this host)\n',
-  );
-  await untilSignalled();
-  await editor.stop();
-  return 0;
 }

@@ -48,6 +48,9 @@ const MAX_MESSAGE_BYTES = 2 * MAX_DOCUMENT_BYTES;
  */
 export async function startUiServer(host: Host, options: UiServerOptions): Promise<UiServer> {
   const assets = await StaticAssets.load(options.assetsDir, options.token);
+  // The port first: a port in use ends the start before anything is set up that would need undoing.
+  const server = createServer();
+  const port = await listenOnLoopback(server, options.port);
   const disposables = new DisposableStore();
   /** Every open renderer, with its socket. */
   const sockets = new Map<UiConnection, WebSocket>();
@@ -118,8 +121,6 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     }),
   );
 
-  const server = createServer();
-  const port = await listenOnLoopback(server, options.port);
   const guard = new RequestGuard(port, options.token);
   const csp = contentSecurityPolicy(guard.webSocketOrigins);
 
