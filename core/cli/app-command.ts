@@ -7,7 +7,7 @@ import { chromiumArguments, findWindowProgram, type WindowProgram } from './app-
 import { APP_COMMAND_LINE } from './command-lines.js';
 import { vmarkHome } from './environment.js';
 import { parsePort } from './port-option.js';
-import { type EditorHost, startEditorHost } from './serve-command.js';
+import { type EditorHost, reportKeptEdits, startEditorHost } from './editor-host.js';
 import { terminalIo } from './terminal-io.js';
 import { runWindow, type WindowExit } from './window-process.js';
 
@@ -70,7 +70,10 @@ async function openApp(values: { workspace?: string; port?: string }): Promise<n
     return reported(program.command, await runWindow(program.command, args, 'tail'));
   } finally {
     if (opener !== undefined) await rm(opener, { force: true });
-    await started?.stop();
+    const stopped = await started?.stop();
+    // vmark app's notes all go to stderr.
+    const notes = (text: string) => void process.stderr.write(text);
+    if (stopped) reportKeptEdits(stopped, { out: notes, err: notes });
   }
 }
 

@@ -9,6 +9,7 @@
  */
 
 import type { PanelMessage, PanelRequests } from './panel-protocol.js';
+import type { RecoveryMessage, RecoveryRequests } from './recovery-protocol.js';
 
 /** A `ChangeSet` as `ChangeSet.toJSON()` writes it: retained lengths and `[deleted, ...inserted lines]`. */
 export type ChangeSetJson = readonly (number | readonly [number, ...string[]])[];
@@ -102,7 +103,7 @@ export interface EditorReport {
 }
 
 /** Every request the renderer may send, with its parameters and result. */
-export interface Requests extends PanelRequests {
+export interface Requests extends PanelRequests, RecoveryRequests {
   'tree.list': { params: { path: string }; result: { entries: TreeEntry[] } };
   'tab.open': { params: { path: string }; result: { tabId: string } };
   'tab.switch': { params: { tabId: string }; result: { activeTabId: string | null } };
@@ -165,4 +166,5 @@ export type ServerMessage =
       readonly version: number;
       readonly updates: readonly UpdateJson[];
     }
-  | PanelMessage;
+  | PanelMessage
+  | RecoveryMessage;

@@ -8,6 +8,7 @@ import type {
   UpdateJson,
 } from '../protocol.js';
 import type { PanelMessage } from '../panel-protocol.js';
+import type { UiRecoveredEdit } from '../recovery-protocol.js';
 import { Emitter, type Unsubscribe } from './emitter.js';
 import { windowQuery } from './window-identity.js';
 
@@ -39,6 +40,7 @@ export class Connection {
   readonly #updates = new Emitter<DocumentUpdates>();
   readonly #closed = new Emitter<void>();
   readonly #panels = new Emitter<PanelMessage>();
+  readonly #recovery = new Emitter<readonly UiRecoveredEdit[]>();
   #lastState: UiState | null = null;
 
   private constructor(socket: WebSocket) {
@@ -91,6 +93,11 @@ export class Connection {
     return this.#panels.on(listener);
   }
 
+  /** The kept edits still waiting, after one was restored or discarded in any window. */
+  onRecoveredEdits(listener: (edits: readonly UiRecoveredEdit[]) => void): Unsubscribe {
+    return this.#recovery.on(listener);
+  }
+
   #receive(data: string): void {
     const message = JSON.parse(data) as ServerMessage;
     switch (message.type) {
@@ -112,6 +119,8 @@ export class Connection {
       case 'history.added':
       case 'pluginPanels.refresh':
         return this.#panels.emit(message);
+      case 'recovery.changed':
+        return this.#recovery.emit(message.edits);
     }
   }
 }

@@ -17,6 +17,7 @@ import { acceptEditorReport } from './editor-report.js';
 import { listFolder } from './file-tree.js';
 import type { FocusedEditor } from './focused-editor.js';
 import { panelHandlers, type PanelServices } from './panel-services.js';
+import { recoveryHandlers, type UiRecovery } from './recovery-service.js';
 import { windowHandlers } from './window-handlers.js';
 
 /** The host services a renderer works with. */
@@ -31,6 +32,8 @@ export interface UiServices {
   readonly focusedEditor: FocusedEditor;
   /** Approval dialogs, plugin manager, AI edit history. */
   readonly panels: PanelServices;
+  /** Unsaved edits an earlier host kept, offered back (ADR 25). */
+  readonly recovery: UiRecovery;
 }
 
 type Handlers = {
@@ -85,6 +88,7 @@ export class UiConnection implements Disposable {
       'editor.report': ({ editor }) => acceptEditorReport(this, editor, services),
       ...panelHandlers(services.panels),
       ...windowHandlers(workbench, windowLabel),
+      ...recoveryHandlers(services.recovery, windowLabel),
     };
   }
 
