@@ -49,6 +49,8 @@ async function end(session: Session, signal: 'SIGINT' | 'SIGTERM' = 'SIGTERM'): 
   if (session.served.child.exitCode !== null) return session.served.child.exitCode;
   // `close`: once stdout has ended, so that `served.stdout` holds everything it printed.
   const closed = new Promise<number | null>((resolve) => session.served.child.once('close', resolve));
+  // Twice, as when the terminal and a parent (npm start) both pass it on: the second must not cut the stop short.
+  session.served.child.kill(signal);
   session.served.child.kill(signal);
   return closed;
 }

@@ -4,16 +4,23 @@ import { describeWaitingEdits, reportKeptEdits, startEditorHost } from './editor
 import { parsePort } from './port-option.js';
 import { terminalIo } from './terminal-io.js';
 
-/** Resolves on the first SIGINT or SIGTERM, leaving no listener behind. */
-export function untilSignalled(): Promise<void> {
+/** Ctrl+C, a `kill`, and the terminal closing. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Resolves on the first stop signal. From then on, further ones are ignored: a signal often
+ * arrives twice (from the terminal and passed on by a parent such as `npm start`), and a
+ * second one must not cut short the copies of unsaved edits the stop is writing.
+ */
+function untilSignalled(): Promise<void> {
   return new Promise<void>((resolve) => {
-    const done = () => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
       resolve();
     };
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
+    for (const signal of STOP_SIGNALS) process.on(signal, stop);
   });
 }
 
@@ -37,7 +44,6 @@ export function serveCommand(argv: string[]): Promise<number> {
     const waiting = describeWaitingEdits(await editor.recoveredEdits());
     if (waiting !== null) process.stdout.write(waiting);
     await untilSignalled();
-    // A second Ctrl+C from here on stops vmark at once, as it would any program.
     return reportKeptEdits(await editor.stop(), terminalIo()) ? 0 : 1;
   });
 }
