@@ -36,6 +36,8 @@ export function serveCommand(argv: string[]): Promise<number> {
       open: values.open,
       port: parsePort(values.port),
     });
+    // Listening before the first line: whoever reads it may stop this host at once.
+    const signalled = untilSignalled();
     process.stdout.write(`${editor.url}\n`);
     process.stdout.write(
       `MCP (Streamable HTTP): ${editor.mcpUrl} with header "Authorization: Bearer ${editor.token}"` +
@@ -43,7 +45,7 @@ export function serveCommand(argv: string[]): Promise<number> {
     );
     const waiting = describeWaitingEdits(await editor.recoveredEdits());
     if (waiting !== null) process.stdout.write(waiting);
-    await untilSignalled();
+    await signalled;
     return reportKeptEdits(await editor.stop(), terminalIo()) ? 0 : 1;
   });
 }
