@@ -109,6 +109,16 @@ describe('vmark mcp install', () => {
     await stderr();
   });
 
+  it('does not name the vmark that npx puts on PATH for its own run', async () => {
+    const bin = path.join(await temp.make('vmark-project-'), 'node_modules', '.bin');
+    await mkdir(bin, { recursive: true });
+    await symlink(CLI, path.join(bin, 'vmark'));
+    const entry = await install(await temp.make('vmark-install-home-'), {
+      PATH: `${bin}${path.delimiter}${nodeOnly}`,
+    });
+    expect(entry.command).toBe(process.execPath);
+  });
+
   it('does not name a vmark on PATH that is another program', async () => {
     const bin = await temp.make('vmark-bin-');
     await writeFile(path.join(bin, 'vmark'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });

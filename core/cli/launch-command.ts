@@ -27,8 +27,9 @@ export async function launchCommand(env: NodeJS.ProcessEnv = process.env): Promi
 /** The file the first runnable `vmark` on PATH is, links followed; null when there is none. */
 async function vmarkOnPath(env: NodeJS.ProcessEnv): Promise<string | null> {
   for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    // A relative entry means something else in the client's own working folder.
-    if (!path.isAbsolute(dir)) continue;
+    // A relative entry means something else in the client's own working folder, and a project's
+    // node_modules/.bin is on PATH only while npm or npx runs something (`npx vmark`), not for a client.
+    if (!path.isAbsolute(dir) || isProjectBin(dir)) continue;
     const candidate = path.join(dir, 'vmark');
     try {
       await access(candidate, constants.X_OK);
@@ -38,4 +39,12 @@ async function vmarkOnPath(env: NodeJS.ProcessEnv): Promise<string | null> {
     }
   }
   return null;
+}
+
+function isProjectBin(dir: string): boolean {
+  const parts = path
+    .normalize(dir)
+    .split(path.sep)
+    .filter((p) => p !== '');
+  return parts.at(-1) === '.bin' && parts.at(-2) === 'node_modules';
 }
