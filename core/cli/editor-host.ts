@@ -81,9 +81,9 @@ export async function startEditorHost(options: EditorHostOptions): Promise<Edito
   return { url: ui.url, mcpUrl: ui.mcpUrl, token, recoveredEdits: () => server.recoveredEdits(), stop };
 }
 
-/** The line `vmark serve` prints after its first two when kept edits wait; null when none do. */
-export function describeWaitingEdits(edits: readonly UiRecoveredEdit[]): string | null {
-  if (edits.length === 0) return null;
+/** The line `vmark serve` prints after its first two when kept edits wait; nothing when none do. */
+export function describeWaitingEdits(edits: readonly UiRecoveredEdit[]): string {
+  if (edits.length === 0) return '';
   const names = edits.map((e) => e.filePath ?? e.title).join(', ');
   return (
     `vmark: unsaved edits kept when vmark last stopped are waiting to be restored or discarded ` +

@@ -43,8 +43,14 @@ export function serveCommand(argv: string[]): Promise<number> {
       `MCP (Streamable HTTP): ${editor.mcpUrl} with header "Authorization: Bearer ${editor.token}"` +
         ' (or `vmark mcp` with the same VMARK_HOME, which attaches to this host)\n',
     );
-    const waiting = describeWaitingEdits(await editor.recoveredEdits());
-    if (waiting !== null) process.stdout.write(waiting);
+    await editor.recoveredEdits().then(
+      (edits) => void process.stdout.write(describeWaitingEdits(edits)),
+      // The editor serves on: only the offer of earlier edits is missing, and the person is told.
+      (error: unknown) =>
+        void process.stderr.write(
+          `vmark: kept edits could not be read: ${error instanceof Error ? error.message : String(error)}\n`,
+        ),
+    );
     await signalled;
     return reportKeptEdits(await editor.stop(), terminalIo()) ? 0 : 1;
   });
