@@ -383,6 +383,41 @@ describe('workspace.save, save_as, close and switch_tab', () => {
   });
 });
 
+describe('identifiers: one schema property per name, one message per action', () => {
+  beforeEach(() => start(['--open', path.join(workspace, 'a.md')]));
+
+  it.each([
+    [{ action: 'close', tabId: ' ' }, 'tabId must be a non-empty string'],
+    [{ action: 'close', tabId: '' }, 'tabId must be a non-empty string'],
+    [{ action: 'switch_tab', tabId: '\t' }, 'tabId must be a non-empty string'],
+    [{ action: 'switch_tab', tabId: 3 }, 'tabId must be a non-empty string'],
+    [{ action: 'focus_window', windowLabel: ' ' }, 'windowLabel must be a non-empty string'],
+    [
+      { action: 'save', tabId: ' ' },
+      'tabId must be a non-empty string when provided — omit it to target the focused tab',
+    ],
+    [
+      { action: 'new', windowLabel: ' ' },
+      'windowLabel must be a non-empty string when provided — omit it to target the focused window',
+    ],
+  ])('%j is refused with the message of that action: %s', async (args, message) => {
+    const result = await ws(args);
+    expect(result).toEqual({ isError: true, text: message, data: {} });
+    // Nothing happened: the one tab is still open, in place.
+    expect((await call(client, 'document', { action: 'read', tabId: 'tab-1' })).data).toMatchObject({
+      content: '# A\n',
+    });
+  });
+
+  it('lists tabId and windowLabel once each, non-empty, and only action as required', async () => {
+    const schema = (await client.listTools()).tools.find((t) => t.name === 'workspace')!.inputSchema;
+    expect(schema.properties!.tabId).toEqual({ type: 'string', minLength: 1 });
+    expect(schema.properties!.windowLabel).toEqual({ type: 'string', minLength: 1 });
+    expect(schema.required).toEqual(['action']);
+    expect(schema.additionalProperties).toBe(false);
+  });
+});
+
 describe('changes made on disk by someone else', () => {
   beforeEach(() => start(['--open', path.join(workspace, 'a.md')]));
   const read = async () => (await call(client, 'document', { action: 'read' })).data;

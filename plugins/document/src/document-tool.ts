@@ -12,7 +12,7 @@ import {
   defineAction,
   defineTool,
   DomainError,
-  oneOf,
+  listedValue,
   optionalBoolean,
   optionalId,
   requiredString,
@@ -99,7 +99,8 @@ export function documentTool(
       transform: defineAction({
         args: {
           tabId: optionalId('tabId', 'tab'),
-          kind: oneOf('kind', TRANSFORM_KINDS),
+          // An unknown kind is the seed's INTERNAL envelope, not a plain argument error (vmark-notes §2.3).
+          kind: listedValue('kind', TRANSFORM_KINDS, 'INTERNAL'),
           expected_revision: revisionArg(),
         },
         run: async ({ tabId, kind, expected_revision }, call): Promise<SaveOutcome> => {
