@@ -172,6 +172,21 @@ describe('a conflict', () => {
     expect(await disk()).toBe('changed outside\n');
   });
 
+  it('is not shown by a read of part of the text, which leaves the disk’s text out', async () => {
+    await conflicted();
+    let heard = 0;
+    hooks.documentRead.tap('test', () => (heard += 1));
+    const seen = store.read(id, AI, { whole: false });
+    expect(heard).toBe(1);
+    const outcome = await store.write(id, 'from a window\n', {
+      expectedRevision: seen.revision,
+      origin: AI,
+      save: true,
+    });
+    expect(outcome).toMatchObject({ saved: false, save_error: expect.stringMatching(/changed on disk/) });
+    expect(await disk()).toBe('changed outside\n');
+  });
+
   it('is not shown by the editor’s own reads, which cannot hand the disk’s text to a client', async () => {
     await conflicted();
     store.read(id, EDITOR);

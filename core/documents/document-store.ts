@@ -8,6 +8,7 @@ import type {
   DocumentSnapshot,
   DocumentStore,
   HostHooks,
+  ReadOptions,
   ReplaceOptions,
   SaveOutcome,
   Vault,
@@ -120,10 +121,12 @@ export class HostDocumentStore implements DocumentStore {
     return snapshotOf(this.#record(documentId));
   }
 
-  read(documentId: string, origin: ChangeOrigin): DocumentSnapshot {
+  read(documentId: string, origin: ChangeOrigin, options: ReadOptions = {}): DocumentSnapshot {
     const record = this.#record(documentId);
     // An AI client is served the disk's text with the conflict: what it writes next may replace it.
-    if (record.conflict && origin.kind === 'mcp') record.conflict.informed.add(record.revision);
+    if (record.conflict && origin.kind === 'mcp' && options.whole !== false) {
+      record.conflict.informed.add(record.revision);
+    }
     const document = snapshotOf(record);
     this.hooks.documentRead.call({ document, origin });
     return document;
