@@ -540,6 +540,24 @@ describe('identifiers: one schema property per name, one message per action', ()
     });
   });
 
+  it('lists every tabId and windowLabel of every tool as a non-empty string (vmark-notes §1.1)', async () => {
+    const { tools } = await client.listTools();
+    const ids = tools.flatMap((tool) =>
+      ['tabId', 'windowLabel']
+        .filter((name) => tool.inputSchema.properties?.[name] !== undefined)
+        .map((name) => [tool.name, name, tool.inputSchema.properties![name]] as const),
+    );
+    expect(ids.map(([tool, name]) => `${tool}.${name}`)).toEqual(
+      expect.arrayContaining([
+        'workspace.tabId',
+        'workspace.windowLabel',
+        'document.tabId',
+        'workflow.tabId',
+      ]),
+    );
+    for (const [, , schema] of ids) expect(schema).toEqual({ type: 'string', minLength: 1 });
+  });
+
   it('lists tabId and windowLabel once each, non-empty, and only action as required', async () => {
     const schema = (await client.listTools()).tools.find((t) => t.name === 'workspace')!.inputSchema;
     expect(schema.properties!.tabId).toEqual({ type: 'string', minLength: 1 });
