@@ -59,10 +59,29 @@ describe('document.transform', () => {
     await open('中文English\n');
     const stale = await doc({ action: 'transform', kind: 'cjk-spacing', expected_revision: 'rev-AAAAAAAA' });
     expect(stale.data).toMatchObject({ error: 'STALE' });
+    // The original answers an unknown kind with the INTERNAL envelope, not a plain schema error (vmark-notes §2.3).
+    const envelope = {
+      error: 'INTERNAL',
+      message: 'kind must be one of: cjk-format, cjk-spacing, cjk-punctuation',
+    };
     const unknown = await doc({ action: 'transform', kind: 'cjk-everything' });
-    expect(unknown.isError).toBe(true);
-    expect(unknown.text).toContain('kind must be one of: cjk-format, cjk-spacing, cjk-punctuation');
+    expect(unknown).toEqual({ isError: true, text: JSON.stringify(envelope), data: envelope });
+    // A missing or non-string kind is an argument mistake, a plain string.
+    expect(await doc({ action: 'transform' })).toMatchObject({
+      isError: true,
+      text: 'kind (string) is required',
+    });
+    expect(await doc({ action: 'transform', kind: 7 })).toMatchObject({ text: 'kind (string) is required' });
     expect(await readFile(file, 'utf8')).toBe('中文English\n');
+  });
+
+  it('lists the transform kinds as an enum in the JSON Schema the client sees', async () => {
+    await open('中文\n');
+    const tool = (await client.listTools()).tools.find((t) => t.name === 'document')!;
+    expect(tool.inputSchema.properties!.kind).toEqual({
+      type: 'string',
+      enum: ['cjk-format', 'cjk-spacing', 'cjk-punctuation'],
+    });
   });
 
   it("follows the person's CJK formatting settings", async () => {

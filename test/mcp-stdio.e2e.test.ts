@@ -44,7 +44,23 @@ describe('vmark mcp over stdio, with the real MCP SDK client', () => {
     });
     for (const name of ['coherence', 'coherence_resolve'])
       expect(tools.find((t) => t.name === name)!.inputSchema.required).toEqual(['action', 'workspace_root']);
-    const [session, , document] = tools;
+    const byName = (name: string) => tools.find((t) => t.name === name);
+    const [session, document] = [byName('session'), byName('document')];
+    // vmark-notes §1.1: browser changes pages, browser_read only reads them (auto-approvable).
+    expect(byName('browser')!.annotations).toEqual({
+      title: 'VMark Embedded Browser',
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
+    expect(byName('browser_read')!.annotations).toEqual({
+      title: 'VMark Embedded Browser (read-only)',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
     expect(session!.annotations).toEqual({
       title: 'VMark Session State',
       readOnlyHint: true,
@@ -351,9 +367,13 @@ describe('the command line', () => {
       const disabled = await runCli(['plugins', 'disable', 'document'], { VMARK_HOME: home });
       expect(disabled).toMatchObject({ code: 0, stdout: 'document: disabled\n' });
       await eventually(() => changes >= 2);
-      // Coherence depends on the document plugin and goes with it; the workflow plugin's tool stays.
-      await eventually(async () => (await client.listTools()).tools.length === 1);
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['workflow']);
+      // Coherence depends on the document plugin and goes with it; the browser's and workflow's tools stay.
+      await eventually(async () => (await client.listTools()).tools.length === 3);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+        'browser',
+        'browser_read',
+        'workflow',
+      ]);
       const listed = JSON.parse(
         (await runCli(['plugins', 'list', '--json'], { VMARK_HOME: home })).stdout,
       ) as { id: string; enabled: boolean }[];

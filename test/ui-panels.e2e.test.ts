@@ -196,6 +196,22 @@ describe('approval dialogs', () => {
     });
   });
 
+  it('asks before save_as replaces a file, naming it and what it holds; Allow once replaces it', async () => {
+    const other = path.join(vault, 'Other.md');
+    const asked = call(client, 'workspace', { action: 'save_as', filePath: other });
+    await dialog().waitFor();
+    expect(await dialog().locator('.modal-title').textContent()).toBe('Replace a file');
+    expect(await dialog().locator('.approval-operation').textContent()).toBe('save_as');
+    expect(await dialog().locator('.approval-subject').textContent()).toBe(other);
+    expect(await dialog().locator('.approval-detail').textContent()).toMatch(
+      /^It replaces the file there now \(6 bytes, SHA-256 [0-9a-f]{64}\); VMark keeps its text in the AI edit history/,
+    );
+    expect(await dialog().locator('.approval-warning').count()).toBe(0);
+    await dialog().locator('[data-answer=allow]').click();
+    expect((await asked).data).toEqual({ revision: expect.stringMatching(/^rev-/) });
+    expect(await readFile(other, 'utf8')).toBe(WELCOME);
+  });
+
   it('leaves the request waiting, never allowed, when the page goes away with its dialog open', async () => {
     const folder = await newFolder();
     const asked = openWorkspace(folder);

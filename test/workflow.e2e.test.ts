@@ -179,6 +179,39 @@ describe('workflow.validate', () => {
     expect(diagnostics.every((d) => d.severity === 'error' && d.col > 0)).toBe(true);
   });
 
+  it('reports YAML that does not parse at its line and column, never a crash of the linter', async () => {
+    const unparsable =
+      'name: CI\non: push\njobs:\n  build:\n    runs-on: [ubuntu-latest\n    steps:\n      - run: "\\q"\n';
+    await call(client, 'document', { action: 'write', tabId: 'tab-1', content: unparsable });
+    const result = await wf({ action: 'validate', tabId: 'tab-1' });
+    expect(result.isError).toBe(false);
+    expect(result.data).toMatchObject({ ok: false, binaryAvailable: true });
+    expect(result.data.error).toBeUndefined();
+    expect(result.text).not.toMatch(/unreachable|WebAssembly/);
+    const diagnostics = result.data.diagnostics as { line: number; col: number; message: string }[];
+    expect(diagnostics.length).toBeGreaterThan(0);
+    expect(diagnostics.every((d) => d.line >= 5 && d.col >= 1)).toBe(true);
+    if (result.data.engine === 'wasm') {
+      // The `yaml` parser's own errors: the unclosed flow sequence, then the bad escape.
+      expect(diagnostics).toEqual([
+        {
+          line: 6,
+          col: 5,
+          message: expect.stringMatching(/^could not parse as YAML: Flow sequence in block collection/),
+          severity: 'error',
+          kind: 'syntax-check',
+        },
+        {
+          line: 7,
+          col: 15,
+          message: 'could not parse as YAML: Invalid escape sequence \\q',
+          severity: 'error',
+          kind: 'syntax-check',
+        },
+      ]);
+    }
+  });
+
   it('answers as the original does when validation is turned off in settings', async () => {
     await writeFile(
       path.join(home, 'settings.json'),

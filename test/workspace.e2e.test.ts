@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, realpath, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -346,12 +347,11 @@ describe('workspace.save, save_as, close and switch_tab', () => {
     expect((await ws({ action: 'save_as', filePath: target })).isError).toBe(false);
     expect(await readFile(target, 'utf8')).toBe('# A\n');
     expect((await call(client, 'document', { action: 'read' })).data).toMatchObject({ filePath: target });
+    // Replacing a file that is there is never covered by the setting: a person is asked each time.
     expect(
       (await ws({ action: 'save_as', filePath: path.join(workspace, 'notes', 'b.md') })).data,
-    ).toMatchObject({
-      error: 'INVALID_PATH',
-      message: expect.stringMatching(/already exists/),
-    });
+    ).toMatchObject({ error: 'APPROVAL_REQUIRED', replaces: true });
+    expect(await readFile(path.join(workspace, 'notes', 'b.md'), 'utf8')).toBe('# B\n');
     expect(
       (await ws({ action: 'save_as', filePath: path.join(await temp.make(), 'out.md') })).data,
     ).toMatchObject({
@@ -380,6 +380,190 @@ describe('workspace.save, save_as, close and switch_tab', () => {
       activeTabId: 'tab-2',
     });
     expect((await ws({ action: 'switch_tab', tabId: 'tab-9' })).data).toMatchObject({ error: 'INVALID_TAB' });
+  });
+});
+
+describe('workspace.save_as onto a file that is there', () => {
+  const b = () => path.join(workspace, 'notes', 'b.md');
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+  const checkpoints = async () =>
+    JSON.parse((await runCli(['checkpoints', 'list', '--json'], { VMARK_HOME: home })).stdout) as {
+      id: string;
+      filePath: string;
+      tool: string;
+      description: string;
+    }[];
+
+  it('without a person: APPROVAL_REQUIRED naming the file, which stays as it was', async () => {
+    await start(['--open', path.join(workspace, 'a.md')]);
+    const refused = await ws({ action: 'save_as', filePath: b() });
+    expect(refused.isError).toBe(true);
+    expect(refused.data).toEqual({
+      error: 'APPROVAL_REQUIRED',
+      message: expect.stringMatching(/exists: saving over it replaces it, which needs the user's approval/),
+      filePath: b(),
+      replaces: true,
+      requestId: expect.stringMatching(/^apr-/),
+    });
+    expect(await readFile(b(), 'utf8')).toBe('# B\n');
+    // The person at a terminal sees which file, how large, and its hash: what they allow replacing.
+    expect(await approvals()).toEqual([
+      expect.objectContaining({
+        id: refused.data.requestId,
+        operation: 'save_as',
+        subject: b(),
+        status: 'waiting',
+        detail: expect.stringContaining(
+          `It replaces the file there now (4 bytes, SHA-256 ${sha256('# B\n')})`,
+        ),
+      }),
+    ]);
+    const listed = await runCli(['approvals', 'list'], { VMARK_HOME: home });
+    expect(listed.stdout).toContain(`detail:   It replaces the file there now (4 bytes`);
+    // Neither the setting for new locations nor a retry gets it through.
+    await writeFile(
+      path.join(home, 'settings.json'),
+      JSON.stringify({ integrations: { autoApproveEdits: true } }),
+    );
+    expect((await ws({ action: 'save_as', filePath: b() })).data).toMatchObject({
+      error: 'APPROVAL_REQUIRED',
+      requestId: refused.data.requestId,
+    });
+    expect(await readFile(b(), 'utf8')).toBe('# B\n');
+  });
+
+  it('once a person allows it, replaces the file, and the replaced text can be restored', async () => {
+    await start(['--open', path.join(workspace, 'a.md')]);
+    const { requestId } = (await ws({ action: 'save_as', filePath: b() })).data as { requestId: string };
+    expect((await runCli(['approvals', 'allow', requestId], { VMARK_HOME: home })).code).toBe(0);
+    const saved = await ws({ action: 'save_as', filePath: b() });
+    expect(saved).toMatchObject({ isError: false, data: { revision: expect.stringMatching(/^rev-/) } });
+    expect(await readFile(b(), 'utf8')).toBe('# A\n');
+    expect((await call(client, 'document', { action: 'read' })).data).toMatchObject({
+      filePath: b(),
+      dirty: false,
+    });
+
+    let entry: Awaited<ReturnType<typeof checkpoints>>[number] | undefined;
+    await eventually(
+      async () => (entry = (await checkpoints()).find((e) => e.filePath === b())) !== undefined,
+    );
+    expect(entry).toMatchObject({
+      tool: 'workspace.save_as',
+      description: expect.stringMatching(/^Replaced b\.md/),
+    });
+    const restored = await runCli(['checkpoints', 'restore', entry!.id], { VMARK_HOME: home });
+    expect(restored.code).toBe(0);
+    expect(await readFile(b(), 'utf8')).toBe('# B\n');
+    // The tab, clean, follows its file back.
+    await eventually(
+      async () => (await call(client, 'document', { action: 'read' })).data.content === '# B\n',
+    );
+    // Every replacement is asked about on its own: back over a.md, the tab's old file, asks again.
+    expect((await ws({ action: 'save_as', filePath: path.join(workspace, 'a.md') })).data).toMatchObject({
+      error: 'APPROVAL_REQUIRED',
+      replaces: true,
+    });
+  });
+
+  it('an approval is for the bytes the person was shown: a file changed since is asked about anew', async () => {
+    await start(['--open', path.join(workspace, 'a.md')]);
+    const first = (await ws({ action: 'save_as', filePath: b() })).data as { requestId: string };
+    await runCli(['approvals', 'allow', first.requestId], { VMARK_HOME: home });
+    await writeFile(b(), '# B, edited since\n');
+    const again = await ws({ action: 'save_as', filePath: b() });
+    expect(again.data).toMatchObject({ error: 'APPROVAL_REQUIRED', replaces: true });
+    expect(again.data.requestId).not.toBe(first.requestId);
+    expect(await readFile(b(), 'utf8')).toBe('# B, edited since\n');
+  });
+
+  it('asks through elicitation, naming the file it replaces; a decline keeps it', async () => {
+    const messages: string[] = [];
+    await start(['--open', path.join(workspace, 'a.md')], 'decline', (m) => messages.push(m));
+    const declined = await ws({ action: 'save_as', filePath: b() });
+    expect(declined.data).toMatchObject({ error: 'APPROVAL_REQUIRED', denied: true, filePath: b() });
+    expect(await readFile(b(), 'utf8')).toBe('# B\n');
+    expect(messages).toEqual([
+      `VMark: allow save_as on ${JSON.stringify(b())}? It replaces the file there now (4 bytes, SHA-256 ` +
+        `${sha256('# B\n')}); VMark keeps its text in the AI edit history, from which \`vmark checkpoints ` +
+        'restore` puts it back. Asked by "vmark-e2e" (connection conn-1, not an installed client).',
+    ]);
+  });
+
+  it('with an elicitation that accepts, replaces in the same call', async () => {
+    await start(['--open', path.join(workspace, 'a.md')], 'accept');
+    expect((await ws({ action: 'save_as', filePath: b() })).isError).toBe(false);
+    expect(await readFile(b(), 'utf8')).toBe('# A\n');
+  });
+
+  it('refuses, without asking, a file open in another tab or one that is not text', async () => {
+    const messages: string[] = [];
+    await start(['--open', path.join(workspace, 'a.md'), '--open', b()], 'accept', (m) => messages.push(m));
+    expect((await ws({ action: 'save_as', tabId: 'tab-1', filePath: b() })).data).toMatchObject({
+      error: 'INVALID_PATH',
+      message: expect.stringMatching(/is open in another tab/),
+    });
+    const picture = path.join(workspace, 'pic.png');
+    await writeFile(picture, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff]));
+    expect((await ws({ action: 'save_as', tabId: 'tab-1', filePath: picture })).data).toMatchObject({
+      error: 'INVALID_PATH',
+      message: expect.stringMatching(/not UTF-8 text; save_as replaces only a text file/),
+    });
+    expect(messages).toEqual([]);
+    expect(await readFile(b(), 'utf8')).toBe('# B\n');
+  });
+});
+
+describe('identifiers: one schema property per name, one message per action', () => {
+  beforeEach(() => start(['--open', path.join(workspace, 'a.md')]));
+
+  it.each([
+    [{ action: 'close', tabId: ' ' }, 'tabId must be a non-empty string'],
+    [{ action: 'close', tabId: '' }, 'tabId must be a non-empty string'],
+    [{ action: 'switch_tab', tabId: '\t' }, 'tabId must be a non-empty string'],
+    [{ action: 'switch_tab', tabId: 3 }, 'tabId must be a non-empty string'],
+    [{ action: 'focus_window', windowLabel: ' ' }, 'windowLabel must be a non-empty string'],
+    [
+      { action: 'save', tabId: ' ' },
+      'tabId must be a non-empty string when provided — omit it to target the focused tab',
+    ],
+    [
+      { action: 'new', windowLabel: ' ' },
+      'windowLabel must be a non-empty string when provided — omit it to target the focused window',
+    ],
+  ])('%j is refused with the message of that action: %s', async (args, message) => {
+    const result = await ws(args);
+    expect(result).toEqual({ isError: true, text: message, data: {} });
+    // Nothing happened: the one tab is still open, in place.
+    expect((await call(client, 'document', { action: 'read', tabId: 'tab-1' })).data).toMatchObject({
+      content: '# A\n',
+    });
+  });
+
+  it('lists every tabId and windowLabel of every tool as a non-empty string (vmark-notes §1.1)', async () => {
+    const { tools } = await client.listTools();
+    const ids = tools.flatMap((tool) =>
+      ['tabId', 'windowLabel']
+        .filter((name) => tool.inputSchema.properties?.[name] !== undefined)
+        .map((name) => [tool.name, name, tool.inputSchema.properties![name]] as const),
+    );
+    expect(ids.map(([tool, name]) => `${tool}.${name}`)).toEqual(
+      expect.arrayContaining([
+        'workspace.tabId',
+        'workspace.windowLabel',
+        'document.tabId',
+        'workflow.tabId',
+      ]),
+    );
+    for (const [, , schema] of ids) expect(schema).toEqual({ type: 'string', minLength: 1 });
+  });
+
+  it('lists tabId and windowLabel once each, non-empty, and only action as required', async () => {
+    const schema = (await client.listTools()).tools.find((t) => t.name === 'workspace')!.inputSchema;
+    expect(schema.properties!.tabId).toEqual({ type: 'string', minLength: 1 });
+    expect(schema.properties!.windowLabel).toEqual({ type: 'string', minLength: 1 });
+    expect(schema.required).toEqual(['action']);
+    expect(schema.additionalProperties).toBe(false);
   });
 });
 

@@ -420,6 +420,24 @@ describe('bound to the asking connection', () => {
     expect(broker.list()[0]).not.toHaveProperty('requested');
   });
 
+  it('treats another detail (a save_as over other bytes) as another request, and tells it', async () => {
+    const SAVE = { operation: 'save_as', subject: '/home/me/notes/b.md', grantable: false };
+    const elicit = vi.fn((_message: string) => Promise.resolve<ElicitationAnswer>('decline'));
+    const first = await broker.request({ ...SAVE, detail: 'It replaces 4 bytes (SHA-256 aa).' }, toolCall());
+    const other = await broker.request(
+      { ...SAVE, detail: 'It replaces 5 bytes (SHA-256 bb).' },
+      toolCall(elicit),
+    );
+    expect(first.requestId).not.toBe(other.requestId);
+    expect(broker.list()).toMatchObject([
+      { id: first.requestId, detail: 'It replaces 4 bytes (SHA-256 aa).' },
+    ]);
+    expect(elicit).toHaveBeenCalledWith(
+      'VMark: allow save_as on "/home/me/notes/b.md"? It replaces 5 bytes (SHA-256 bb). Asked by "test-client" ' +
+        '(connection conn-1, not an installed client).',
+    );
+  });
+
   it('tells the person at the client what the client wrote, why it cannot be done, and who asks', async () => {
     const elicit = vi.fn((_message: string) => Promise.resolve<ElicitationAnswer>('decline'));
     await broker.request(

@@ -243,11 +243,11 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
  * and a malformed one must be refused (by the caller's catch) rather than matched loosely.
  */
 function snapshot(request: ApprovalRequest): ApprovalRequest {
-  const { operation, subject, origin, requested, warning, grantable } = request;
+  const { operation, subject, origin, requested, warning, detail, grantable } = request;
   if (typeof operation !== 'string' || operation === '' || typeof subject !== 'string') {
     throw new TypeError('An approval request needs an operation and a subject');
   }
-  for (const [name, value] of Object.entries({ origin, requested, warning })) {
+  for (const [name, value] of Object.entries({ origin, requested, warning, detail })) {
     if (value !== undefined && typeof value !== 'string') throw new TypeError(`${name} must be a string`);
   }
   return Object.freeze({
@@ -256,6 +256,7 @@ function snapshot(request: ApprovalRequest): ApprovalRequest {
     ...(origin === undefined ? {} : { origin }),
     ...(requested === undefined ? {} : { requested }),
     ...(warning === undefined ? {} : { warning }),
+    ...(detail === undefined ? {} : { detail }),
     grantable: grantable === true,
   });
 }
@@ -274,8 +275,10 @@ function askerOf(caller: ToolCaller): ApprovalAsker {
 }
 
 function keyOf(request: ApprovalRequest, asker: ApprovalAsker): string {
-  const { operation, subject, origin, requested, warning } = request;
-  return JSON.stringify([asker.connectionId, operation, subject, origin, requested, warning].map(orNull));
+  const { operation, subject, origin, requested, warning, detail } = request;
+  return JSON.stringify(
+    [asker.connectionId, operation, subject, origin, requested, warning, detail].map(orNull),
+  );
 }
 
 function grantKeyOf(request: ApprovalRequest, asker: ApprovalAsker): string {
@@ -295,6 +298,7 @@ function publicEntry(entry: Pending): ApprovalEntry {
     ...(request.origin === undefined ? {} : { origin: request.origin }),
     ...(request.requested === undefined ? {} : { requested: request.requested }),
     ...(request.warning === undefined ? {} : { warning: request.warning }),
+    ...(request.detail === undefined ? {} : { detail: request.detail }),
     status: entry.status,
     createdAt: new Date(entry.createdAt).toISOString(),
     expiresAt: new Date(entry.expiresAt).toISOString(),

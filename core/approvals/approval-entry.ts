@@ -19,6 +19,8 @@ export interface ApprovalEntry {
   readonly requested?: string;
   /** Why it cannot happen even if allowed, e.g. the path is not a folder. */
   readonly warning?: string;
+  /** What else allowing it does, e.g. the file a save_as replaces. */
+  readonly detail?: string;
   readonly status: ApprovalStatus;
   /** ISO 8601. */
   readonly createdAt: string;

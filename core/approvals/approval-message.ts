@@ -49,14 +49,16 @@ export function describeAsker(asker: ApprovalAsker): string {
 /**
  * The question put to a person: the operation and its exact subject, whole (for
  * `execute_js` that is the full script: a person cannot allow what they cannot read),
- * what the client wrote when that differs, why it cannot happen if it cannot, and who asks.
+ * what the client wrote when that differs, what else it does, why it cannot happen if it
+ * cannot, and who asks.
  */
 export function approvalQuestion(request: ApprovalRequest, asker: ApprovalAsker): string {
   const requested = request.requested === undefined ? '' : ` (asked as ${quoteSubject(request.requested)})`;
   const origin = request.origin === undefined ? '' : ` (origin ${quoteSubject(request.origin)})`;
   const warning = request.warning === undefined ? '' : ` Note: ${request.warning}`;
+  const detail = request.detail === undefined ? '' : ` ${request.detail}`;
   return (
     `VMark: allow ${request.operation} on ${quoteSubject(request.subject)}${requested}${origin}?` +
-    `${warning} Asked by ${describeAsker(asker)}.`
+    `${detail}${warning} Asked by ${describeAsker(asker)}.`
   );
 }

@@ -141,6 +141,7 @@ function table(
         `    subject:  ${quoteSubject(entry.subject)}`,
         ...(entry.requested === undefined ? [] : [`    asked as: ${quoteSubject(entry.requested)}`]),
         ...(entry.origin === undefined ? [] : [`    origin:   ${quoteSubject(entry.origin)}`]),
+        ...(entry.detail === undefined ? [] : [`    detail:   ${entry.detail}`]),
         ...(entry.warning === undefined ? [] : [`    note:     ${entry.warning}`]),
       );
     }
@@ -170,6 +171,7 @@ function isEntry(value: unknown): value is ApprovalEntry {
     (entry.origin === undefined || typeof entry.origin === 'string') &&
     (entry.requested === undefined || typeof entry.requested === 'string') &&
     (entry.warning === undefined || typeof entry.warning === 'string') &&
+    (entry.detail === undefined || typeof entry.detail === 'string') &&
     (entry.status === 'waiting' || entry.status === 'allowed' || entry.status === 'denied') &&
     typeof entry.createdAt === 'string' &&
     typeof entry.clientName === 'string' &&

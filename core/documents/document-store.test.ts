@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -172,6 +173,21 @@ describe('a conflict', () => {
     expect(await disk()).toBe('changed outside\n');
   });
 
+  it('is not shown by a read of part of the text, which leaves the disk’s text out', async () => {
+    await conflicted();
+    let heard = 0;
+    hooks.documentRead.tap('test', () => (heard += 1));
+    const seen = store.read(id, AI, { whole: false });
+    expect(heard).toBe(1);
+    const outcome = await store.write(id, 'from a window\n', {
+      expectedRevision: seen.revision,
+      origin: AI,
+      save: true,
+    });
+    expect(outcome).toMatchObject({ saved: false, save_error: expect.stringMatching(/changed on disk/) });
+    expect(await disk()).toBe('changed outside\n');
+  });
+
   it('is not shown by the editor’s own reads, which cannot hand the disk’s text to a client', async () => {
     await conflicted();
     store.read(id, EDITOR);
@@ -302,5 +318,117 @@ describe('files that are not text files', () => {
       code: 'INVALID_PATH',
       message: expect.stringContaining('named pipe'),
     });
+  });
+});
+
+describe('saveAs onto another path', () => {
+  const target = () => path.join(dir, 'target.md');
+
+  it('never overwrites an existing file unless the caller confirms what it replaces', async () => {
+    await fs.writeFile(target(), 'theirs\n');
+    await expect(store.saveAs(id, target())).rejects.toMatchObject({
+      code: 'INVALID_PATH',
+      message: expect.stringMatching(/already exists/),
+    });
+    expect(await fs.readFile(target(), 'utf8')).toBe('theirs\n');
+  });
+
+  it('tells the caller what is there, and replaces exactly that, handing the replaced text to fileReplaced', async () => {
+    await fs.writeFile(target(), 'theirs\n');
+    const told: unknown[] = [];
+    const replaced: unknown[] = [];
+    hooks.fileReplaced.tap('test', (event) => replaced.push(event));
+    const saved = await store.saveAs(id, target(), {
+      confirm: (what) => {
+        told.push(what);
+        return Promise.resolve();
+      },
+      origin: AI,
+    });
+    expect(told).toEqual([
+      {
+        path: target(),
+        replaces: { bytes: 7, sha256: createHash('sha256').update('theirs\n').digest('hex') },
+      },
+    ]);
+    expect(saved).toMatchObject({ filePath: target(), content: 'base\n', dirty: false });
+    expect(await fs.readFile(target(), 'utf8')).toBe('base\n');
+    expect(replaced).toEqual([
+      {
+        document: expect.objectContaining({ filePath: target() }),
+        filePath: target(),
+        replacedContent: 'theirs\n',
+        origin: AI,
+      },
+    ]);
+  });
+
+  it('tells the caller of a new file as such, and creates it', async () => {
+    const told: unknown[] = [];
+    await store.saveAs(id, target(), { confirm: (what) => (told.push(what), Promise.resolve()) });
+    expect(told).toEqual([{ path: target(), replaces: null }]);
+    expect(await fs.readFile(target(), 'utf8')).toBe('base\n');
+  });
+
+  it('writes nothing when the caller refuses', async () => {
+    await fs.writeFile(target(), 'theirs\n');
+    const refusal = new Error('no');
+    await expect(store.saveAs(id, target(), { confirm: () => Promise.reject(refusal) })).rejects.toBe(
+      refusal,
+    );
+    expect(await fs.readFile(target(), 'utf8')).toBe('theirs\n');
+    expect(store.get(id).filePath).toBe(file);
+  });
+
+  it('replaces nothing when the file changed after the caller was told of it', async () => {
+    await fs.writeFile(target(), 'theirs\n');
+    const replaced: unknown[] = [];
+    hooks.fileReplaced.tap('test', (event) => replaced.push(event));
+    const save = store.saveAs(id, target(), {
+      // Another program writes while the person is deciding.
+      confirm: () => fs.writeFile(target(), 'theirs, edited since\n'),
+    });
+    await expect(save).rejects.toMatchObject({ code: 'STALE', details: { conflict: 'changed-on-disk' } });
+    expect(await fs.readFile(target(), 'utf8')).toBe('theirs, edited since\n');
+    expect(store.get(id).filePath).toBe(file);
+    expect(replaced).toEqual([]);
+  });
+
+  it('creates nothing over a file that appeared after the caller was told there was none', async () => {
+    const save = store.saveAs(id, target(), { confirm: () => fs.writeFile(target(), 'appeared\n') });
+    await expect(save).rejects.toMatchObject({
+      code: 'INVALID_PATH',
+      message: expect.stringMatching(/already exists/),
+    });
+    expect(await fs.readFile(target(), 'utf8')).toBe('appeared\n');
+  });
+
+  it('refuses, before asking, a file that is not text or is open in another tab', async () => {
+    let asked = 0;
+    const confirm = () => ((asked += 1), Promise.resolve());
+    await fs.writeFile(target(), Buffer.from([0xff, 0xfe, 0x00, 0x01]));
+    await expect(store.saveAs(id, target(), { confirm })).rejects.toMatchObject({
+      code: 'INVALID_PATH',
+      message: expect.stringMatching(/is not UTF-8 text; save_as replaces only a text file/),
+    });
+    await fs.mkdir(path.join(dir, 'folder.md'));
+    await expect(store.saveAs(id, path.join(dir, 'folder.md'), { confirm })).rejects.toMatchObject({
+      code: 'INVALID_PATH',
+    });
+    const other = path.join(dir, 'other.md');
+    await fs.writeFile(other, 'other\n');
+    await store.open(other);
+    await expect(store.saveAs(id, other, { confirm })).rejects.toMatchObject({
+      code: 'INVALID_PATH',
+      message: expect.stringMatching(/is open in another tab/),
+    });
+    expect(asked).toBe(0);
+    expect(await fs.readFile(other, 'utf8')).toBe('other\n');
+  });
+
+  it('saves to its own file without asking', async () => {
+    await store.replace(id, 'edited\n', { origin: EDITOR });
+    await store.saveAs(id, file, { confirm: () => Promise.reject(new Error('must not ask')) });
+    expect(await disk()).toBe('edited\n');
   });
 });

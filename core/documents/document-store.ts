@@ -1,4 +1,4 @@
-import { appendFile, readdir, stat } from 'node:fs/promises';
+import { appendFile, lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   ChangeOrigin,
@@ -8,7 +8,9 @@ import type {
   DocumentSnapshot,
   DocumentStore,
   HostHooks,
+  ReadOptions,
   ReplaceOptions,
+  SaveAsOptions,
   SaveOutcome,
   Vault,
   WriteOptions,
@@ -120,10 +122,12 @@ export class HostDocumentStore implements DocumentStore {
     return snapshotOf(this.#record(documentId));
   }
 
-  read(documentId: string, origin: ChangeOrigin): DocumentSnapshot {
+  read(documentId: string, origin: ChangeOrigin, options: ReadOptions = {}): DocumentSnapshot {
     const record = this.#record(documentId);
     // An AI client is served the disk's text with the conflict: what it writes next may replace it.
-    if (record.conflict && origin.kind === 'mcp') record.conflict.informed.add(record.revision);
+    if (record.conflict && origin.kind === 'mcp' && options.whole !== false) {
+      record.conflict.informed.add(record.revision);
+    }
     const document = snapshotOf(record);
     this.hooks.documentRead.call({ document, origin });
     return document;
@@ -208,22 +212,51 @@ export class HostDocumentStore implements DocumentStore {
   }
 
   /**
-   * Writes the buffer to a new file (a canonical path inside the scope) and
-   * makes that the document's file. Never overwrites another existing file.
+   * Writes the buffer to another file (a canonical path inside the scope) and makes that the
+   * document's file; to its own file, a plain save. Without `options.confirm` an existing file
+   * is never overwritten. With it, the caller is told what is there first — nothing, or a text
+   * file with its size and hash — outside the document's queue (a person may take minutes to
+   * answer), and the save then does exactly that or nothing: `replaceIfUnchanged` replaces the
+   * file only if it still holds the bytes described, or creates one only where none appeared.
+   * A replaced file's text goes to the `fileReplaced` hook (the AI edit history keeps it).
    */
-  saveAs(documentId: string, canonicalTarget: string): Promise<DocumentSnapshot> {
+  async saveAs(
+    documentId: string,
+    canonicalTarget: string,
+    options: SaveAsOptions = {},
+  ): Promise<DocumentSnapshot> {
+    if (this.#record(documentId).filePath === canonicalTarget) return this.save(documentId);
+    const openElsewhere = this.#recordAt(canonicalTarget);
+    if (openElsewhere !== undefined && openElsewhere.id !== documentId) {
+      throw new DomainError(
+        'INVALID_PATH',
+        `${quotePath(canonicalTarget)} is open in another tab; save there, or close that tab first`,
+      );
+    }
+    const existing = await existingTextFile(canonicalTarget);
+    if (options.confirm === undefined && existing !== null) throw alreadyExists(canonicalTarget);
+    await options.confirm?.({
+      path: canonicalTarget,
+      replaces: existing && { bytes: Number(existing.disk.size), sha256: existing.disk.sha256 },
+    });
     return this.#queue.run(documentId, async () => {
       const record = this.#record(documentId);
-      if (record.filePath === canonicalTarget) return this.#save(record);
-      const exists = () =>
-        new DomainError(
-          'INVALID_PATH',
-          `${JSON.stringify(canonicalTarget)} already exists; vmark does not overwrite another file with save_as`,
-        );
-      if (await stat(canonicalTarget).catch(() => null)) throw exists();
       const content = await this.#proposeSave(record, record.content, null);
-      const outcome = await replaceIfUnchanged(canonicalTarget, Buffer.from(content, 'utf8'), null);
-      if (outcome.kind === 'changed') throw exists();
+      const outcome = await replaceIfUnchanged(
+        canonicalTarget,
+        Buffer.from(content, 'utf8'),
+        existing?.disk ?? null,
+        { onLateWrite: (late) => this.#lateWrite(documentId, canonicalTarget, late) },
+      );
+      if (outcome.kind === 'changed') {
+        if (existing === null) throw alreadyExists(canonicalTarget);
+        throw new DomainError(
+          'STALE',
+          `${quotePath(canonicalTarget)} changed on disk after vmark looked at it for this save_as, so it ` +
+            'was not replaced. Call save_as again: the file as it is now is what is asked about.',
+          { current_revision: record.revision, conflict: 'changed-on-disk' },
+        );
+      }
       this.#setHostContent(record, content);
       record.watch?.dispose();
       record.filePath = canonicalTarget;
@@ -233,6 +266,14 @@ export class HostDocumentStore implements DocumentStore {
       record.kind = this.kinds.detect(record.filePath, record.content);
       record.watch = this.#watch(record);
       const saved = snapshotOf(record);
+      if (existing !== null) {
+        this.hooks.fileReplaced.call({
+          document: saved,
+          filePath: canonicalTarget,
+          replacedContent: existing.content,
+          origin: options.origin ?? { kind: 'host' },
+        });
+      }
       this.hooks.documentSaved.call({ document: saved });
       return saved;
     });
@@ -608,6 +649,33 @@ function snapshotOf(record: DocumentRecord): DocumentSnapshot {
       diskSha256: conflict.observed?.sha256 ?? null,
     },
   };
+}
+
+function alreadyExists(canonicalTarget: string): DomainError {
+  return new DomainError(
+    'INVALID_PATH',
+    `${JSON.stringify(canonicalTarget)} already exists; vmark does not overwrite another file with save_as`,
+  );
+}
+
+/**
+ * The text file at `canonicalTarget` that a save_as would replace, or null when nothing is
+ * there. Only a text file can be replaced: its text is what the AI edit history keeps.
+ * @throws DomainError `INVALID_PATH` for anything else (a folder, a pipe, binary, too large).
+ */
+async function existingTextFile(
+  canonicalTarget: string,
+): Promise<{ content: string; disk: DiskState } | null> {
+  if ((await lstat(canonicalTarget).catch(() => null)) === null) return null;
+  try {
+    return await readTextFile(canonicalTarget);
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    throw new DomainError(
+      'INVALID_PATH',
+      `${error.message}; save_as replaces only a text file, whose text vmark can keep to put back`,
+    );
+  }
 }
 
 /** A save refused because the file changed on disk and nobody has been shown how. */

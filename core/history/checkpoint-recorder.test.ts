@@ -11,6 +11,7 @@ import documentPlugin from '../../plugins/document/src/index.js';
 import { HostHooksToken } from '../container/host-tokens.js';
 import { HostDocumentStore } from '../documents/document-store.js';
 import { createHost, type Host } from '../host.js';
+import type { CheckpointEntry } from './checkpoint-entry.js';
 import { CheckpointRecorder } from './checkpoint-recorder.js';
 import { CheckpointStore } from './checkpoint-store.js';
 
@@ -81,6 +82,14 @@ async function write(content: string, tabId?: string): Promise<{ revision: strin
   return result.structuredContent as { revision: string; saved: boolean };
 }
 
+/** The one checkpoint recorded so far, once it is on disk. */
+async function onlyCheckpoint(): Promise<CheckpointEntry> {
+  await recorder.flush();
+  const entries = await store.list();
+  expect(entries).toHaveLength(1);
+  return entries[0]!;
+}
+
 const mcp = (tool: string, action: string, description?: string): ChangeOrigin => ({
   kind: 'mcp',
   caller: CALLER,
@@ -94,10 +103,7 @@ describe('CheckpointRecorder', () => {
     const tab = host.workbench.resolveTab();
     const before = documents.get(tab.documentId);
     const written = await write('Hello, world!\n');
-    await recorder.flush();
-
-    const [entry, ...rest] = await store.list();
-    expect(rest).toEqual([]);
+    const entry = await onlyCheckpoint();
     expect(entry).toEqual({
       id: expect.stringMatching(/^ckpt-/),
       createdAt: expect.any(String),
@@ -109,7 +115,7 @@ describe('CheckpointRecorder', () => {
       revisionAfter: written.revision,
       bytesBefore: 6,
     });
-    expect((await store.get(entry!.id)).contentBefore).toBe('Hello\n');
+    expect((await store.get(entry.id)).contentBefore).toBe('Hello\n');
   });
 
   it('writes the sign of a shrink, and records successive edits in order', async () => {
@@ -194,13 +200,38 @@ describe('CheckpointRecorder', () => {
     expect(messages.join('')).not.toContain('Hello');
   });
 
+  it('records the text of a file a save_as replaced, under that file, so that a restore puts it back', async () => {
+    const other = path.join(workspace, 'other.md');
+    await fs.writeFile(other, 'Their text\n');
+    const tab = host.workbench.resolveTab();
+    const saved = await host.workbench.saveAs(tab.id, other, {
+      confirm: () => Promise.resolve(),
+      origin: mcp('workspace', 'save_as'),
+    });
+    const entry = await onlyCheckpoint();
+    expect(entry).toEqual({
+      id: expect.stringMatching(/^ckpt-/),
+      createdAt: expect.any(String),
+      tabId: tab.id,
+      filePath: other,
+      tool: 'workspace.save_as',
+      description: 'Replaced other.md with a save_as (-5 chars, was 11, now 6)',
+      revisionBefore: saved.revision,
+      revisionAfter: saved.revision,
+      bytesBefore: 11,
+    });
+    expect((await store.get(entry.id)).contentBefore).toBe('Their text\n');
+  });
+
   it('stops recording once disposed, and untaps by its name', async () => {
     const hooks = host.container.get(HostHooksToken);
     expect(hooks.documentWritten.taps.map((t) => t.name)).toContain('checkpoints');
     recorder.start(); // a second start does not tap twice
     expect(hooks.documentWritten.taps.filter((t) => t.name === 'checkpoints')).toHaveLength(1);
+    expect(hooks.fileReplaced.taps.filter((t) => t.name === 'checkpoints')).toHaveLength(1);
     recorder.dispose();
     expect(hooks.documentWritten.taps.map((t) => t.name)).not.toContain('checkpoints');
+    expect(hooks.fileReplaced.taps.map((t) => t.name)).not.toContain('checkpoints');
     await write('unrecorded\n');
     await recorder.flush();
     expect(await store.list()).toEqual([]);

@@ -1,11 +1,12 @@
-import type { Disposable, DocumentWrittenEvent, HostHooks } from '@vmark/sdk';
+import path from 'node:path';
+import type { Disposable, DocumentWrittenEvent, FileReplacedEvent, HostHooks } from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
 import { HostHooksToken } from '../container/host-tokens.js';
 import { pluginHooks } from '../hooks/plugin-hooks.js';
 import { errorCode } from '../vault/error-code.js';
 import { HostWorkbench } from '../workbench/workbench.js';
 import { CheckpointStore, type NewCheckpoint } from './checkpoint-store.js';
-import { describeChange } from './describe-change.js';
+import { describeChange, sizeChange } from './describe-change.js';
 
 /**
  * Records a checkpoint for every change an MCP tool makes to a document, so that
@@ -32,14 +33,29 @@ export class CheckpointRecorder {
 
   /** Starts recording; calling it again changes nothing. */
   start(): void {
-    this.#tap ??= pluginHooks(this.hooks, 'checkpoints').tap('documentWritten', (event) => {
-      try {
-        this.#record(event);
-      } catch (error) {
-        // The text has already changed when the hook runs: throwing here would fail a write that happened.
-        this.#report(error);
-      }
-    });
+    if (this.#tap) return;
+    const hooks = pluginHooks(this.hooks, 'checkpoints');
+    // The text has already changed when a hook runs: throwing there would fail a write that happened.
+    const guarded =
+      <E>(record: (event: E) => void) =>
+      (event: E) => {
+        try {
+          record(event);
+        } catch (error) {
+          this.#report(error);
+        }
+      };
+    const taps = [
+      hooks.tap(
+        'documentWritten',
+        guarded((event) => this.#record(event)),
+      ),
+      hooks.tap(
+        'fileReplaced',
+        guarded((event) => this.#recordReplaced(event)),
+      ),
+    ];
+    this.#tap = { dispose: () => taps.forEach((tap) => tap.dispose()) };
   }
 
   /** Resolves once every checkpoint queued so far is on disk (or has failed). */
@@ -66,6 +82,28 @@ export class CheckpointRecorder {
       contentBefore: before.content,
       createdAt: new Date(),
     };
+    this.#append(checkpoint);
+  }
+
+  /**
+   * A file a save_as replaced (with a person's approval): "the file held this text before", so
+   * that `vmark checkpoints restore` puts it back. The document kept its revision.
+   */
+  #recordReplaced({ document, filePath, replacedContent, origin }: FileReplacedEvent): void {
+    const tool = origin.kind === 'mcp' ? `${origin.tool}.${origin.action}` : 'workspace.save_as';
+    this.#append({
+      tabId: this.workbench.tabOfDocument(document.id)?.id ?? null,
+      filePath,
+      tool,
+      description: `Replaced ${path.basename(filePath)} with a save_as (${sizeChange(replacedContent, document.content)})`,
+      revisionBefore: document.revision,
+      revisionAfter: document.revision,
+      contentBefore: replacedContent,
+      createdAt: new Date(),
+    });
+  }
+
+  #append(checkpoint: NewCheckpoint): void {
     this.#last = this.store.append(checkpoint).then(
       () => undefined,
       (error: unknown) => this.#report(error),

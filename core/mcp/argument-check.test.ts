@@ -1,4 +1,13 @@
-import { defineAction, defineTool, optionalBoolean, optionalId, requiredString, z } from '@vmark/sdk';
+import {
+  defineAction,
+  defineTool,
+  listedValue,
+  optionalBoolean,
+  optionalId,
+  requiredId,
+  requiredString,
+  z,
+} from '@vmark/sdk';
 import { startTestHost, type TestHost, toolPlugin } from '@vmark/sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -38,6 +47,14 @@ const notes = defineTool({
       run: record('search'),
     }),
     ping: defineAction({ args: {}, run: record('ping') }),
+    // Required here, optional in read and write: one `tabId` property serves all three.
+    close: defineAction({ args: { tabId: requiredId('tabId') }, run: record('close') }),
+    focus: defineAction({ args: { windowLabel: requiredId('windowLabel') }, run: record('focus') }),
+    open: defineAction({ args: { windowLabel: optionalId('windowLabel', 'window') }, run: record('open') }),
+    tint: defineAction({
+      args: { shade: listedValue('shade', ['light', 'dark'], 'INTERNAL') },
+      run: record('tint'),
+    }),
   },
 });
 
@@ -140,7 +157,9 @@ describe('argument checks', () => {
     it('is refused when it is not one of the tool\u2019s, listing the ones it has', async () => {
       const out = await kit.call('notes', { action: 'x' });
       expect(out.isError).toBe(true);
-      expect(out.text).toContain('Invalid action: x. Expected: read, write, search, ping');
+      expect(out.text).toContain(
+        'Invalid action: x. Expected: read, write, search, ping, close, focus, open, tint',
+      );
       expect(out.structured).toBeUndefined();
       expect(received).toEqual([]);
     });
@@ -148,7 +167,9 @@ describe('argument checks', () => {
     it('is required', async () => {
       const out = await kit.call('notes', { content: 'x' });
       expect(out.isError).toBe(true);
-      expect(out.text).toContain('action (string) is required; expected: read, write, search, ping');
+      expect(out.text).toContain(
+        'action (string) is required; expected: read, write, search, ping, close, focus, open, tint',
+      );
       expect(received).toEqual([]);
     });
   });
@@ -173,6 +194,69 @@ describe('argument checks', () => {
     });
   });
 
+  describe('an identifier one action requires and another takes optionally', () => {
+    it.each([
+      ['close', 'tabId', 'tabId must be a non-empty string'],
+      ['focus', 'windowLabel', 'windowLabel must be a non-empty string'],
+    ])(
+      'blank in %s gets that action\u2019s message, not the optional one\u2019s',
+      async (action, field, message) => {
+        for (const value of [' ', '', '\t', 7]) {
+          const out = await kit.call('notes', { action, [field]: value });
+          expect(out).toMatchObject({ isError: true, text: message, structured: undefined });
+        }
+        expect(received).toEqual([]);
+      },
+    );
+
+    it('keeps the optional action\u2019s own advice, and trims a given id once', async () => {
+      expect((await kit.call('notes', { action: 'read', tabId: ' ' })).text).toBe(
+        'tabId must be a non-empty string when provided — omit it to target the focused tab',
+      );
+      expect((await kit.call('notes', { action: 'open', windowLabel: '' })).text).toBe(
+        'windowLabel must be a non-empty string when provided — omit it to target the focused window',
+      );
+      await kit.call('notes', { action: 'close', tabId: ' tab-3 ' });
+      expect(received).toEqual([{ action: 'close', args: { tabId: 'tab-3' } }]);
+    });
+
+    it('is listed once, with minLength 1, in the JSON Schema the client sees', async () => {
+      const { tools } = await kit.client.listTools();
+      const schema = tools.find((t) => t.name === 'notes')!.inputSchema;
+      expect(schema.properties?.tabId).toEqual({ type: 'string', minLength: 1 });
+      expect(schema.properties?.windowLabel).toEqual({ type: 'string', minLength: 1 });
+      expect(schema.required).toEqual(['action']);
+    });
+  });
+
+  describe('a listed value the seed refuses with an envelope', () => {
+    it('answers a value off the list with the domain envelope, and lists the values as an enum', async () => {
+      const out = await kit.call('notes', { action: 'tint', shade: 'purple' });
+      expect(out).toMatchObject({
+        isError: true,
+        structured: { error: 'INTERNAL', message: 'shade must be one of: light, dark' },
+      });
+      expect(received).toEqual([]);
+      const { tools } = await kit.client.listTools();
+      const schema = tools.find((t) => t.name === 'notes')!.inputSchema;
+      expect(schema.properties?.shade).toMatchObject({ type: 'string', enum: ['light', 'dark'] });
+    });
+
+    it('answers a missing or non-string value with a plain string', async () => {
+      expect(await kit.call('notes', { action: 'tint' })).toMatchObject({
+        isError: true,
+        text: 'shade (string) is required',
+        structured: undefined,
+      });
+      expect((await kit.call('notes', { action: 'tint', shade: 3 })).text).toBe('shade (string) is required');
+    });
+
+    it('hands a listed value on', async () => {
+      expect((await kit.call('notes', { action: 'tint', shade: 'dark' })).isError).toBe(false);
+      expect(received).toEqual([{ action: 'tint', args: { shade: 'dark' } }]);
+    });
+  });
+
   describe('arguments of the wrong type', () => {
     it('refuses a non-boolean save rather than dropping it', async () => {
       const out = await kit.call('notes', { action: 'write', content: 'x', save: 'yes' });
@@ -187,10 +271,10 @@ describe('argument checks', () => {
       expect(out.text).toContain('content (string) is required');
     });
 
-    it('refuses a value its action\u2019s schema does not accept', async () => {
+    it('refuses a value its action\u2019s schema does not accept, naming the field first', async () => {
       const out = await kit.call('notes', { action: 'search', query: 'q', limit: 1.5 });
       expect(out.isError).toBe(true);
-      expect(out.text).toContain('limit');
+      expect(out.text).toMatch(/^limit: /);
       expect(received).toEqual([]);
     });
   });

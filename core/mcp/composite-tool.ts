@@ -2,7 +2,7 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server
 import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { HostHooks, ToolCall, ToolCaller, ToolCalledEvent, ToolDefinition } from '@vmark/sdk';
 import { isArgumentError, isDomainError, isRefusal, isTokenError, z } from '@vmark/sdk';
-import { checkActionArgs } from './argument-check.js';
+import { checkActionArgs, wireArgument } from './argument-check.js';
 import { boundOutput } from './output-bound.js';
 import { renderDomainError, renderTokenError } from './render-error.js';
 
@@ -20,7 +20,8 @@ export interface CompositeToolEnv {
 /**
  * Registers one composite tool on one MCP server: a flat input schema whose
  * `action` enum is required and whose other arguments are each optional (the
- * action decides which it needs), a dispatcher, and the seed's result shapes.
+ * action decides which it needs, and parses them), a dispatcher, and the seed's
+ * result shapes.
  */
 export function registerCompositeTool(
   server: McpServer,
@@ -36,10 +37,11 @@ export function registerCompositeTool(
           : `Invalid action: ${typeof issue.input === 'string' ? issue.input : JSON.stringify(issue.input)}. Expected: ${names.join(', ')}`,
     }),
   };
+  // Arguments every action requires are checked here; the others by the chosen action (ADR 28).
   const required = new Set(tool.requiredArgs);
   for (const spec of Object.values(tool.actions)) {
     for (const [arg, schema] of Object.entries(spec.args))
-      flatShape[arg] ??= required.has(arg) ? schema : schema.optional();
+      flatShape[arg] ??= required.has(arg) ? schema : wireArgument(schema);
   }
   const inputSchema = tool.extraArgs === 'ignore' ? z.object(flatShape) : z.strictObject(flatShape);
   const outputSchema = tool.outputSchema

@@ -19,6 +19,8 @@ export interface UiApprovalAsk {
   readonly requested?: string;
   /** Why it cannot happen even if allowed, e.g. the path is not a folder. */
   readonly warning?: string;
+  /** What else allowing it does, e.g. the file a save_as replaces. */
+  readonly detail?: string;
   /** Whether "Allow on this site" may be offered. */
   readonly grantable: boolean;
   /** Who asks; the answer holds for this connection alone. */

@@ -4,6 +4,7 @@ import type {
   CloseResult,
   HostHooks,
   OpenFileResult,
+  SaveAsOptions,
   SwitchTabResult,
   TabRef,
   WindowState,
@@ -183,11 +184,15 @@ export class HostWorkbench implements Workbench {
     };
   }
 
-  async saveAs(tabId: string, filePath: string): Promise<{ filePath: string; revision: string }> {
+  async saveAs(
+    tabId: string,
+    filePath: string,
+    options: SaveAsOptions = {},
+  ): Promise<{ filePath: string; revision: string }> {
     const tab = this.#tab(tabId);
     const before = this.documents.get(tab.documentId).filePath;
     const target = await this.vault.resolve(filePath);
-    const saved = await this.documents.saveAs(tab.documentId, target);
+    const saved = await this.documents.saveAs(tab.documentId, target, options);
     if (before !== saved.filePath) {
       this.vault.addDocumentFolder(saved.filePath!);
       if (before !== null) this.vault.removeDocumentFolder(before);

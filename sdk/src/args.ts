@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from './errors.js';
 
 /**
  * Argument schemas shared by the tools, with the seed's plain-string messages.
@@ -47,4 +48,37 @@ export function oneOf<const T extends readonly [string, ...string[]]>(
   values: T,
 ): z.ZodEnum<{ [K in T[number]]: K }> {
   return z.enum(values, { error: `${field} must be one of: ${values.join(', ')}` });
+}
+
+/** The issue parameter that carries the envelope code of `listedValue` (read by the host's argument check). */
+const ENVELOPE_PARAM = 'vmarkEnvelope';
+
+/**
+ * One of a fixed list of strings, for an argument the seed refuses with a domain envelope
+ * rather than a plain string when the value is not on the list (`document.transform`'s
+ * `kind`: `INTERNAL` "kind must be one of: …", vmark-notes §2.3). The JSON Schema still
+ * lists the values as an enum; a missing or non-string value is the plain
+ * "<field> (string) is required".
+ */
+export function listedValue<const T extends readonly [string, ...string[]]>(
+  field: string,
+  values: T,
+  code: ErrorCode,
+): z.ZodType<T[number], string> {
+  const listed = new Set<string>(values);
+  return z
+    .string({ error: `${field} (string) is required` })
+    .refine((value) => listed.has(value), {
+      error: `${field} must be one of: ${values.join(', ')}`,
+      params: { [ENVELOPE_PARAM]: code },
+    })
+    .transform((value) => value as T[number])
+    .meta({ enum: [...values] });
+}
+
+/** The envelope code an argument's refusal asks for (see `listedValue`), or undefined for a plain argument error. */
+export function envelopeCodeOf(issue: z.core.$ZodIssue): ErrorCode | undefined {
+  if (issue.code !== 'custom') return undefined;
+  const code: unknown = issue.params?.[ENVELOPE_PARAM];
+  return ERROR_CODES.find((known) => known === code);
 }

@@ -45,6 +45,17 @@ export interface DocumentSavedEvent {
   readonly document: DocumentSnapshot;
 }
 
+/** A document was saved over another file (`saveAs` with the caller's confirmation). */
+export interface FileReplacedEvent {
+  /** The document, saved: its file is now `filePath`. */
+  readonly document: DocumentSnapshot;
+  /** The canonical path of the replaced file. */
+  readonly filePath: string;
+  /** The text the file held, which nothing else keeps now. */
+  readonly replacedContent: string;
+  readonly origin: ChangeOrigin;
+}
+
 /** A document's dirty or conflict state changed while its text did not (a conflict found on disk). */
 export interface DocumentStateChangedEvent {
   readonly document: DocumentSnapshot;
@@ -72,6 +83,7 @@ export interface HostHooks {
   readonly beforeDocumentSave: AsyncSeriesWaterfallHook<[SaveProposal]>;
   readonly documentWritten: SyncHook<[DocumentWrittenEvent]>;
   readonly documentSaved: SyncHook<[DocumentSavedEvent]>;
+  readonly fileReplaced: SyncHook<[FileReplacedEvent]>;
   readonly documentStateChanged: SyncHook<[DocumentStateChangedEvent]>;
   readonly workspaceOpened: SyncHook<[WorkspaceOpenedEvent]>;
   readonly toolCalled: SyncHook<[ToolCalledEvent]>;

@@ -73,9 +73,14 @@ export class UiApprovals implements Disposable {
     if (signal.aborted) return Promise.reject(new Error('the call was cancelled'));
     const key = JSON.stringify([
       caller.connectionId,
-      ...[request.operation, request.subject, request.origin, request.requested, request.warning].map(
-        (part) => part ?? null,
-      ),
+      ...[
+        request.operation,
+        request.subject,
+        request.origin,
+        request.requested,
+        request.warning,
+        request.detail,
+      ].map((part) => part ?? null),
     ]);
     const open = [...this.#open.values()];
     const same = open.find((candidate) => candidate.key === key);
@@ -112,6 +117,7 @@ export class UiApprovals implements Disposable {
         ...(request.origin === undefined ? {} : { origin: request.origin }),
         ...(request.requested === undefined ? {} : { requested: request.requested }),
         ...(request.warning === undefined ? {} : { warning: request.warning }),
+        ...(request.detail === undefined ? {} : { detail: request.detail }),
         grantable: request.grantable,
         client: {
           connectionId: caller.connectionId,

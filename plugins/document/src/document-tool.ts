@@ -8,11 +8,12 @@ import type {
   Workbench,
 } from '@vmark/sdk';
 import { TRANSFORM_KINDS } from './cjk/transform-kind.js';
+import { documentWindow, lengthArg, offsetArg, SUGGESTED_WINDOW } from './read-window.js';
 import {
   defineAction,
   defineTool,
   DomainError,
-  oneOf,
+  listedValue,
   optionalBoolean,
   optionalId,
   requiredString,
@@ -38,6 +39,9 @@ export function documentTool(
     title: 'VMark Document Read/Write',
     description:
       'Read and write whole documents (markdown and workflow YAML alike). read → {content, revision, filePath, kind, dirty}; ' +
+      `a document too large to read whole is read in windows: read {offset, length} (UTF-16 code units; length ${SUGGESTED_WINDOW} ` +
+      'fits) → {content, revision, offset, length, total_length, next_offset?}; a window is no basis for write, which ' +
+      'replaces the whole text: change a part with selection.set, or write only a text you read whole. ' +
       'write replaces the whole text and saves it (save: false keeps it in the editor only). Always pass the revision ' +
       'from your last read as expected_revision: a STALE error means the document changed since — re-read, never ' +
       "write the stale content back. transform applies a CJK rewrite (cjk-format with the user's settings, " +
@@ -50,7 +54,17 @@ export function documentTool(
       filePath: z.string().nullable(),
       kind: z.string(),
       dirty: z.boolean(),
-      conflict: z.object({ reason: z.string(), message: z.string(), disk_content: z.string().nullable() }),
+      // A window (read with offset or length) leaves disk_content out.
+      conflict: z.object({
+        reason: z.string(),
+        message: z.string(),
+        disk_content: z.string().nullable().optional(),
+      }),
+      offset: z.number(),
+      length: z.number(),
+      total_length: z.number(),
+      next_offset: z.number(),
+      window_note: z.string(),
       saved: z.boolean(),
       save_skipped: z.string(),
       save_error: z.string(),
@@ -60,12 +74,18 @@ export function documentTool(
     },
     actions: {
       read: defineAction({
-        args: { tabId: optionalId('tabId', 'tab') },
+        args: { tabId: optionalId('tabId', 'tab'), offset: offsetArg, length: lengthArg },
         truncationRecovery:
-          'do not write back from this read — the unread remainder would be destroyed. Use `selection.get` on the ' +
-          'part the user selected, or edit with `selection.set`.',
-        run: ({ tabId }, call) => {
+          'do not write back from this read — the unread remainder would be destroyed. Read the document in ' +
+          `windows instead: \`document.read\` with \`offset: 0, length: ${SUGGESTED_WINDOW}\`, then with ` +
+          '`offset: next_offset` until no next_offset comes back. A window is no basis for a whole ' +
+          '`document.write` either: use `selection.get` on the part the user selected, or edit with `selection.set`.',
+        run: ({ tabId, offset, length }, call) => {
           const tab = workbench.resolveTab(tabId);
+          if (offset !== undefined || length !== undefined) {
+            const document = documents.read(tab.documentId, originOf(call), { whole: false });
+            return documentWindow(document, offset ?? 0, length);
+          }
           const { content, revision, filePath, kind, dirty, conflict } = documents.read(
             tab.documentId,
             originOf(call),
@@ -99,7 +119,8 @@ export function documentTool(
       transform: defineAction({
         args: {
           tabId: optionalId('tabId', 'tab'),
-          kind: oneOf('kind', TRANSFORM_KINDS),
+          // An unknown kind is the seed's INTERNAL envelope, not a plain argument error (vmark-notes §2.3).
+          kind: listedValue('kind', TRANSFORM_KINDS, 'INTERNAL'),
           expected_revision: revisionArg(),
         },
         run: async ({ tabId, kind, expected_revision }, call): Promise<SaveOutcome> => {

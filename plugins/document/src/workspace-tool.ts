@@ -1,8 +1,11 @@
 import type {
   Approvals,
+  ChangeOrigin,
   DocumentStore,
   FolderProbe,
+  SaveAsTarget,
   Settings,
+  ToolCall,
   ToolDefinition,
   Vault,
   Workbench,
@@ -48,11 +51,53 @@ const NOT_OPENED: Readonly<Record<Exclude<FolderProbe['state'], 'folder'>, strin
   protected: "leads into VMark's own records (a .vmark folder or VMARK_HOME)",
 };
 
-/** Settings → Integrations → "Auto-approve edits": off by default. */
+/** Settings → Integrations → "Auto-approve edits": off by default. It covers new files, never replacing one. */
 const AUTO_APPROVE_EDITS = 'integrations.autoApproveEdits';
 
 export function workspaceTool(services: WorkspaceToolServices): ToolDefinition {
   const { workbench, documents, vault, approvals, settings } = services;
+
+  /**
+   * Saving over a file that is there needs a person, each time, whatever the settings: they are
+   * shown the file (canonical path, size, hash) that the save replaces, and the host replaces
+   * exactly that file or nothing; its text stays in the AI edit history.
+   * @throws DomainError `APPROVAL_REQUIRED` until a person has allowed it.
+   */
+  const confirmReplacing = async (
+    path: string,
+    replaces: NonNullable<SaveAsTarget['replaces']>,
+    call: ToolCall,
+  ): Promise<void> => {
+    const outcome = await approvals.request(
+      {
+        operation: 'save_as',
+        subject: path,
+        detail:
+          `It replaces the file there now (${replaces.bytes} bytes, SHA-256 ${replaces.sha256}); VMark keeps ` +
+          'its text in the AI edit history, from which `vmark checkpoints restore` puts it back.',
+        grantable: false,
+      },
+      call,
+    );
+    if (outcome.decision === 'allowed') return;
+    const details = { filePath: path, replaces: true, requestId: outcome.requestId };
+    if (outcome.decision === 'denied') {
+      throw new DomainError(
+        'APPROVAL_REQUIRED',
+        `The user declined replacing ${JSON.stringify(path)} with this document. Do not retry unless they ask ` +
+          'you to: the same call keeps failing until they approve it. Choose another filePath instead.',
+        { ...details, denied: true },
+      );
+    }
+    throw new DomainError(
+      'APPROVAL_REQUIRED',
+      `${JSON.stringify(path)} exists: saving over it replaces it, which needs the user's approval. Ask them ` +
+        `to approve it in VMark (in a terminal: vmark approvals allow ${outcome.requestId}), then retry the SAME ` +
+        'call. Do not retry before they have approved — a retry only re-raises the same request.',
+      details,
+    );
+  };
+
   return defineTool({
     name: 'workspace',
     title: 'VMark Workspace and Files',
@@ -60,7 +105,8 @@ export function workspaceTool(services: WorkspaceToolServices): ToolDefinition {
       'File and window lifecycle, never document content. new → {tabId}; open a file as a background tab → ' +
       '{tabId, workspaceInstanceId, activationChanged, workspaceSwitched}; open_workspace asks the person first ' +
       '(retry the same call after they approve); save → {filePath, revision}; save_as → {revision} (a new ' +
-      'location needs "Auto-approve edits"); close → {closed} or {closed: false, reason: "DIRTY"}; switch_tab makes ' +
+      'location needs "Auto-approve edits"; saving over an existing file asks the person each time, like ' +
+      'open_workspace, and keeps its old text restorable); close → {closed} or {closed: false, reason: "DIRTY"}; switch_tab makes ' +
       'a tab visible; focus_window. Files are limited to the open workspaces and the folders of open documents.',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     actions: {
@@ -126,19 +172,20 @@ export function workspaceTool(services: WorkspaceToolServices): ToolDefinition {
       }),
       save_as: defineAction({
         args: { tabId: optionalId('tabId', 'tab'), filePath: pathArg('filePath') },
-        run: async ({ tabId, filePath }) => {
+        run: async ({ tabId, filePath }, call) => {
           const tab = workbench.resolveTab(tabId);
-          const target = await vault.resolve(filePath);
-          const own = documents.get(tab.documentId).filePath === target;
-          if (!own && !settings.get(AUTO_APPROVE_EDITS, z.boolean(), false)) {
-            throw new DomainError(
-              'APPROVAL_REQUIRED',
-              `Saving to a new location (${JSON.stringify(target)}) needs approval: "Auto-approve edits" ` +
-                '(Settings → Integrations) is off. Ask the user to save it there, or to turn the setting on.',
-              { filePath: target },
-            );
-          }
-          const { revision } = await workbench.saveAs(tab.id, target);
+          const confirm = async ({ path, replaces }: SaveAsTarget): Promise<void> => {
+            if (replaces !== null) return confirmReplacing(path, replaces, call);
+            if (!settings.get(AUTO_APPROVE_EDITS, z.boolean(), false)) {
+              throw new DomainError(
+                'APPROVAL_REQUIRED',
+                `Saving to a new location (${JSON.stringify(path)}) needs approval: "Auto-approve edits" ` +
+                  '(Settings → Integrations) is off. Ask the user to save it there, or to turn the setting on.',
+                { filePath: path },
+              );
+            }
+          };
+          const { revision } = await workbench.saveAs(tab.id, filePath, { confirm, origin: originOf(call) });
           return { revision };
         },
       }),
@@ -160,3 +207,10 @@ export function workspaceTool(services: WorkspaceToolServices): ToolDefinition {
     },
   });
 }
+
+const originOf = (call: ToolCall): ChangeOrigin => ({
+  kind: 'mcp',
+  caller: call.caller,
+  tool: call.tool,
+  action: call.action,
+});

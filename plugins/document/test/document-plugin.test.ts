@@ -160,6 +160,86 @@ describe('document.read', () => {
   });
 });
 
+describe('document.read in windows', () => {
+  /** Some 286,000 characters, CJK and Latin mixed, with a character outside the BMP in every line. */
+  const big = Array.from({ length: 9_000 }, (_, i) => `第${i}行 line ${i} 😀 lorem ipsum\n`).join('');
+
+  async function openBig(): Promise<string> {
+    const file = path.join(workspace, 'big.md');
+    await writeFile(file, big);
+    kit = await startTestHost({ plugins: [documentUnderTest], workspace, open: [file] });
+    return file;
+  }
+
+  it('reads a document too large for one answer, window by window, to the whole text', async () => {
+    await openBig();
+    const whole = await kit.call('document', { action: 'read' });
+    expect(whole.data).toMatchObject({ truncated: true });
+    expect((whole.data as { truncation_note: string }).truncation_note).toMatch(
+      /`document\.read` with `offset: 0, length: 20000`, then with `offset: next_offset`/,
+    );
+
+    let text = '';
+    let offset: number | undefined = 0;
+    let windows = 0;
+    while (offset !== undefined) {
+      const window = await kit.call('document', { action: 'read', offset, length: 20_000 });
+      expect(window.isError).toBe(false);
+      expect(Buffer.byteLength(window.text)).toBeLessThanOrEqual(75_000);
+      const data = window.structured as {
+        content: string;
+        offset: number;
+        length: number;
+        next_offset?: number;
+      };
+      expect(data).toMatchObject({
+        offset,
+        total_length: big.length,
+        revision: expect.stringMatching(/^rev-/),
+      });
+      expect(data.length).toBe(data.content.length);
+      text += data.content;
+      offset = data.next_offset;
+      windows += 1;
+    }
+    expect(text).toBe(big);
+    expect(windows).toBe(Math.ceil(big.length / 20_000));
+  });
+
+  it('answers exactly as before when neither offset nor length is given', async () => {
+    const file = path.join(workspace, 'a.md');
+    await writeFile(file, '# A\n');
+    kit = await startTestHost({ plugins: [documentUnderTest], workspace, open: [file] });
+    const read = await kit.call('document', { action: 'read' });
+    const { revision } = read.structured as { revision: string };
+    const today = { content: '# A\n', revision, filePath: file, kind: 'markdown', dirty: false };
+    expect(read.text).toBe(JSON.stringify(today, null, 2));
+    expect(Object.keys(read.structured!)).toEqual(Object.keys(today));
+  });
+
+  it.each([
+    [{ offset: -1 }, /^offset must be an integer of 0 or more/],
+    [{ offset: 2.5 }, /^offset must be an integer of 0 or more/],
+    [{ offset: '10' }, /^offset must be an integer of 0 or more/],
+    [{ length: 0 }, /^length must be an integer of 1 or more/],
+    [{ length: -5 }, /^length must be an integer of 1 or more/],
+    [{ offset: 5, length: 1.5 }, /^length must be an integer of 1 or more/],
+    [{ offset: 900_000 }, /^offset 900000 is past the end of the document \(total_length \d+\)$/],
+    // `第0行 line 0 ` is 11 units; the emoji's two halves are at 11 and 12.
+    [
+      { offset: 12, length: 10 },
+      /^offset 12 falls inside a character outside the BMP .*use offset 11 or 13$/,
+    ],
+    [{ offset: 0, length: 12 }, /^the window would end at 12, inside a character outside the BMP/],
+  ])('refuses %j with a plain argument error', async (window, message) => {
+    await openBig();
+    const out = await kit.call('document', { action: 'read', ...window });
+    expect(out.isError).toBe(true);
+    expect(out.structured).toBeUndefined();
+    expect(out.text).toMatch(message);
+  });
+});
+
 describe('session.get_state', () => {
   it('ignores stray arguments, like the original', async () => {
     kit = await startTestHost({ plugins: [documentUnderTest] });

@@ -16,6 +16,12 @@ export interface ApprovalRequest {
    * in plain words. Shown to the person wherever they decide; part of what is decided.
    */
   readonly warning?: string;
+  /**
+   * What else allowing it does, in a plain sentence or two, when the operation's name does
+   * not say it (e.g. that a `save_as` replaces the file there, of this size and hash). Shown
+   * to the person wherever they decide; part of what is decided.
+   */
+  readonly detail?: string;
   /** The web origin the operation concerns, for browser operations. */
   readonly origin?: string;
   /** Whether "allow on this site" may be offered; never for eval, session, record or upload. */

@@ -51,6 +51,15 @@ export type ChangeOrigin =
   | { readonly kind: 'disk' }
   | { readonly kind: 'host' };
 
+export interface ReadOptions {
+  /**
+   * `false` for a read that hands on part of the text only (a window of `document.read`): it
+   * is a read all the same (the `documentRead` hook sees it), but the reader has not been
+   * shown the disk's text of a conflict, so it does not let their next write replace it.
+   */
+  readonly whole?: boolean;
+}
+
 export interface ReplaceOptions {
   /** Refuse with `STALE` unless the document is still at this revision. */
   readonly expectedRevision?: string;
@@ -66,7 +75,7 @@ export interface DocumentStore {
   /** @throws DomainError `INVALID_TAB` when there is no such document. */
   get(documentId: string): DocumentSnapshot;
   /** Like `get`, for a read made on someone's behalf: the host's `documentRead` hook sees it. */
-  read(documentId: string, origin: ChangeOrigin): DocumentSnapshot;
+  read(documentId: string, origin: ChangeOrigin, options?: ReadOptions): DocumentSnapshot;
   /**
    * Replaces the whole text. Unchanged text keeps the revision. The kind is
    * detected again from the new text.

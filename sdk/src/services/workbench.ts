@@ -1,4 +1,5 @@
 import type { Disposable } from '../lifecycle.js';
+import type { ChangeOrigin } from './documents.js';
 
 /** One tab as `session.get_state` reports it. */
 export interface TabState {
@@ -63,6 +64,27 @@ export interface SwitchTabResult {
   readonly activeTabId: string | null;
 }
 
+/** What a `saveAs` to another path would do, as the host found it just before: see `SaveAsOptions`. */
+export interface SaveAsTarget {
+  /** The canonical path the document would be saved to. */
+  readonly path: string;
+  /** The text file there now, which the save would replace; null when there is none (a new file). */
+  readonly replaces: { readonly bytes: number; readonly sha256: string } | null;
+}
+
+export interface SaveAsOptions {
+  /**
+   * Called before anything is written to another path: resolve to go ahead, throw to refuse
+   * (what it throws is the call's answer). The host then does exactly what it described or
+   * nothing: it replaces a file only if it still holds the bytes described (else `STALE`),
+   * creates one only where there still is none, and keeps the replaced text in the AI edit
+   * history. A file that is not UTF-8 text, or is open in another tab, is refused before.
+   */
+  readonly confirm?: (target: SaveAsTarget) => Promise<void>;
+  /** Who saves: the AI edit history records a replaced file under it. */
+  readonly origin?: ChangeOrigin;
+}
+
 export type CloseResult = { readonly closed: true } | { readonly closed: false; readonly reason: 'DIRTY' };
 
 export interface Workbench {
@@ -93,11 +115,17 @@ export interface Workbench {
    */
   openFile(filePath: string, options?: { windowLabel?: string }): Promise<OpenFileResult>;
   /**
-   * Saves the tab's document to a new path inside the scope (the caller has the
-   * person's consent where one is needed). Never overwrites another existing file.
-   * @throws DomainError `INVALID_PATH`, `INVALID_TAB`, `READ_ONLY`.
+   * Saves the tab's document to another path inside the scope, which becomes its file (to
+   * its own path: a plain save). Without `options.confirm` it never overwrites an existing
+   * file; with it, the caller is told first what the save would do and decides.
+   * @throws DomainError `INVALID_PATH`, `INVALID_TAB`, `READ_ONLY`, `STALE` (the target
+   *   changed after `confirm` was told of it), or what `confirm` throws.
    */
-  saveAs(tabId: string, filePath: string): Promise<{ readonly filePath: string; readonly revision: string }>;
+  saveAs(
+    tabId: string,
+    filePath: string,
+    options?: SaveAsOptions,
+  ): Promise<{ readonly filePath: string; readonly revision: string }>;
   /** Closes a tab; a dirty one only with `force`. @throws DomainError `INVALID_TAB`. */
   close(tabId: string, options?: { force?: boolean }): CloseResult;
   /** Makes a tab its window's active tab, showing its workspace instance. @throws DomainError `INVALID_TAB`. */

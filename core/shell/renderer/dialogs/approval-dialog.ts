@@ -21,10 +21,11 @@ const OPERATIONS: Record<string, OperationWords> = {
     lead: 'An AI assistant asks to open this folder as a workspace, with access to the files in it.',
     subject: 'Folder',
   },
+  // Asked only when the save would replace a file that is there (a new location follows a setting).
   save_as: {
-    title: 'Save to a new location',
-    lead: 'An AI assistant asks to save a document to this file.',
-    subject: 'File',
+    title: 'Replace a file',
+    lead: 'An AI assistant asks to save a document over this file, replacing what it holds now.',
+    subject: 'File to replace',
   },
   execute_js: {
     title: 'Run a script in a web page',
@@ -155,6 +156,7 @@ export class ApprovalDialogs {
     const body = element('div', 'modal-body');
     body.append(lead, element('div', 'approval-label', 'Asked by'), clientLine(ask.client));
     body.append(subjectLabel, subject);
+    if (ask.detail !== undefined) body.append(element('p', 'approval-detail', ask.detail));
     if (ask.warning !== undefined)
       body.append(element('p', 'approval-warning', `Cannot be done: ${ask.warning}`));
     if (ask.requested !== undefined) {

@@ -26,6 +26,21 @@ describe('applyTransform', () => {
     expect(applyTransform(kind, '')).toBe('');
   });
 
+  it('cjk-format keeps the dots of file names and paths in running text (issue 11)', () => {
+    const input = [
+      '筆記在notes/中文筆記.md裡,圖片在./images/封面.png.',
+      '設定見.github/workflows/ci.yml和C:\\Users\\me\\設定.json,或../README.md.',
+      '',
+    ].join('\n');
+    expect(applyTransform('cjk-format', input)).toBe(
+      [
+        '筆記在 notes/中文筆記.md 裡，圖片在./images/封面.png.',
+        '設定見.github/workflows/ci.yml 和 C:\\Users\\me\\設定.json，或../README.md.',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('cjk-format keeps the protected regions of a real document', () => {
     const input = [
       '---',

@@ -2,11 +2,14 @@
  * The Latin span scanner: finds the technical tokens inside runs of ASCII text —
  * URLs, e-mail addresses, versions (`v1.2.3`), times (`12:30`), thousands (`1,000`),
  * domains and file names (`example.com`, `Node.js`), decimals (`3.14`) — so that the
- * punctuation rules leave their dots, colons and commas alone.
+ * punctuation rules leave their dots, colons and commas alone. File names and paths
+ * that hold CJK (`notes/中文筆記.md`) are found over the whole text (`file-names.ts`).
  *
  * A span is a run of printable ASCII on one line; a CJK letter ends it, which is what
  * lets `访问https://example.com/docs获取` keep its URL without swallowing the Chinese.
  */
+
+import { markFileNames } from './file-names.js';
 
 /**
  * The token patterns, each with a cheap test that a span must pass before the pattern
@@ -39,12 +42,14 @@ let lastMask: Uint8Array | undefined;
 
 /**
  * A mask over `text`: 1 where a character belongs to a technical token. One pass to
- * find the spans, one regex pass per token kind inside each span: linear in the text.
+ * find the spans, one regex pass per token kind inside each span, one for file names:
+ * linear in the text.
  * The last mask is kept: several rules of one pass ask about the same text.
  */
 export function technicalMask(text: string): Uint8Array {
   if (text === lastText && lastMask) return lastMask;
   lastMask = scan(text);
+  markFileNames(text, lastMask);
   lastText = text;
   return lastMask;
 }

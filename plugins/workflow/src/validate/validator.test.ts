@@ -50,6 +50,45 @@ describe('validateWorkflow with the WebAssembly engine', () => {
     expect(await validator.validate(fixture('clean.yml'), null, { disabled: false })).toStrictEqual(expected);
   });
 
+  it('reports YAML that does not parse as diagnostics, without running the linter that would trap on it', async () => {
+    let lints = 0;
+    const validator = wasmOnly(async () => {
+      const real = await loadActionlintPackage();
+      return {
+        createLinter: async () => {
+          const run = await real.createLinter();
+          return (text, name) => {
+            lints += 1;
+            return run(text, name);
+          };
+        },
+      };
+    });
+    const text = 'on: push\njobs:\n  test:\n    runs-on: [ubuntu-latest\n';
+    expect(await validator.validate(text, null, { disabled: false })).toStrictEqual({
+      ok: false,
+      diagnostics: [
+        {
+          line: 5,
+          col: 1,
+          message:
+            'could not parse as YAML: Flow sequence in block collection must be sufficiently indented and end with a ]',
+          severity: 'error',
+          kind: 'syntax-check',
+        },
+      ],
+      binaryAvailable: true,
+      engine: 'wasm',
+    });
+    expect(lints).toBe(0);
+    // The build the linter is, fed such a text, traps: what this answer keeps from the client.
+    const raw = await (await loadActionlintPackage()).createLinter();
+    expect(() => raw(text, 'ci.yml')).toThrow(/unreachable/);
+    // A workflow that parses is linted as before.
+    expect((await validator.validate(fixture('clean.yml'), null, { disabled: false })).ok).toBe(true);
+    expect(lints).toBe(1);
+  });
+
   it('instantiates the WebAssembly module once per validator, however many documents it lints', async () => {
     let loads = 0;
     let instances = 0;
@@ -178,6 +217,16 @@ describe("engine 'none'", () => {
     expect(result.error).toMatch(
       /^actionlint is not available: install it \(https:\/\/github\.com\/rhysd\/actionlint\) or /,
     );
+  });
+
+  it('still says where YAML that does not parse breaks', async () => {
+    const validator = createWorkflowValidator({
+      env: { PATH: '' },
+      loadWasm: () => Promise.reject(new Error('not installed')),
+    });
+    const result = await validator.validate('on: [push\n', null, { disabled: false });
+    expect(result).toMatchObject({ ok: false, binaryAvailable: false, engine: 'none' });
+    expect(result.diagnostics).toEqual([expect.objectContaining({ line: 2, col: 1, kind: 'syntax-check' })]);
   });
 
   it('is not cached: a linter that becomes available is used on the next validation', async () => {

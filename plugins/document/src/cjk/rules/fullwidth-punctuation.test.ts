@@ -41,6 +41,30 @@ describe('normalizeFullwidthPunctuation', () => {
     expect(f('访问example.com查看')).toBe('访问example.com查看');
   });
 
+  it.each([
+    ['a path with a CJK file name', '請看notes/中文筆記.md的內容'],
+    ['a CJK file name alone', '打開中文筆記.md檔案'],
+    ['a relative ./ path', '請看./x.md。'],
+    ['a relative ../ path', '檔案在../docs/a.md裡'],
+    ['a ./ path into a CJK folder', '在./中文資料夾/筆記.md中'],
+    ['a Latin path', '見a/b.c的說明'],
+    ['a name with digits', '圖片在images/圖1.png裡'],
+    ['an upper-case extension', '請看README.MD說明'],
+    ['a Windows path', '路徑是C:\\Users\\me\\筆記.txt嗎'],
+    ['a Windows path with CJK folders', '存到D:\\資料\\報告.docx吧'],
+    ['a dot folder', '看.github/workflows/ci.yml檔'],
+    ['common extensions', '設定config.yaml、資料.json、腳本.py、樣式.css、圖.svg、壓縮.tar.gz都在'],
+  ])('keeps the dots of %s', (_what, text) => {
+    expect(f(text)).toBe(text);
+  });
+
+  it('still converts a sentence mark that only looks like the start of one', () => {
+    expect(f('這是一句話.下一句')).toBe('這是一句話。下一句');
+    expect(f('我喜歡它.Markdown很好')).toBe('我喜歡它。Markdown很好');
+    expect(f('我很累.so what')).toBe('我很累。so what');
+    expect(f('筆記.md,然後')).toBe('筆記.md，然後');
+  });
+
   it('converts the sentence mark after a URL (it is not part of it)', () => {
     expect(f('见https://example.com/docs,然后')).toBe('见https://example.com/docs，然后');
   });

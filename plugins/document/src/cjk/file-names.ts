@@ -1,0 +1,66 @@
+/**
+ * File names and paths in running text, so that the punctuation rules keep their dots:
+ * `notes/中文筆記.md`, `./x.md`, `../docs/a.md`, `.github/workflows/ci.yml`,
+ * `C:\Users\me\筆記.txt`. Unlike URLs and domains (the Latin span scanner), a file name
+ * may hold CJK letters, and the CJK prose around it gives no boundary to find where it
+ * starts; so what is marked is what makes a dot part of a path rather than the end of a
+ * sentence:
+ *
+ * - an extension: a dot right after a letter or digit (CJK included), then one of the
+ *   common extensions, all lower or all upper case (`.md`, `.PNG`, not `.Markdown`),
+ *   and no further ASCII letter or digit;
+ * - a relative prefix: `./` or `../` before a name;
+ * - a dot folder or dot file before a separator (`.github/`, `.vscode\`).
+ */
+
+/** Common extensions; English words that are also extensions (`.so`, `.key`, `.less`) are left out. */
+const EXTENSIONS: readonly string[] = [
+  // Text and documents
+  'md markdown mdx txt rst adoc tex pdf doc docx odt rtf xls xlsx ods ppt pptx odp csv tsv',
+  'epub',
+  // Data and configuration
+  'json jsonc json5 jsonl yaml yml toml ini cfg conf env xml plist lock log sql',
+  'db sqlite graphql proto',
+  // Code
+  'html htm css scss sass js mjs cjs jsx ts mts cts tsx vue svelte py ipynb rb php',
+  'java kt kts scala go rs c h cc cpp cxx hpp cs fs swift dart lua pl sh bash zsh ps1',
+  'bat cmd diff patch wasm',
+  // Media, archives, binaries
+  'png jpg jpeg gif webp svg ico bmp tif tiff heic avif mp3 wav flac ogg m4a mp4 mov avi',
+  'mkv webm zip tar gz tgz bz2 xz 7z rar jar apk dmg iso exe dll dylib ttf otf woff',
+  'woff2 bak tmp',
+].flatMap((line) => line.split(' '));
+
+const EXTENSION = [...EXTENSIONS, ...EXTENSIONS.map((ext) => ext.toUpperCase())]
+  // Longest first: `.markdown` must not stop at `.m…`, `.json5` at `.json`.
+  .sort((a, b) => b.length - a.length)
+  .join('|');
+
+/** A character of a path's name part: any letter (CJK included), digit, or `_ - + @ ~`. */
+const NAME = '[\\p{L}\\p{N}_\\-+@~]';
+const SEPARATOR = '[\\\\/]';
+
+// Every match starts at a dot, and each alternative looks behind it only once there: the scan
+// skips everything else at the cost of one character test.
+const FILE_NAME_DOTS = new RegExp(
+  '\\.(?:' +
+    [
+      // The extension's dot and the extension.
+      `(?<=[\\p{L}\\p{N}_\\-]\\.)(?:${EXTENSION})(?![A-Za-z0-9_])`,
+      // `./` and `../`, not the end of an ellipsis.
+      `(?<!\\.\\.)\\.?(?=${SEPARATOR}(?:${NAME}|\\.))`,
+      // A dot folder or dot file in a path, after CJK prose or a separator (Latin before it is a domain's).
+      `(?<![A-Za-z0-9.]\\.)[A-Za-z0-9_][A-Za-z0-9_\\-]*(?=${SEPARATOR}${NAME})`,
+    ].join('|') +
+    ')',
+  'gu',
+);
+
+/** Marks (sets to 1) in `mask` the characters of `text` that make a dot part of a file name or path. */
+export function markFileNames(text: string, mask: Uint8Array): void {
+  if (!text.includes('.')) return;
+  FILE_NAME_DOTS.lastIndex = 0;
+  for (const match of text.matchAll(FILE_NAME_DOTS)) {
+    mask.fill(1, match.index, match.index + match[0].length);
+  }
+}
