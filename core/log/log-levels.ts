@@ -16,3 +16,7 @@ export const LOG_LEVELS: readonly LogLevel[] = [
 export function isAtLeast(level: LogLevel, threshold: LogLevel): boolean {
   return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold);
 }
+
+export function isLogLevel(value: unknown): value is LogLevel {
+  return (LOG_LEVELS as readonly unknown[]).includes(value);
+}

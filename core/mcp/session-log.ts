@@ -1,8 +1,9 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { type RequestId, SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Disposable, LogLevel } from '@vmark/sdk';
+import { z } from '@vmark/sdk';
 import { type LogHub, type LogRecord, STDERR_LEVEL } from '../log/log-hub.js';
-import { isAtLeast } from '../log/log-levels.js';
+import { isAtLeast, isLogLevel, LOG_LEVELS } from '../log/log-levels.js';
 import { currentCall } from './call-scope.js';
 
 /**
@@ -10,6 +11,15 @@ import { currentCall } from './call-scope.js';
  * the SDK's own filter would send everything, `debug` included).
  */
 export const DEFAULT_CLIENT_LEVEL: LogLevel = STDERR_LEVEL;
+
+/**
+ * `logging/setLevel` with any level: one MCP does not name is refused here as invalid params
+ * (-32602), where the SDK's own schema would fail the request as an internal error.
+ */
+const SetLevelRequest = z.object({
+  method: z.literal('logging/setLevel'),
+  params: z.looseObject({ level: z.unknown() }).optional(),
+});
 
 /**
  * The MCP logging capability of one session: answers `logging/setLevel` and sends the host's
@@ -35,8 +45,11 @@ export function attachSessionLog(server: Server, hub: LogHub, connectionId: stri
       .catch(() => undefined);
 
   // Replaces the SDK's own handler (which the capability installs) with one that keeps the level here.
-  server.setRequestHandler(SetLevelRequestSchema, async (request, extra) => {
-    level = request.params.level;
+  server.setRequestHandler(SetLevelRequest, async (request, extra) => {
+    const asked = request.params?.level;
+    if (!isLogLevel(asked))
+      throw new McpError(ErrorCode.InvalidParams, `level must be one of: ${LOG_LEVELS.join(', ')}`);
+    level = asked;
     if (!toldStartup) {
       toldStartup = true;
       const earlier = hub.startupRecords().filter((record) => isAtLeast(record.level, level));
