@@ -22,7 +22,8 @@ export interface McpSessionOptions {
 /**
  * One MCP server for one connection. It mirrors the tool registry, so enabling
  * or disabling a plugin adds or removes tools here, and the SDK tells the client
- * with `notifications/tools/list_changed`.
+ * with `notifications/tools/list_changed`. It also passes the host's messages on to the client
+ * (`notifications/message`, at the level the client set; see `session-log.ts`).
  */
 export function createMcpSession(options: McpSessionOptions): { server: McpServer } & Disposable {
   const server = new McpServer(
