@@ -14,6 +14,8 @@ import { REPO } from './cli.js';
 const CONFORMANCE = '@modelcontextprotocol/conformance@0.1.16';
 const NODE_22 = 'node@22.23.3';
 const DIR = path.join(REPO, 'node_modules/.cache/vmark-conformance', '0.1.16-22.23.3');
+const NODE_BIN = path.join(DIR, 'node_modules/node/bin/node');
+const SUITE_CLI = path.join(DIR, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
 const run = promisify(execFile);
 
@@ -34,7 +36,8 @@ export interface ScenarioResult {
 
 /** Installs the suite and its Node where they are not yet (a first run needs the npm registry). */
 export async function installConformanceSuite(): Promise<void> {
-  if (await exists(path.join(DIR, 'node_modules/@modelcontextprotocol/conformance/package.json'))) return;
+  // Both, so that an install cut short (the Node binary comes in a preinstall script) is redone.
+  if ((await exists(NODE_BIN)) && (await exists(SUITE_CLI))) return;
   await mkdir(DIR, { recursive: true });
   // `--prefix` makes DIR a project of its own; npm's variables from a surrounding `npm test` must
   // not point it back at the repository.
@@ -58,11 +61,18 @@ export async function installConformanceSuite(): Promise<void> {
 
 /** Runs one server scenario against `url` and returns the suite's verdict and checks. */
 export async function runServerScenario(url: string, scenario: string): Promise<ScenarioResult> {
-  const node = path.join(DIR, 'node_modules/node/bin/node');
-  const cli = path.join(DIR, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
   const out = await mkdtemp(path.join(os.tmpdir(), 'vmark-conformance-'));
   try {
-    const outcome = await run(node, [cli, 'server', '--url', url, '--scenario', scenario, '-o', out]).then(
+    const outcome = await run(NODE_BIN, [
+      SUITE_CLI,
+      'server',
+      '--url',
+      url,
+      '--scenario',
+      scenario,
+      '-o',
+      out,
+    ]).then(
       ({ stdout, stderr }) => ({ passed: true, output: stdout + stderr }),
       (error: { stdout?: string; stderr?: string; code?: unknown }) => {
         // Exit code 1 is the suite's "a check failed"; anything else is the suite itself failing.
