@@ -9,8 +9,10 @@ import { HostDocumentStore } from './documents/document-store.js';
 import { CheckpointRecorder } from './history/checkpoint-recorder.js';
 import { FolderWatcher } from './documents/folder-watcher.js';
 import type { HostOptions } from './host-options.js';
+import { LogHub } from './log/log-hub.js';
 import { createMcpSession } from './mcp/mcp-session.js';
 import { ToolRegistry } from './mcp/tool-registry.js';
+import { reportLargeWrites } from './mcp/write-progress.js';
 import type { PluginCandidate } from './plugins/discovery.js';
 import { PluginHost } from './plugins/plugin-host.js';
 import { ClientCredentials } from './principals/client-credentials.js';
@@ -54,6 +56,9 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   // Every AI edit is recorded from the first one on, so the recorder starts before any plugin.
   const recorder = container.get(CheckpointRecorder);
   recorder.start();
+  const hooks = container.get(HostHooksToken);
+  const writeProgress = reportLargeWrites(hooks);
+  const log = container.get(LogHub);
   const plugins = container.get(PluginHost);
   const roots = [
     ...hostOptions.builtinPluginDirs.map((dir) => ({ dir, source: 'builtin' as const })),
@@ -66,6 +71,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       : []),
   ];
   await plugins.discover(roots, options.extraPlugins ?? []);
+  log.started();
 
   const registry = container.get(ToolRegistry);
   const credentials = new ClientCredentials(hostOptions.home);
@@ -81,12 +87,14 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       createMcpSession({
         version: VMARK_VERSION,
         registry,
-        hooks: container.get(HostHooksToken),
+        hooks,
+        log,
         connectionId: `conn-${++connections}`,
         principal: () => credentials.identify(credential),
       }),
     async dispose() {
       await plugins.dispose();
+      writeProgress.dispose();
       await recorder.flush();
       recorder.dispose();
       container.get(HostDocumentStore).dispose();

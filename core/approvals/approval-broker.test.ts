@@ -37,6 +37,7 @@ function toolCall(
     action: 'open',
     caller: { connectionId, clientName: 'test-client', clientVersion: '1.0.0', principal: null },
     signal: new AbortController().signal,
+    progress: () => undefined,
     ...(elicit ? { elicit } : {}),
   };
 }

@@ -18,6 +18,7 @@ import { CheckpointRecorder } from '../history/checkpoint-recorder.js';
 import { CheckpointStore } from '../history/checkpoint-store.js';
 import { createHostHooks } from '../hooks/host-hooks.js';
 import type { HostOptions } from '../host-options.js';
+import { LogHub } from '../log/log-hub.js';
 import { ToolRegistry } from '../mcp/tool-registry.js';
 import { PluginHost } from '../plugins/plugin-host.js';
 import { FocusedEditor } from '../shell/server/focused-editor.js';
@@ -38,6 +39,7 @@ export function hostModule(container: Container, options: HostOptions, info: Hos
     bind(HostOptionsToken).toConstantValue(options);
     bind(HostInfoToken).toConstantValue(info);
     bind(HostHooksToken).toConstantValue(createHostHooks());
+    bind(LogHub).toConstantValue(new LogHub());
 
     bind(KindRegistry).toSelf().inSingletonScope();
     bind(DocumentKindsToken).toService(KindRegistry);

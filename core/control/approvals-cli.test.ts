@@ -26,6 +26,7 @@ const CALL: ToolCall = {
   action: 'open',
   caller: { connectionId: 'conn-1', clientName: 'claude-code', clientVersion: '1.0.0', principal: null },
   signal: new AbortController().signal,
+  progress: () => undefined,
 };
 
 interface Run {

@@ -14,6 +14,7 @@ const CALL: ToolCall = {
   action: 'open',
   caller: { connectionId: 'conn-1', clientName: 'test-client', clientVersion: '1.0.0', principal: null },
   signal: new AbortController().signal,
+  progress: () => undefined,
 };
 
 let home: string;

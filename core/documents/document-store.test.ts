@@ -6,6 +6,7 @@ import type { ChangeOrigin, HostHooks } from '@vmark/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHostHooks } from '../hooks/host-hooks.js';
 import { HostVault } from '../vault/host-vault.js';
+import { LogHub } from '../log/log-hub.js';
 import { HostDocumentStore } from './document-store.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { KindRegistry } from './kind-registry.js';
@@ -41,7 +42,7 @@ beforeEach(async () => {
   const vault = new HostVault({ home: path.join(os.tmpdir(), 'vmark-store-home-unused') });
   await vault.addWorkspaceRoot(dir);
   watcher = new FolderWatcher();
-  store = new HostDocumentStore(kinds, hooks, vault, watcher);
+  store = new HostDocumentStore(kinds, hooks, vault, watcher, new LogHub(() => undefined));
   id = (await store.open(file)).id;
 });
 

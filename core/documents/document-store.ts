@@ -18,6 +18,7 @@ import type {
 import { DocumentKindsToken, DomainError, isDomainError, staleError, VaultToken } from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
 import { HostHooksToken } from '../container/host-tokens.js';
+import { LogHub } from '../log/log-hub.js';
 import { changedOnDisk, type DiskState } from '../vault/file-fingerprint.js';
 import { withFileLock } from '../vault/file-lock.js';
 import { type FoundFile, replaceIfUnchanged } from '../vault/guarded-replace.js';
@@ -96,6 +97,7 @@ export class HostDocumentStore implements DocumentStore {
     @inject(HostHooksToken) private readonly hooks: HostHooks,
     @inject(VaultToken) private readonly vault: Vault,
     @inject(FolderWatcher) private readonly watcher: FolderWatcher,
+    @inject(LogHub) private readonly log: LogHub,
   ) {}
 
   /** Reads a file (already resolved to its canonical path) into a new buffer. */
@@ -483,9 +485,11 @@ export class HostDocumentStore implements DocumentStore {
       .run(documentId, async () => {
         if (late.kind === 'append') {
           await withFileLock(saveLockPathFor(target), () => appendFile(target, late.suffix));
-          process.stderr.write(
-            `vmark: kept ${late.suffix.length} bytes another program appended to ${quotePath(target)} ` +
-              'while vmark was saving it\n',
+          this.log.log(
+            'documents',
+            'notice',
+            `kept ${late.suffix.length} bytes another program appended to ${quotePath(target)} ` +
+              'while vmark was saving it',
           );
         }
         const record = this.#records.get(documentId);
@@ -561,6 +565,11 @@ export class HostDocumentStore implements DocumentStore {
     const previous = record.conflict;
     const same = previous?.reason === reason && previous.observed?.sha256 === found?.disk.sha256;
     if (same) return;
+    this.log.log(
+      'documents',
+      'warning',
+      `${quotePath(record.filePath)} ${reason === 'changed-on-disk' ? 'changed on disk while its tab had unsaved changes' : 'was deleted or moved away on disk'}: the tab keeps its text (a conflict; document.read shows it)`,
+    );
     record.conflict = {
       reason,
       observed: found?.disk ?? null,

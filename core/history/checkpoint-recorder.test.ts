@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ChangeOrigin } from '@vmark/sdk';
+import { listenToLog } from '@vmark/sdk/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import documentPlugin from '../../plugins/document/src/index.js';
 import { HostHooksToken } from '../container/host-tokens.js';
@@ -185,10 +186,11 @@ describe('CheckpointRecorder', () => {
     expect(await store.list()).toHaveLength(1);
   });
 
-  it('never fails a write it cannot record, and says so on stderr once, without the text', async () => {
+  it('never fails a write it cannot record, and says so on stderr and to MCP clients once, without the text', async () => {
     // A file where the checkpoints folder should be: every append fails the same way.
     await fs.writeFile(path.join(home, 'checkpoints'), '');
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const told = listenToLog(client).messages;
     await write('SECRET one\n');
     await write('SECRET two\n');
     await recorder.flush();
@@ -198,6 +200,11 @@ describe('CheckpointRecorder', () => {
     expect(messages[0]).toMatch(/^vmark: could not record an AI edit checkpoint \(E[A-Z]+\)/);
     expect(messages.join('')).not.toContain('SECRET');
     expect(messages.join('')).not.toContain('Hello');
+    // A request after the failure: the notification, sent before it is answered, has arrived.
+    await client.ping();
+    expect(told).toEqual([
+      { level: 'error', logger: 'checkpoints', data: messages[0]!.slice('vmark: '.length).trimEnd() },
+    ]);
   });
 
   it('records the text of a file a save_as replaced, under that file, so that a restore puts it back', async () => {

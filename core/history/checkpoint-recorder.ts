@@ -3,6 +3,7 @@ import type { Disposable, DocumentWrittenEvent, FileReplacedEvent, HostHooks } f
 import { inject, injectable } from 'inversify';
 import { HostHooksToken } from '../container/host-tokens.js';
 import { pluginHooks } from '../hooks/plugin-hooks.js';
+import { LogHub } from '../log/log-hub.js';
 import { errorCode } from '../vault/error-code.js';
 import { HostWorkbench } from '../workbench/workbench.js';
 import { CheckpointStore, type NewCheckpoint } from './checkpoint-store.js';
@@ -16,7 +17,7 @@ import { describeChange, sizeChange } from './describe-change.js';
  * The hook is synchronous and runs inside the write: the tap only hands the
  * checkpoint to the store, which writes it afterwards, in order, batched with
  * others (and never holds more text than its retention keeps). A failure to
- * record never fails the write; it is reported on stderr once per kind.
+ * record never fails the write; it is reported (stderr, MCP clients) once per kind.
  */
 @injectable()
 export class CheckpointRecorder {
@@ -29,6 +30,7 @@ export class CheckpointRecorder {
     @inject(HostHooksToken) private readonly hooks: HostHooks,
     @inject(HostWorkbench) private readonly workbench: HostWorkbench,
     @inject(CheckpointStore) private readonly store: CheckpointStore,
+    @inject(LogHub) private readonly log: LogHub,
   ) {}
 
   /** Starts recording; calling it again changes nothing. */
@@ -116,6 +118,7 @@ export class CheckpointRecorder {
     if (this.#reported.has(kind)) return;
     this.#reported.add(kind);
     const reason = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`vmark: could not record an AI edit checkpoint (${kind}): ${reason}\n`);
+    // Host-wide: every client's edits go unrecorded alike, whichever write found it out.
+    this.log.log('checkpoints', 'error', `could not record an AI edit checkpoint (${kind}): ${reason}`);
   }
 }

@@ -3,6 +3,8 @@ import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.
 import type { HostHooks, ToolCall, ToolCaller, ToolCalledEvent, ToolDefinition } from '@vmark/sdk';
 import { isArgumentError, isDomainError, isRefusal, isTokenError, z } from '@vmark/sdk';
 import { checkActionArgs, wireArgument } from './argument-check.js';
+import { CallProgress } from './call-progress.js';
+import { CallScope, runInCall } from './call-scope.js';
 import { boundOutput } from './output-bound.js';
 import { renderDomainError, renderTokenError } from './render-error.js';
 
@@ -69,16 +71,23 @@ export function registerCompositeTool(
       const started = performance.now();
       const caller = env.caller();
       let outcome: ToolCalledEvent['outcome'] = 'ok';
+      const progress = new CallProgress(extra._meta?.progressToken, (params) =>
+        extra.sendNotification({ method: 'notifications/progress', params }),
+      );
+      const scope = new CallScope(caller.connectionId, extra.requestId, progress);
       try {
         const checked = checkActionArgs(tool, action, rest);
         const spec = tool.actions[action]!;
-        const data: unknown = await spec.run(checked, {
-          tool: tool.name,
-          action,
-          caller,
-          signal: extra.signal,
-          elicit: env.elicitor(extra.requestId),
-        });
+        const data: unknown = await runInCall(scope, () =>
+          spec.run(checked, {
+            tool: tool.name,
+            action,
+            caller,
+            signal: extra.signal,
+            elicit: env.elicitor(extra.requestId),
+            progress: progress.report,
+          }),
+        );
         return successResult(tool, data ?? null, spec.truncationRecovery ?? tool.truncationRecovery);
       } catch (error) {
         if (isArgumentError(error)) {
@@ -105,6 +114,8 @@ export function registerCompositeTool(
         const message = error instanceof Error ? error.message : String(error);
         return renderDomainError({ error: 'INTERNAL', message });
       } finally {
+        // Before the answer is sent: nothing of this call's may follow it on its stream.
+        scope.answer();
         env.hooks.toolCalled.call({
           tool: tool.name,
           action,

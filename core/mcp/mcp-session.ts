@@ -2,14 +2,18 @@ import type { RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Disposable, HostHooks, ToolCall, ToolCaller } from '@vmark/sdk';
+import type { LogHub } from '../log/log-hub.js';
 import { registerCompositeTool } from './composite-tool.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
+import { attachSessionLog } from './session-log.js';
 import type { ToolRegistry } from './tool-registry.js';
 
 export interface McpSessionOptions {
   readonly version: string;
   readonly registry: ToolRegistry;
   readonly hooks: HostHooks;
+  /** The host's messages, which the session passes on at the level its client set. */
+  readonly log: LogHub;
   readonly connectionId: string;
   /** Who the connection's credential names, asked on every call so a revocation applies at once. */
   readonly principal: () => string | null;
@@ -18,13 +22,15 @@ export interface McpSessionOptions {
 /**
  * One MCP server for one connection. It mirrors the tool registry, so enabling
  * or disabling a plugin adds or removes tools here, and the SDK tells the client
- * with `notifications/tools/list_changed`.
+ * with `notifications/tools/list_changed`. It also passes the host's messages on to the client
+ * (`notifications/message`, at the level the client set; see `session-log.ts`).
  */
 export function createMcpSession(options: McpSessionOptions): { server: McpServer } & Disposable {
   const server = new McpServer(
     { name: 'vmark', title: 'VMark', version: options.version },
-    { capabilities: { tools: { listChanged: true } }, instructions: SERVER_INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: SERVER_INSTRUCTIONS },
   );
+  const logging = attachSessionLog(server.server, options.log, options.connectionId);
   const caller = (): ToolCaller => {
     const client = server.server.getClientVersion();
     return {
@@ -65,6 +71,7 @@ export function createMcpSession(options: McpSessionOptions): { server: McpServe
     server,
     dispose() {
       subscription.dispose();
+      logging.dispose();
       void server.close();
     },
   };

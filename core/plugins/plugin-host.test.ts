@@ -5,6 +5,7 @@ import { HOST_API_VERSION, type HostHooks } from '@vmark/sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HostHooksToken } from '../container/host-tokens.js';
 import { createHost, type CreateHostOptions, type Host } from '../host.js';
+import { LogHub, type LogRecord } from '../log/log-hub.js';
 import type { PluginReport } from './plugin-host.js';
 
 /*
@@ -394,6 +395,55 @@ describe('PluginHost', () => {
       expect(log()).not.toContain('activate:app');
       expect(report(host, 'app').active).toBe(false);
       expect(errorsOf(report(host, 'app'))).toEqual(['not activated: dependency base failed to activate']);
+    });
+  });
+
+  describe('what the person (stderr) and the MCP clients are told', () => {
+    it('every problem found while the host starts, once, kept for the clients that connect later', async () => {
+      const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      await builtin({ id: 'flaky', activateThrows: 'boom' });
+      await builtin({ id: 'app', deps: { absent: '*' } });
+      await builtin({ id: 'steady', tools: [{ name: 'steady_tool' }] });
+      await user({ id: 'steady' }, 'steady-copy');
+      await mkdir(path.join(userRoot, 'broken'));
+      await writeFile(path.join(userRoot, 'broken', 'manifest.json'), '{ not json');
+      const host = await startHost();
+      const told = host.container
+        .get(LogHub)
+        .startupRecords()
+        .map((r) => `${r.level} ${r.logger} ${r.message}`);
+      expect(told).toEqual(
+        expect.arrayContaining([
+          'error plugins plugin flaky: activation failed: boom',
+          expect.stringMatching(/^error plugins plugin app: requires plugin "absent"/),
+          expect.stringMatching(
+            /^error plugins plugin steady: another plugin with id "steady" was found first/,
+          ),
+          expect.stringMatching(/^error plugins plugin .*broken: manifest\.json is not valid JSON/),
+        ]),
+      );
+      expect(told).toHaveLength(4);
+      const lines = stderr.mock.calls.map(([text]) => String(text));
+      expect(lines).toContain('vmark: plugin flaky: activation failed: boom\n');
+      // A later pass finds the same problems again: they are not told again.
+      const later: LogRecord[] = [];
+      host.container.get(LogHub).subscribe((record) => later.push(record));
+      await host.plugins.setEnabled('flaky', false);
+      expect(later).toEqual([]);
+    });
+
+    it('a plugin that fails once the host runs, to the clients connected then', async () => {
+      await builtin({ id: 'flaky', activateThrows: 'boom' });
+      const host = await startHost();
+      vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      await host.plugins.setEnabled('flaky', false);
+      const later: LogRecord[] = [];
+      host.container.get(LogHub).subscribe((record) => later.push(record));
+      await host.plugins.setEnabled('flaky', true);
+      expect(later).toEqual([
+        { level: 'error', logger: 'plugins', message: 'plugin flaky: activation failed: boom' },
+      ]);
+      expect(host.container.get(LogHub).startupRecords()).toHaveLength(1);
     });
   });
 

@@ -7,11 +7,18 @@ import type {
   PluginContext,
   ToolDefinition,
 } from '@vmark/sdk';
-import { DisposableStore, DocumentKindsToken, HOST_API_VERSION, isPluginDefinition } from '@vmark/sdk';
+import {
+  DisposableStore,
+  DocumentKindsToken,
+  HOST_API_VERSION,
+  HostLogToken,
+  isPluginDefinition,
+} from '@vmark/sdk';
 import { Container, inject, injectable } from 'inversify';
 import { HostContainerToken, HostHooksToken, HostOptionsToken } from '../container/host-tokens.js';
 import { pluginHooks } from '../hooks/plugin-hooks.js';
 import type { HostOptions } from '../host-options.js';
+import { LogHub } from '../log/log-hub.js';
 import { ToolRegistry } from '../mcp/tool-registry.js';
 import { CommandRegistry } from './command-registry.js';
 import { type Diagnostic, error, warning } from './diagnostics.js';
@@ -101,11 +108,13 @@ export class PluginHost {
     @inject(ToolRegistry) private readonly tools: ToolRegistry,
     @inject(DocumentKindsToken) private readonly kinds: DocumentKinds,
     @inject(CommandRegistry) private readonly commands: CommandRegistry,
+    @inject(LogHub) private readonly log: LogHub,
   ) {}
 
   /** Checks the candidates and activates those that should run. */
   async load(candidates: readonly PluginCandidate[]): Promise<void> {
     this.#entries = checkCandidates(candidates);
+    for (const entry of this.#entries) for (const d of entry.diagnostics) this.#tell(entry, d);
     await this.reconcile();
     if (this.options.watchPluginState) this.#watchState();
   }
@@ -145,7 +154,7 @@ export class PluginHost {
     return this.#entries.map((entry) => {
       const raw = (entry.candidate.raw ?? {}) as Partial<Record<'id' | 'name' | 'version', unknown>>;
       const manifest = entry.manifest;
-      const id = manifest?.id ?? (typeof raw.id === 'string' ? raw.id : entry.key);
+      const id = pluginIdOf(entry);
       return {
         id,
         name: manifest?.name ?? (typeof raw.name === 'string' ? raw.name : id),
@@ -214,7 +223,14 @@ export class PluginHost {
     if (this.#disposed) return;
     this.#state = await readPluginState(this.options.home);
     const resolution = resolvePlugins(this.#entries, (id) => !this.#state.disabled.includes(id));
+    const known = this.#resolutionProblems;
     this.#resolutionProblems = new Map(resolution.problems);
+    // Found again on every pass: told when they are new.
+    for (const entry of this.#entries) {
+      const before = known.get(entry.key) ?? [];
+      for (const d of this.#resolutionProblems.get(entry.key) ?? [])
+        if (!before.some((b) => b.message === d.message)) this.#tell(entry, d);
+    }
     const wanted = new Set(resolution.order);
     for (const id of [...this.#active.keys()].reverse()) {
       if (!wanted.has(id) || this.#active.get(id)!.key !== resolution.chosen.get(id))
@@ -226,10 +242,7 @@ export class PluginHost {
       const deps = Object.keys(entry.manifest!.dependencies ?? {});
       const missing = deps.filter((d) => !this.#active.has(d));
       if (missing.length > 0) {
-        this.#addProblem(
-          entry.key,
-          error(`not activated: dependency ${missing.join(', ')} failed to activate`),
-        );
+        this.#addProblem(entry, error(`not activated: dependency ${missing.join(', ')} failed to activate`));
         continue;
       }
       await this.#activate(entry);
@@ -242,6 +255,10 @@ export class PluginHost {
     const run = this.#queue.then(async () => {
       if (this.#disposed) return;
       const found = checkCandidates([...(await discoverPlugins(roots)), ...extra]);
+      const known = new Set(this.#entries.map((e) => e.key));
+      // A plugin found for the first time says what is wrong with it; one seen before has said it.
+      for (const entry of found)
+        if (!known.has(entry.key)) for (const d of entry.diagnostics) this.#tell(entry, d);
       this.#entries = found.map((entry) => this.#keepRunning(entry));
       await this.#reconcile();
       await this.#folderWatch?.sync();
@@ -262,7 +279,7 @@ export class PluginHost {
     if (JSON.stringify(before.candidate.raw) !== JSON.stringify(found.candidate.raw)) {
       const note = 'manifest.json changed on disk: restart vmark to load the new version';
       if (!this.#runtimeProblems.get(before.key)?.some((d) => d.message === note))
-        this.#addProblem(before.key, warning(note));
+        this.#addProblem(before, warning(note));
     }
     return before;
   }
@@ -272,6 +289,8 @@ export class PluginHost {
     this.#runtimeProblems.delete(entry.key);
     const subscriptions = new DisposableStore();
     const container = new Container({ parent: this.root });
+    // Each plugin speaks under its own id (`vmark: <id>: ...` on stderr).
+    container.bind(HostLogToken).toConstantValue(this.log.scoped(manifest.id, `${manifest.id}: `));
     const registered = new Set<string>();
     const hooks = pluginHooks(this.hooks, manifest.id);
     const context: PluginContext = {
@@ -328,13 +347,13 @@ export class PluginHost {
       });
       for (const tool of manifest.contributes?.tools ?? []) {
         if (!registered.has(tool.name))
-          this.#addProblem(entry.key, warning(`declares tool "${tool.name}" but did not register it`));
+          this.#addProblem(entry, warning(`declares tool "${tool.name}" but did not register it`));
       }
     } catch (cause) {
       subscriptions.dispose();
       container.unbindAll();
       this.#addProblem(
-        entry.key,
+        entry,
         error(`activation failed: ${cause instanceof Error ? cause.message : String(cause)}`),
       );
     }
@@ -356,13 +375,20 @@ export class PluginHost {
         await step();
       } catch (cause) {
         const message = cause instanceof Error ? cause.message : String(cause);
-        this.#addProblem(plugin.key, warning(`deactivation failed: ${message}`));
+        const entry = this.#entries.find((e) => e.key === plugin.key);
+        if (entry) this.#addProblem(entry, warning(`deactivation failed: ${message}`));
       }
     }
   }
 
-  #addProblem(key: string, diagnostic: Diagnostic): void {
-    this.#runtimeProblems.set(key, [...(this.#runtimeProblems.get(key) ?? []), diagnostic]);
+  #addProblem(entry: Entry, diagnostic: Diagnostic): void {
+    this.#runtimeProblems.set(entry.key, [...(this.#runtimeProblems.get(entry.key) ?? []), diagnostic]);
+    this.#tell(entry, diagnostic);
+  }
+
+  /** A plugin's problem, for the person's terminal and the connected MCP clients. */
+  #tell(entry: Entry, { severity, message }: Diagnostic): void {
+    this.log.log('plugins', severity, `plugin ${pluginIdOf(entry)}: ${message}`);
   }
 
   #watchState(): void {
@@ -393,6 +419,12 @@ function checkCandidates(candidates: readonly PluginCandidate[]): Entry[] {
     }
     return { key, candidate, ...validateManifest(candidate.raw, HOST_API_VERSION) };
   });
+}
+
+/** The id a plugin goes by: its manifest's, else what its unreadable manifest says, else its folder. */
+function pluginIdOf(entry: Entry): string {
+  const raw = (entry.candidate.raw ?? {}) as { id?: unknown };
+  return entry.manifest?.id ?? (typeof raw.id === 'string' ? raw.id : entry.key);
 }
 
 /** A tool must be registered exactly as its manifest declares it: the host lists tools from manifests. */

@@ -12,6 +12,7 @@ export type * from './services/approvals.js';
 export type * from './services/documents.js';
 export type * from './services/editors.js';
 export type * from './services/host-info.js';
+export type * from './services/host-log.js';
 export type * from './services/settings.js';
 export type * from './services/vault.js';
 export type * from './services/workbench.js';

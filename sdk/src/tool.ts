@@ -25,6 +25,14 @@ export interface ToolCaller {
 /** A person's answer to a question put through the calling MCP client. */
 export type ElicitationAnswer = 'accept' | 'decline' | 'cancel';
 
+/**
+ * Tells the calling client how far a long call has come (MCP `notifications/progress`): `done`
+ * must rise from one report to the next (a report that does not is dropped), `total` is what
+ * `done` will reach, when known. Does nothing when the client passed no `progressToken`; the host
+ * sends at most about ten a second (the latest report wins) and none once the call has answered.
+ */
+export type ReportProgress = (done: number, total?: number, message?: string) => void;
+
 /** What a handler gets besides its arguments. */
 export interface ToolCall {
   readonly tool: string;
@@ -37,6 +45,8 @@ export interface ToolCall {
    * the elicitation capability.
    */
   readonly elicit?: (message: string) => Promise<ElicitationAnswer>;
+  /** For calls that may take seconds (a first index, a large write, an extraction, a workflow run). */
+  readonly progress: ReportProgress;
 }
 
 export type ArgsShape = Readonly<Record<string, z.ZodType>>;

@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createHost, type Host } from '@vmark/core';
-import type { DomainError, PluginContext, PluginDefinition, ToolDefinition } from '@vmark/sdk';
+import type { DomainError, LogLevel, PluginContext, PluginDefinition, ToolDefinition } from '@vmark/sdk';
 import { definePlugin, DocumentStoreToken, HOST_API_VERSION, isDomainError } from '@vmark/sdk';
 
 /**
@@ -54,6 +54,8 @@ export interface TestHost {
   /** The temporary VMARK_HOME, removed by `dispose`. */
   readonly home: string;
   call(tool: string, args: Record<string, unknown>): Promise<ToolOutcome>;
+  /** Another MCP client on the same host, a connection of its own (closed by `dispose`). */
+  connect(name?: string): Promise<Client>;
   dispose(): Promise<void>;
 }
 
@@ -74,11 +76,17 @@ export async function startTestHost(options: TestHostOptions): Promise<TestHost>
 
   const credential =
     options.principal === undefined ? undefined : await host.credentials.mint(options.principal);
-  const session = host.createMcpSession(credential);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'vmark-test-kit', version: '1.0.0' });
-  await session.server.connect(serverSide);
-  await client.connect(clientSide);
+  const connections: { client: Client; session: ReturnType<Host['createMcpSession']> }[] = [];
+  const connect = async (name = 'vmark-test-kit'): Promise<Client> => {
+    const session = host.createMcpSession(credential);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name, version: '1.0.0' });
+    await session.server.connect(serverSide);
+    await client.connect(clientSide);
+    connections.push({ client, session });
+    return client;
+  };
+  const client = await connect();
 
   const documents = host.container.get(DocumentStoreToken);
   const documentOf = (tabId: string) => host.workbench.resolveTab(tabId).documentId;
@@ -96,9 +104,12 @@ export async function startTestHost(options: TestHostOptions): Promise<TestHost>
     },
     call: async (tool, args) =>
       outcomeOf((await client.callTool({ name: tool, arguments: args })) as CallToolResult),
+    connect,
     async dispose() {
-      await client.close();
-      session.dispose();
+      for (const { client, session } of connections.splice(0)) {
+        await client.close();
+        session.dispose();
+      }
       await host.dispose();
       await rm(home, { recursive: true, force: true });
     },
@@ -165,4 +176,40 @@ export function outcomeOf(result: CallToolResult): ToolOutcome {
     }
   }
   return { isError: result.isError === true, text, structured, data };
+}
+
+/** One `notifications/message` as a client received it. */
+export interface LogMessage {
+  readonly level: LogLevel;
+  readonly logger?: string;
+  readonly data: unknown;
+}
+
+/**
+ * Follows the `notifications/message` a client is sent (it replaces any handler set before):
+ * `messages` so far, and `told`, which resolves once a message matching `match` has come.
+ */
+export function listenToLog(client: Client): {
+  readonly messages: readonly LogMessage[];
+  told(match: (message: LogMessage) => boolean): Promise<LogMessage>;
+} {
+  const messages: LogMessage[] = [];
+  const waiting: { match: (message: LogMessage) => boolean; resolve: (message: LogMessage) => void }[] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
+    const message: LogMessage = { level: params.level, logger: params.logger, data: params.data };
+    messages.push(message);
+    for (const w of waiting.filter((w) => w.match(message))) {
+      waiting.splice(waiting.indexOf(w), 1);
+      w.resolve(message);
+    }
+  });
+  return {
+    messages,
+    told: (match) =>
+      new Promise((resolve) => {
+        const earlier = messages.find(match);
+        if (earlier) resolve(earlier);
+        else waiting.push({ match, resolve });
+      }),
+  };
 }

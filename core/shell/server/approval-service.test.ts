@@ -18,6 +18,7 @@ function toolCall(controller = new AbortController(), connectionId = 'conn-1'): 
     action: 'open_workspace',
     caller: { connectionId, clientName: 'test-client', clientVersion: '1.0.0', principal: null },
     signal: controller.signal,
+    progress: () => undefined,
   };
 }
 

@@ -1,4 +1,11 @@
-import { definePlugin, DocumentStoreToken, HostInfoToken, VaultToken, WorkbenchToken } from '@vmark/sdk';
+import {
+  definePlugin,
+  DocumentStoreToken,
+  HostInfoToken,
+  HostLogToken,
+  VaultToken,
+  WorkbenchToken,
+} from '@vmark/sdk';
 import { CaptureController } from './capture/capture-controller.js';
 import { coherenceCommand } from './cli/coherence-command.js';
 import { GrantRecord } from './delegation/grant-record.js';
@@ -24,8 +31,10 @@ export default definePlugin({
     const vault = context.get(VaultToken);
     const grants = new GrantRecord(home);
     const workspaces = context.track(new WorkspaceRegistry(vault, writerId, grants));
-    const capture = (active = new CaptureController(context.get(DocumentStoreToken), workspaces, (message) =>
-      process.stderr.write(`vmark: coherence: ${message}\n`),
+    const capture = (active = new CaptureController(
+      context.get(DocumentStoreToken),
+      workspaces,
+      context.get(HostLogToken),
     ));
 
     const captured = () => capture.settled();

@@ -3,6 +3,7 @@ import type { Approvals } from './approvals.js';
 import type { DocumentKinds, DocumentStore } from './documents.js';
 import type { Editors } from './editors.js';
 import type { HostInfo } from './host-info.js';
+import type { HostLog } from './host-log.js';
 import type { Settings } from './settings.js';
 import type { Vault } from './vault.js';
 import type { Workbench } from './workbench.js';
@@ -19,3 +20,5 @@ export const DocumentKindsToken: ServiceIdentifier<DocumentKinds> = Symbol.for('
 export const ApprovalsToken: ServiceIdentifier<Approvals> = Symbol.for('vmark.Approvals');
 export const SettingsToken: ServiceIdentifier<Settings> = Symbol.for('vmark.Settings');
 export const EditorsToken: ServiceIdentifier<Editors> = Symbol.for('vmark.Editors');
+/** Each plugin's own: its messages are named after it (`vmark: <plugin id>: ...` on stderr). */
+export const HostLogToken: ServiceIdentifier<HostLog> = Symbol.for('vmark.HostLog');

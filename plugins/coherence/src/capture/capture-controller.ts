@@ -25,6 +25,7 @@ import type {
   DocumentSnapshot,
   DocumentStore,
   DocumentWrittenEvent,
+  HostLog,
   SaveProposal,
   ToolCaller,
 } from '@vmark/sdk';
@@ -60,6 +61,8 @@ interface PendingWrite {
   readonly agent: CaptureRequest['agent'];
   readonly intent: CaptureRequest['intent'];
   readonly confidence: CaptureRequest['confidence'];
+  /** The MCP connection whose write this is, told when it cannot be captured; null for the editor's. */
+  readonly connectionId: string | null;
 }
 
 const isDeterministic = (origin: Extract<ChangeOrigin, { kind: 'mcp' }>): boolean =>
@@ -85,7 +88,7 @@ export class CaptureController {
   constructor(
     private readonly documents: DocumentStore,
     private readonly workspaces: WorkspaceRegistry,
-    private readonly report: (message: string) => void,
+    private readonly log: HostLog,
   ) {}
 
   onOpened({ document }: DocumentOpenedEvent): void {
@@ -124,14 +127,18 @@ export class CaptureController {
       identity = { id: uuidv7(), schema: null };
     }
     const problem = identityProblem(content);
+    const writer = origin?.kind === 'mcp' ? origin.caller.connectionId : null;
     if (problem !== null) {
-      this.report(`${where.path} was saved as written, without a vmark.id: ${problem}; it is not captured`);
+      this.#report(
+        `${where.path} was saved as written, without a vmark.id: ${problem}; it is not captured`,
+        writer,
+      );
       return proposal;
     }
     try {
       return { ...proposal, content: assignIdentity(content, identity.id, identity.schema ?? undefined) };
     } catch (error) {
-      this.report(`${where.path} was saved as written, without a vmark.id: ${messageOf(error)}`);
+      this.#report(`${where.path} was saved as written, without a vmark.id: ${messageOf(error)}`, writer);
       return proposal;
     }
   }
@@ -154,6 +161,7 @@ export class CaptureController {
           agent: client,
           intent: { kind: 'mcp-edit', summary },
           confidence: 'exact',
+          connectionId: origin.caller.connectionId,
         });
         return;
       }
@@ -169,6 +177,7 @@ export class CaptureController {
         agent: client,
         intent: { kind: 'mcp-write', summary },
         confidence: 'inferred',
+        connectionId: origin.caller.connectionId,
       });
     } else if (origin.kind === 'editor') {
       this.#pending.set(after.id, {
@@ -180,6 +189,7 @@ export class CaptureController {
         agent: { type: 'human' },
         intent: { kind: 'edit', summary: 'saved in the editor' },
         confidence: 'exact',
+        connectionId: null,
       });
     }
   }
@@ -193,7 +203,8 @@ export class CaptureController {
     const saved = { ...pending, after: document.content };
     if (!sameButIdentity(document.content, pending.after)) return;
     const file = document.filePath;
-    const failed = (error: unknown) => this.report(`capture of ${file} failed: ${messageOf(error)}`);
+    const failed = (error: unknown) =>
+      this.#report(`capture of ${file} failed: ${messageOf(error)}`, pending.connectionId);
     this.#prepared = this.#prepared.then(() =>
       this.#capture(file, saved).then((handed) => {
         if (handed === null) return;
@@ -247,7 +258,7 @@ export class CaptureController {
       const inside = await this.workspaces.containing(read.filePath);
       // Objects live in one workspace: a read from another one cannot be an input here.
       if (inside?.workspace !== workspace || !isWalkedMarkdownPath(inside.path)) continue;
-      const input = await this.#inputFor(read, inside.path);
+      const input = await this.#inputFor(read, inside.path, pending.connectionId);
       if (input !== null) inputs.push(input);
     }
     const recording = workspace.capture({
@@ -267,11 +278,15 @@ export class CaptureController {
    * one on disk (and in its buffer, if a tab shows it), whether or not it changed since: the
    * revision served is then older than the file, and the edge is born stale.
    */
-  async #inputFor(read: ServedRead, relative: string): Promise<CapturedDocument | null> {
+  async #inputFor(
+    read: ServedRead,
+    relative: string,
+    writer: string | null,
+  ): Promise<CapturedDocument | null> {
     if (identityOf(read.text) !== null) return { path: relative, text: read.text };
     const problem = identityProblem(read.text);
     if (problem !== null) {
-      this.report(`${relative} was read but is not recorded as an input: ${problem}`);
+      this.#report(`${relative} was read but is not recorded as an input: ${problem}`, writer);
       return null;
     }
     const id = uuidv7();
@@ -283,15 +298,23 @@ export class CaptureController {
           : assignIdentity(current, id),
       );
     } catch (error) {
-      this.report(`${relative} was read but is not recorded as an input: ${messageOf(error)}`);
+      this.#report(`${relative} was read but is not recorded as an input: ${messageOf(error)}`, writer);
       return null;
     }
     const identity = identityOf(text);
     if (identity === null) {
-      this.report(`${relative} was read but is not recorded as an input: it could not be given a vmark.id`);
+      this.#report(
+        `${relative} was read but is not recorded as an input: it could not be given a vmark.id`,
+        writer,
+      );
       return null;
     }
     return { path: relative, text: read.text, identity: { object: identity.id, schema: identity.schema } };
+  }
+
+  /** What a client's write could not be captured for goes to that client alone; the editor's, to all. */
+  #report(message: string, writer: string | null): void {
+    this.log.log('warning', message, writer === null ? undefined : { connectionId: writer });
   }
 }
 

@@ -28,13 +28,13 @@ export function coherenceTool(workspaces: WorkspaceRegistry, captured: () => Pro
     actions: {
       status: defineAction({
         args,
-        run: async ({ workspace_root }) => (await workspace(workspace_root)).status(),
+        run: async ({ workspace_root }, call) => (await workspace(workspace_root)).status(call.progress),
       }),
       edges: defineAction({
         args,
         truncationRecovery:
           'Too many stale edges to show at once: resolve or waive the ones you can see, then call `coherence.edges` again.',
-        run: async ({ workspace_root }) => (await workspace(workspace_root)).edges(),
+        run: async ({ workspace_root }, call) => (await workspace(workspace_root)).edges(call.progress),
       }),
       claims: defineAction({
         args,

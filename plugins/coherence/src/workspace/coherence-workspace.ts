@@ -5,6 +5,7 @@
  */
 import { access } from 'node:fs/promises';
 import path from 'node:path';
+import type { ReportProgress } from '@vmark/sdk';
 import { uuidv7 } from '../kernel/identity/index.js';
 import {
   appendEntries,
@@ -52,6 +53,7 @@ import {
 import { ChangeMonitor } from './change-monitor.js';
 import { readContextFiles } from './context-files.js';
 import { edgeRows, type McpEdgeRow } from './edge-rows.js';
+import { IndexProgress } from './index-progress.js';
 
 export const VMARK_DIR = '.vmark';
 
@@ -170,13 +172,15 @@ export class CoherenceWorkspace {
     return files.errors.length === 0 ? context : { ...context, errors: [...files.errors, ...context.errors] };
   }
 
-  status(): Promise<CoherenceStatus> {
+  /** `progress` hears how far the walk and the ledger's reading have come (a first call reads every file). */
+  status(progress?: ReportProgress): Promise<CoherenceStatus> {
     return this.#exclusive(async () => {
-      const walked = await this.#walk();
+      const indexing = new IndexProgress(progress);
+      const walked = await this.#walk(indexing);
       const ids = new Set(walked.files.flatMap((f) => digestOf(f)?.id ?? []));
       if (!(await this.initialized()))
         return { initialized: false, objects: ids.size, open_items: 0, quarantined: 0, writer: this.writer };
-      const ledger = await this.#tail.refresh();
+      const ledger = await this.#tail.refresh(indexing.ledgerRead);
       const context = await this.#defaultContext();
       const open = breakdown(this.#project(ledger, context)).filter(
         (r) => selectionFor(context, r.downstream) === 'live',
@@ -191,10 +195,10 @@ export class CoherenceWorkspace {
     });
   }
 
-  /** Reconciles the files with the ledger (which may append), then lists the breakdown. */
-  edges(): Promise<McpEdgeRow[]> {
+  /** Reconciles the files with the ledger (which may append), then lists the breakdown; see `status` for `progress`. */
+  edges(progress?: ReportProgress): Promise<McpEdgeRow[]> {
     return this.#exclusive(async () => {
-      const ledger = await this.#reconcile();
+      const ledger = await this.#reconcile(new IndexProgress(progress));
       const context = await this.#defaultContext();
       return edgeRows(this.#project(ledger, context), this.#objectIndex(ledger), context);
     });
@@ -383,18 +387,21 @@ export class CoherenceWorkspace {
   }
 
   /** The workspace's Markdown files: the last walk while nothing changed, else a new one. */
-  async #walk(): Promise<WalkResult> {
+  async #walk(indexing = new IndexProgress()): Promise<WalkResult> {
     if (this.#lastWalk !== undefined && (await this.#monitor.unchanged())) return this.#lastWalk;
     // Marked before walking: a change made during the walk is seen by the next call.
     this.#monitor.mark();
-    this.#lastWalk = await walkWorkspace(this.root, { cache: this.#walkCache });
+    this.#lastWalk = await walkWorkspace(this.root, {
+      cache: this.#walkCache,
+      onProgress: indexing.filesRead,
+    });
     return this.#lastWalk;
   }
 
   /** Scan reconciliation (vmark-notes §7.6), skipped when neither files, ledger nor HEAD moved. */
-  async #reconcile(): Promise<LedgerTailRead> {
-    const walked = await this.#walk();
-    let ledger = await this.#tail.refresh();
+  async #reconcile(indexing: IndexProgress): Promise<LedgerTailRead> {
+    const walked = await this.#walk(indexing);
+    let ledger = await this.#tail.refresh(indexing.ledgerRead);
     const head = (await readGitState(this.root))?.head ?? null;
     if (this.#reconciled?.walk === walked && this.#reconciled.key === `${ledger.version}:${head}`)
       return ledger;
@@ -405,6 +412,7 @@ export class CoherenceWorkspace {
       walked,
       observedPaths: this.#observedPaths,
       lastHead: this.#lastHead,
+      onAppended: indexing.recorded,
     });
     for (const move of scan.moves) this.#observedPaths.set(move.object, move.to);
     this.#lastHead = scan.head;

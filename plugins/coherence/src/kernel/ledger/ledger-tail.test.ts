@@ -84,6 +84,18 @@ describe('LedgerTail', () => {
     expect(tail.current).toBe(one);
   });
 
+  it('reports each segment as it has been read, out of the segments listed', async () => {
+    for (const writer of WRITERS) await appendEntry(vmark, writer, entry(writer, 1, 1, 1, 0));
+    const tail = new LedgerTail(vmark);
+    const reports: [number, number][] = [];
+    await tail.refresh((done, total) => reports.push([done, total]));
+    expect(reports).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
+  });
+
   it('parses only appended lines, keeps the same list while nothing changes', async () => {
     const tail = new LedgerTail(vmark);
     await appendEntry(vmark, WRITER_A, entry(WRITER_A, 1, 1, 1, 0));

@@ -72,11 +72,14 @@ export class LedgerTail {
     return this.last;
   }
 
-  /** Brings the reading up to date with the disk. Concurrent calls run one after another. */
-  refresh(): Promise<LedgerTailRead> {
+  /**
+   * Brings the reading up to date with the disk. Concurrent calls run one after another.
+   * `onSegment` is called as each segment has been read (unchanged ones at once).
+   */
+  refresh(onSegment?: (done: number, total: number) => void): Promise<LedgerTailRead> {
     const run = this.queue.then(
-      () => this.refreshNow(),
-      () => this.refreshNow(),
+      () => this.refreshNow(onSegment),
+      () => this.refreshNow(onSegment),
     );
     this.queue = run.catch(() => undefined);
     return run;
@@ -88,18 +91,18 @@ export class LedgerTail {
     this.merge = new EntryMerge();
   }
 
-  private async refreshNow(): Promise<LedgerTailRead> {
+  private async refreshNow(onSegment?: (done: number, total: number) => void): Promise<LedgerTailRead> {
     const previous = this.last;
     let pass: Pass;
     let reread = false;
     try {
-      pass = await this.pass();
+      pass = await this.pass(onSegment);
     } catch (error) {
       this.reset();
       if (!(error instanceof Reread)) throw error;
       reread = true;
       try {
-        pass = await this.pass();
+        pass = await this.pass(onSegment);
       } catch (again) {
         this.reset();
         throw again;
@@ -124,15 +127,16 @@ export class LedgerTail {
    * One pass over the ledger folder from the remembered state (a full read when there is
    * none). Throws `Reread` when a segment changed in a way appends cannot explain.
    */
-  private async pass(): Promise<Pass> {
+  private async pass(onSegment?: (done: number, total: number) => void): Promise<Pass> {
     const names = await listSegments(this.dir);
     const present = new Set(names);
     for (const known of this.segments.keys()) if (!present.has(known)) throw new Reread();
 
     const toQuarantine: [string, QuarantinedLine[]][] = [];
-    for (const name of names) {
+    for (const [i, name] of names.entries()) {
       const bad = await this.advance(name);
       if (bad.length > 0) toQuarantine.push([name, bad]);
+      onSegment?.(i + 1, names.length);
     }
     if (this.options.writeQuarantine === true) await this.writeQuarantine(toQuarantine);
 

@@ -176,8 +176,13 @@ describe('scanWorkspace', () => {
     const text = `---\nvmark:\n  id: ${B}\n---\nThe harbour.\n`;
     await put('places/harbour.md', text);
     await put('notes/plain.md', 'no identity here\n');
-    const result = await scan();
+    const appended: [number, number][] = [];
+    const result = await scan({ onAppended: (done, total) => appended.push([done, total]) });
     expect(result.appended).toBe(2);
+    expect(appended).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
     const h = contentHashOfBytes(Buffer.from(text));
     const entries = await mine();
     expect(entries.map((e) => [e.kind, e.body])).toEqual([

@@ -35,6 +35,8 @@ export interface ScanOptions extends Pick<EntryFactory, 'now' | 'newId'> {
   readonly known?: ObjectIndex;
   /** A walk the caller knows is still current (nothing changed since); walked here otherwise. */
   readonly walked?: WalkResult;
+  /** Called as each observation is appended to the ledger. */
+  readonly onAppended?: (done: number, total: number) => void;
 }
 
 export interface ScanResult extends ReconciliationPlan {
@@ -118,6 +120,9 @@ export async function scanWorkspace(
   }
   // In plan order, one at a time: a registration must land before its object's first revision.
   // A failure part-way leaves a prefix that the next scan completes (see reconcile.ts).
-  for (const entry of fresh) await appendEntry(vmarkDir, writerId, entry);
+  for (const [i, entry] of fresh.entries()) {
+    await appendEntry(vmarkDir, writerId, entry);
+    options.onAppended?.(i + 1, fresh.length);
+  }
   return result(fresh.length);
 }

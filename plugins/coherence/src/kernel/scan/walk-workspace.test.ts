@@ -74,6 +74,26 @@ describe('walkWorkspace', () => {
     expect(capped.diagnostics.map((d) => d.code)).toEqual(['too-many-files']);
   });
 
+  it('reports each file read or skipped as it goes, out of the files listed', async () => {
+    await put('a.md', 'a');
+    await put('b/c.md', 'c');
+    await put('bad.md', new Uint8Array([0xff]));
+    const reports: [number, number][] = [];
+    await walkWorkspace(root, { onProgress: (done, total) => reports.push([done, total]) });
+    expect(reports).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
+    // Files found unchanged in a cache count as they are confirmed.
+    const cache = new WalkCache({ racyWindowNs: -60_000_000_000n });
+    await walkWorkspace(root, { cache });
+    reports.length = 0;
+    await walkWorkspace(root, { cache, onProgress: (done, total) => reports.push([done, total]) });
+    expect(reports.at(-1)).toEqual([3, 3]);
+    expect(reports).toHaveLength(3);
+  });
+
   it('walks deep trees iteratively', async () => {
     const deep = Array.from({ length: 400 }, () => 'd').join('/');
     await put(`${deep}/bottom.md`, 'deep');

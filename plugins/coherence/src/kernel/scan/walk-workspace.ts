@@ -85,6 +85,8 @@ export interface WalkOptions {
    * `digest` (and no `bytes`) for the others. Keep one per workspace for the process' life.
    */
   readonly cache?: WalkCache;
+  /** Called as files are read (or found unchanged in the cache), once the listing knows how many. */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /**
@@ -333,6 +335,8 @@ export async function walkWorkspace(root: string, options: WalkOptions = {}): Pr
   }
 
   const files: WorkspaceFile[] = [];
+  let done = 0;
+  const progressed = () => options.onProgress?.(++done, candidates.length);
   let toRead = candidates;
   if (cache !== undefined) {
     // Unchanged files first, in one synchronous sweep per batch; only the rest is read.
@@ -341,8 +345,12 @@ export async function walkWorkspace(root: string, options: WalkOptions = {}): Pr
       if (i > 0 && i % SIGNATURE_BATCH === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const rel = candidates[i] as string;
       const digest = cachedDigest(cache, join(root, rel), rel, maxFileBytes);
-      if (digest === undefined) toRead.push(rel);
-      else files.push({ path: rel, digest });
+      if (digest === undefined) {
+        toRead.push(rel);
+      } else {
+        files.push({ path: rel, digest });
+        progressed();
+      }
     }
   }
   // A small worker pool: reading 20,000 files one at a time is slow, all at once exhausts fds.
@@ -365,6 +373,7 @@ export async function walkWorkspace(root: string, options: WalkOptions = {}): Pr
         diagnostics.push(outcome.diagnostic);
         skipped.push(rel);
       }
+      progressed();
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, toRead.length) }, worker));

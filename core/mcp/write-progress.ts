@@ -1,0 +1,45 @@
+import type { Disposable, HostHooks } from '@vmark/sdk';
+import { DisposableStore } from '@vmark/sdk';
+import { pluginHooks } from '../hooks/plugin-hooks.js';
+import { currentCall } from './call-scope.js';
+
+/** A write at least this large (UTF-8) reports its stages to the calling client. */
+export const LARGE_WRITE_BYTES = 1024 * 1024;
+
+/** The stages of a write, as `progress` of `STAGES`: taken in, on its way to disk, on disk. */
+const STAGES = 3;
+
+/**
+ * Whatever tool writes a large document (`document.write`, a transform, a workflow patch), the
+ * host reports the write's stages as the calling tool call's progress: from the document hooks,
+ * which the store calls within the call (see `CallScope`). Changes made outside a tool call (the
+ * editor, a reload from disk) report nothing.
+ */
+export function reportLargeWrites(hooks: HostHooks): Disposable {
+  const taps = pluginHooks(hooks, 'write-progress');
+  const stage = (content: string, done: number, message: (size: string) => string) => {
+    const call = currentCall();
+    // A UTF-16 unit is at most 3 bytes of UTF-8: most texts are told small without encoding them.
+    if (call === undefined || content.length * 3 < LARGE_WRITE_BYTES) return;
+    const bytes = Buffer.byteLength(content, 'utf8');
+    if (bytes < LARGE_WRITE_BYTES) return;
+    call.progress.report(done, STAGES, message(`${(bytes / 1024 / 1024).toFixed(1)} MiB`));
+  };
+  const store = new DisposableStore();
+  store.add(
+    taps.tapWaterfall('beforeDocumentWrite', (proposal) => {
+      stage(proposal.content, 1, (size) => `staging ${size}`);
+      return proposal;
+    }),
+  );
+  store.add(
+    taps.tapWaterfall('beforeDocumentSave', (proposal) => {
+      stage(proposal.content, 2, (size) => `saving ${size} to disk`);
+      return proposal;
+    }),
+  );
+  store.add(
+    taps.tap('documentSaved', ({ document }) => stage(document.content, 3, (size) => `saved ${size}`)),
+  );
+  return store;
+}
