@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import vmarkLayers from './eslint/layers-rule.js';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**'] },
@@ -26,20 +27,9 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   {
-    // Plugins reach the host only through the SDK.
-    files: ['plugins/**/*.ts'],
-    ignores: ['plugins/**/*.test.ts', 'plugins/*/test/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: ['@vmark/core', '@vmark/core/*', '**/core/**', '@vmark/sdk/testing'] },
-      ],
-    },
-  },
-  {
-    // The host knows nothing of plugins. (A relative import of plugins/ from core/ also fails to
-    // compile: it lies outside core's rootDir.)
-    files: ['core/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['@vmark/plugin-*'] }] },
+    // plugins → sdk ← core, and core in floors: eslint/layers-rule.js, docs/architecture.md.
+    files: ['core/**/*.ts', 'plugins/**/*.ts', 'sdk/**/*.ts'],
+    plugins: { vmark: vmarkLayers },
+    rules: { 'vmark/layers': 'error' },
   },
 );

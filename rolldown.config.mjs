@@ -41,14 +41,14 @@ const renderer = defineConfig({
 /**
  * The Electron shell's main process (its own tsconfig: it alone needs electron's types). The host stays
  * external and is loaded from core's tsc output: the output sits at core/dist/shell/electron/, where the
- * source's relative import of ../../cli/ names core/dist/cli/.
+ * source's relative import of ../editor-host/ names core/dist/shell/editor-host/.
  */
 const electronMain = defineConfig({
   input: { main: 'core/shell/electron/main.ts' },
   platform: 'node',
   tsconfig: 'core/shell/electron/tsconfig.json',
   resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
-  external: [/^electron$/, /^node:/, /\/cli\/[\w-]+\.js$/],
+  external: [/^electron$/, /^node:/, /\/editor-host\/[\w-]+\.js$/],
   output: { dir: 'core/dist/shell/electron', format: 'esm', sourcemap: true, cleanDir: true },
 });
 

@@ -1,5 +1,5 @@
-export { createHost, type CreateHostOptions, type Host } from './host.js';
-export type { HostOptions } from './host-options.js';
+export { createHost, type CreateHostOptions, type Host } from './composition/host.js';
+export type { HostOptions } from './tokens/host-options.js';
 export type { PluginCandidate, PluginSource } from './plugins/discovery.js';
 export type { PluginReport } from './plugins/plugin-host.js';
-export { VMARK_VERSION } from './version.js';
+export { VMARK_VERSION } from './tokens/version.js';

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { vmarkHome } from '../core/dist/cli/environment.js';
+import { vmarkHome } from '../core/dist/composition/environment.js';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const EXAMPLE = path.join(REPO, 'examples', 'vault');

@@ -27,5 +27,5 @@ it('the MCP Inspector CLI lists the tools', async () => {
   );
   const listed = JSON.parse(stdout) as { tools: { name: string; annotations: Record<string, unknown> }[] };
   expect(listed.tools.map((t) => t.name)).toEqual(BUILTIN_TOOLS);
-  expect(listed.tools[0]!.annotations).toMatchObject({ readOnlyHint: true });
+  expect(listed.tools.find((t) => t.name === 'session')!.annotations).toMatchObject({ readOnlyHint: true });
 });

@@ -303,7 +303,7 @@ describe('plugin manager', () => {
     expect(await confirm.locator('.modal-title').textContent()).toBe('Turn off Documents?');
     const removes = (what: string) => confirm.locator(`[data-removes=${what}] .chip`).allTextContents();
     expect(await removes('tools')).toEqual(['session', 'workspace', 'document', 'selection']);
-    expect(await removes('kinds')).toEqual(['Markdown']);
+    expect(await removes('kinds')).toEqual(['Markdown', 'Plain text']);
     // Plugins that need it stop with it.
     expect(await removes('dependents')).toEqual(['Workspace coherence']);
     expect(await confirm.locator('[data-removes=settings]').textContent()).toMatch(/\d+ settings/);
@@ -334,7 +334,7 @@ describe('plugin manager', () => {
     const toast = page.locator('.toast', { hasText: 'Other.md' });
     await toast.waitFor();
     expect(await toast.locator('.toast-text').textContent()).toBe(
-      'No plugin that is turned on opens “Other.md”. Documents, which opens Markdown, is turned off.',
+      'No plugin that is turned on opens “Other.md”. Documents, which opens Markdown and Plain text, is turned off.',
     );
     expect(await toast.textContent()).not.toContain('INTERNAL');
     await toast.getByRole('button', { name: 'Turn on Documents' }).click();

@@ -2,12 +2,12 @@ import { chmod, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CommandLineError, runCommandLine } from '@vmark/sdk';
-import { findServeHost, type ServeHost } from '../mcp/serve-host-finder.js';
+import { findServeHost, type ServeHost } from '../transports/serve-host-finder.js';
 import { chromiumArguments, findWindowProgram, type WindowProgram } from './app-window.js';
 import { APP_COMMAND_LINE } from './command-lines.js';
-import { vmarkHome } from './environment.js';
+import { vmarkHome } from '../composition/environment.js';
 import { parsePort } from './port-option.js';
-import { type EditorHost, reportKeptEdits, startEditorHost } from './editor-host.js';
+import { type EditorHost, reportKeptEdits, startEditorHost } from '../shell/editor-host/editor-host.js';
 import { terminalIo } from './terminal-io.js';
 import { runWindow, type WindowExit } from './window-process.js';
 

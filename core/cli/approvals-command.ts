@@ -5,7 +5,7 @@ import { describeAsker, quoteSubject } from '../approvals/approval-message.js';
 import { controlRequest } from '../control/control-client.js';
 import { listRunningHosts, type RunningHost } from '../control/host-file.js';
 import { APPROVALS_COMMAND_LINE } from './command-lines.js';
-import { vmarkHome } from './environment.js';
+import { vmarkHome } from '../composition/environment.js';
 import { terminalIo } from './terminal-io.js';
 
 /** An entry as `list --json` prints it: which host holds it, never that host's token. */

@@ -3,13 +3,13 @@ import path from 'node:path';
 import type { DocumentSnapshot } from '@vmark/sdk';
 import { isDomainError, runCommandLine } from '@vmark/sdk';
 import { HostDocumentStore } from '../documents/document-store.js';
-import type { Host } from '../host.js';
+import type { Host } from '../composition/host.js';
 import type { Checkpoint, CheckpointEntry } from '../history/checkpoint-entry.js';
 import { CheckpointStore, UnknownCheckpointError } from '../history/checkpoint-store.js';
 import { sizeChange } from '../history/describe-change.js';
 import { CHECKPOINTS_COMMAND_LINE } from './command-lines.js';
-import { vmarkHome } from './environment.js';
-import { startHost } from './start-host.js';
+import { vmarkHome } from '../composition/environment.js';
+import { startHost } from '../composition/start-host.js';
 import { terminalIo } from './terminal-io.js';
 
 /** `vmark checkpoints list [--json] [--file PATH]` and `vmark checkpoints restore ID`. */

@@ -1,4 +1,4 @@
-import { startHost } from './start-host.js';
+import { startHost } from '../composition/start-host.js';
 
 /**
  * Boots the host with its plugins and reports what an MCP client would be offered. A plugin that

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { CommandLineError, isCommandLineError, isDomainError } from '@vmark/sdk';
 import { ListenRefused } from '../net/listen-on-loopback.js';
-import { VMARK_VERSION } from '../version.js';
+import { VMARK_VERSION } from '../tokens/version.js';
 import { USAGE } from './usage.js';
 
 async function main(argv: string[]): Promise<number> {

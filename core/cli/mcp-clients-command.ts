@@ -1,6 +1,6 @@
 import { CommandLineError } from '@vmark/sdk';
 import { ClientCredentials } from '../principals/client-credentials.js';
-import { vmarkHome } from './environment.js';
+import { vmarkHome } from '../composition/environment.js';
 import { launchCommand } from './launch-command.js';
 
 /**

@@ -2,12 +2,12 @@ import { CommandLineError, runCommandLine } from '@vmark/sdk';
 import { ApprovalBroker } from '../approvals/approval-broker.js';
 import { startControlServer } from '../control/control-server.js';
 import { listRunningHosts } from '../control/host-file.js';
-import { serveStdio } from '../mcp/stdio-endpoint.js';
+import { serveStdio } from '../transports/stdio-endpoint.js';
 import { ClientCredentials } from '../principals/client-credentials.js';
 import { MCP_COMMAND_LINE } from './command-lines.js';
-import { vmarkHome } from './environment.js';
+import { vmarkHome } from '../composition/environment.js';
 import { parsePort } from './port-option.js';
-import { startHost } from './start-host.js';
+import { startHost } from '../composition/start-host.js';
 import { terminalIo } from './terminal-io.js';
 
 export function mcpCommand(argv: string[]): Promise<number> {
@@ -34,7 +34,7 @@ async function serveMcpStdio(options: McpOptions): Promise<number> {
   // With an editor (`vmark serve`) running on this VMARK_HOME, the client edits what the person sees.
   // Its module is loaded only then: it brings the HTTP client stack.
   if (process.env.VMARK_NO_ATTACH !== '1' && (await listRunningHosts(home)).some((h) => h.serve)) {
-    const { attachStdio, AttachRefused } = await import('../mcp/attach-stdio.js');
+    const { attachStdio, AttachRefused } = await import('../transports/attach-stdio.js');
     const log = (line: string) => void process.stderr.write(`${line}\n`);
     try {
       const end = await attachStdio({
@@ -65,7 +65,7 @@ async function serveMcpStdio(options: McpOptions): Promise<number> {
 async function serveMcpHttp(options: McpOptions, port: number): Promise<number> {
   const running = await startMcpHost(vmarkHome(), options);
   // Imported only when asked for: the HTTP stack is a third of the stdio start-up time.
-  const { serveHttp } = await import('../mcp/http-endpoint.js');
+  const { serveHttp } = await import('../transports/http-endpoint.js');
   let endpoint;
   try {
     endpoint = await serveHttp(running.host, { port, token: process.env.VMARK_HTTP_TOKEN });

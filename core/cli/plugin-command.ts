@@ -1,6 +1,6 @@
 import { CommandLineError } from '@vmark/sdk';
 import { CommandRegistry } from '../plugins/command-registry.js';
-import { startHost } from './start-host.js';
+import { startHost } from '../composition/start-host.js';
 import { terminalIo } from './terminal-io.js';
 
 /** `vmark <name> …` for a command an enabled plugin contributes. */

@@ -1,7 +1,7 @@
 import { runCommandLine } from '@vmark/sdk';
 import type { PluginReport } from '../plugins/plugin-host.js';
 import { PLUGINS_COMMAND_LINE } from './command-lines.js';
-import { startHost } from './start-host.js';
+import { startHost } from '../composition/start-host.js';
 import { terminalIo } from './terminal-io.js';
 
 export function pluginsCommand(argv: string[]): Promise<number> {

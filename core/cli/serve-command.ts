@@ -1,6 +1,6 @@
 import { runCommandLine } from '@vmark/sdk';
 import { SERVE_COMMAND_LINE } from './command-lines.js';
-import { describeWaitingEdits, reportKeptEdits, startEditorHost } from './editor-host.js';
+import { describeWaitingEdits, reportKeptEdits, startEditorHost } from '../shell/editor-host/editor-host.js';
 import { parsePort } from './port-option.js';
 import { terminalIo } from './terminal-io.js';
 

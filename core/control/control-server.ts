@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import type http from 'node:http';
 import { createHttpServer } from '../net/http-server.js';
 import { listenOnLoopback } from '../net/listen-on-loopback.js';
-import { VMARK_VERSION } from '../version.js';
+import { VMARK_VERSION } from '../tokens/version.js';
 import { bearerMatches, newBearerToken } from './bearer-token.js';
 import { type ControlHandlers, type ControlReply, failure, routeControlRequest } from './control-routes.js';
 import { type ServeAnnouncement, writeHostFile } from './host-file.js';

@@ -17,7 +17,7 @@ import type {
 } from '@vmark/sdk';
 import { DocumentKindsToken, DomainError, isDomainError, staleError, VaultToken } from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
-import { HostHooksToken } from '../container/host-tokens.js';
+import { HostHooksToken } from '../tokens/host-tokens.js';
 import { LogHub } from '../log/log-hub.js';
 import { changedOnDisk, type DiskState } from '../vault/file-fingerprint.js';
 import { withFileLock } from '../vault/file-lock.js';

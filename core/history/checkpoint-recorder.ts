@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Disposable, DocumentWrittenEvent, FileReplacedEvent, HostHooks } from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
-import { HostHooksToken } from '../container/host-tokens.js';
+import { HostHooksToken } from '../tokens/host-tokens.js';
 import { pluginHooks } from '../hooks/plugin-hooks.js';
 import { LogHub } from '../log/log-hub.js';
 import { errorCode } from '../vault/error-code.js';

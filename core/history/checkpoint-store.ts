@@ -14,7 +14,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Disposable } from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
-import { HostOptionsToken } from '../container/host-tokens.js';
+import { HostOptionsToken } from '../tokens/host-tokens.js';
 import { writeFileAtomic } from '../vault/atomic-write.js';
 import { TEMP_SUFFIX } from '../vault/temp-files.js';
 import { errorCode } from '../vault/error-code.js';

@@ -6,7 +6,7 @@ import type { LogHub } from '../log/log-hub.js';
 import { registerCompositeTool } from './composite-tool.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { attachSessionLog } from './session-log.js';
-import type { ToolRegistry } from './tool-registry.js';
+import type { ToolRegistry } from '../plugins/tool-registry.js';
 
 export interface McpSessionOptions {
   readonly version: string;

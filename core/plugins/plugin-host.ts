@@ -15,11 +15,11 @@ import {
   isPluginDefinition,
 } from '@vmark/sdk';
 import { Container, inject, injectable } from 'inversify';
-import { HostContainerToken, HostHooksToken, HostOptionsToken } from '../container/host-tokens.js';
+import { HostContainerToken, HostHooksToken, HostOptionsToken } from '../tokens/host-tokens.js';
 import { pluginHooks } from '../hooks/plugin-hooks.js';
-import type { HostOptions } from '../host-options.js';
+import type { HostOptions } from '../tokens/host-options.js';
 import { LogHub } from '../log/log-hub.js';
-import { ToolRegistry } from '../mcp/tool-registry.js';
+import { ToolRegistry } from './tool-registry.js';
 import { CommandRegistry } from './command-registry.js';
 import { type Diagnostic, error, warning } from './diagnostics.js';
 import { discoverPlugins, type PluginCandidate, type PluginRoot, type PluginSource } from './discovery.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from '@vmark/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { HostOptions } from '../host-options.js';
+import type { HostOptions } from '../tokens/host-options.js';
 import type { SettingDeclaration } from './setting-declaration.js';
 import { SettingsStore } from './settings-store.js';
 

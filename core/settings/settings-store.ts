@@ -3,18 +3,21 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Settings, z } from '@vmark/sdk';
 import { ArgumentError, DomainError } from '@vmark/sdk';
-import { inject, injectable } from 'inversify';
-import { HostOptionsToken } from '../container/host-tokens.js';
-import type { HostOptions } from '../host-options.js';
+import { inject, injectable, type ServiceIdentifier } from 'inversify';
+import { HostOptionsToken } from '../tokens/host-tokens.js';
+import type { HostOptions } from '../tokens/host-options.js';
 import { withFileLock } from '../vault/file-lock.js';
-import { SettingsCatalog } from './settings-catalog.js';
-import { type SettingValue, valueProblem } from './setting-declaration.js';
+import { type SettingDeclaration, type SettingValue, valueProblem } from './setting-declaration.js';
 import { withoutValue, withValue, writeSettingsFile } from './settings-file.js';
 
 export const SETTINGS_FILE = 'settings.json';
 
-/** What the store needs of the catalog: the declaration a write is checked against. */
-export type SettingsSchema = Pick<SettingsCatalog, 'find'>;
+/** Where the store finds the declaration a write is checked against (the plugins' settings catalog). */
+export interface SettingsSchema {
+  find(key: string): SettingDeclaration | undefined;
+}
+
+export const SettingsSchemaToken: ServiceIdentifier<SettingsSchema> = Symbol.for('vmark.host.SettingsSchema');
 
 /**
  * The person's settings, `$VMARK_HOME/settings.json`, read on every call: the
@@ -31,7 +34,7 @@ export class SettingsStore implements Settings {
 
   constructor(
     @inject(HostOptionsToken) private readonly options: HostOptions,
-    @inject(SettingsCatalog) private readonly schema: SettingsSchema,
+    @inject(SettingsSchemaToken) private readonly schema: SettingsSchema,
   ) {}
 
   get file(): string {

@@ -2,8 +2,8 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FolderProbe, Vault } from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
-import { HostOptionsToken } from '../container/host-tokens.js';
-import type { HostOptions } from '../host-options.js';
+import { HostOptionsToken } from '../tokens/host-tokens.js';
+import type { HostOptions } from '../tokens/host-options.js';
 import { probeFolder } from './folder-probe.js';
 import { invalidPath, lexicalResolve } from './path-scope.js';
 import {

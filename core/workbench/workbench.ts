@@ -15,7 +15,7 @@ import type {
 } from '@vmark/sdk';
 import { ArgumentError, DomainError } from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
-import { HostHooksToken } from '../container/host-tokens.js';
+import { HostHooksToken } from '../tokens/host-tokens.js';
 import { HostDocumentStore } from '../documents/document-store.js';
 import { HostVault } from '../vault/host-vault.js';
 import { isWithinRoot } from '../vault/path-scope.js';

@@ -9,7 +9,7 @@
  * the per-launch token) is loaded into the window and printed nowhere.
  */
 import { parseArgs } from 'node:util';
-import { type EditorHost, reportKeptEdits, startEditorHost } from '../../cli/editor-host.js';
+import { type EditorHost, reportKeptEdits, startEditorHost } from '../editor-host/editor-host.js';
 import { navigationVerdict } from './navigation-policy.js';
 
 if (process.versions.electron === undefined) {

@@ -1,4 +1,4 @@
-import type { UiConflict, UiState, UiTab } from '../protocol.js';
+import type { UiConflict, UiState, UiTab } from '../../protocol/protocol.js';
 import { type ConflictChoice, ConflictBar } from './conflict-bar.js';
 import { type Connection, RequestRefused } from './connection.js';
 import { askUnsaved } from './dialogs/unsaved-dialog.js';

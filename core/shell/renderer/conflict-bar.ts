@@ -1,4 +1,4 @@
-import type { UiConflict, UiTab } from '../protocol.js';
+import type { UiConflict, UiTab } from '../../protocol/protocol.js';
 import { element } from './element.js';
 
 export type ConflictChoice = 'keep-mine' | 'take-disk' | 'close';

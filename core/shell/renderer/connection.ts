@@ -7,11 +7,11 @@ import type {
   ServerMessage,
   UiState,
   UpdateJson,
-} from '../protocol.js';
-import type { PanelMessage } from '../panel-protocol.js';
-import type { UiRecoveredEdit } from '../recovery-protocol.js';
+} from '../../protocol/protocol.js';
+import type { PanelMessage } from '../../protocol/panel-protocol.js';
+import type { UiRecoveredEdit } from '../../protocol/recovery-protocol.js';
 import { Emitter, type Unsubscribe } from './emitter.js';
-import { windowQuery } from './window-identity.js';
+import { windowQuery } from './window-label.js';
 
 /** A request the host refused, with the host's error code (`STALE`, `INVALID_PATH`, …). */
 export class RequestRefused extends Error {
@@ -61,7 +61,7 @@ export class Connection {
   /** Connects to the page's own host with the token the page was opened with. */
   static open(location: Location): Promise<Connection> {
     const token = new URLSearchParams(location.search).get('token') ?? '';
-    // A reloaded page asks for the window it was (window-identity.ts).
+    // A reloaded page asks for the window it was (window-label.ts).
     const socket = new WebSocket(
       `ws://${location.host}/ws?token=${encodeURIComponent(token)}${windowQuery()}`,
     );

@@ -1,4 +1,4 @@
-import type { TreeEntry, UiRoot } from '../protocol.js';
+import type { TreeEntry, UiRoot } from '../../protocol/protocol.js';
 import type { Connection } from './connection.js';
 
 /** A folder of the tree: its row, its children, and whether the host follows it for this page. */

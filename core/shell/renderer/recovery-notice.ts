@@ -1,4 +1,4 @@
-import type { UiRecoveredEdit } from '../recovery-protocol.js';
+import type { UiRecoveredEdit } from '../../protocol/recovery-protocol.js';
 import type { Connection } from './connection.js';
 import { element } from './element.js';
 

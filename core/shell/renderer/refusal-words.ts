@@ -1,4 +1,4 @@
-import type { RefusalReason, StoppedKindPlugin } from '../protocol.js';
+import type { RefusalReason, StoppedKindPlugin } from '../../protocol/protocol.js';
 import { RequestRefused } from './connection.js';
 
 const TEXT_ONLY = 'vmark opens text files only, such as Markdown and YAML.';

@@ -1,4 +1,4 @@
-import type { UiTab } from '../protocol.js';
+import type { UiTab } from '../../protocol/protocol.js';
 
 export interface TabActions {
   readonly select: (tabId: string) => void;

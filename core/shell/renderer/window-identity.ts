@@ -1,16 +1,8 @@
-import type { UiWindow } from '../protocol.js';
+import type { UiWindow } from '../../protocol/protocol.js';
 import type { Connection } from './connection.js';
 import { element } from './element.js';
 import type { Unsubscribe } from './emitter.js';
-
-/* Session storage is per browser tab and survives a reload: the page asks for its window again. */
-const WINDOW_KEY = 'vmark.windowLabel';
-
-/** The `&window=` part of the WebSocket URL: the label this page had before a reload, if any. */
-export function windowQuery(): string {
-  const label = sessionStorage.getItem(WINDOW_KEY);
-  return label === null ? '' : `&window=${encodeURIComponent(label)}`;
-}
+import { rememberWindowLabel } from './window-label.js';
 
 /**
  * This page as a workbench window: remembers its label, tells the host when
@@ -52,7 +44,7 @@ export class WindowIdentity {
   }
 
   #show(window: UiWindow): void {
-    sessionStorage.setItem(WINDOW_KEY, window.label);
+    rememberWindowLabel(window.label);
     this.root.dataset.window = window.label;
     this.root.dataset.windowFocused = String(window.focused);
     // `main` is the window everyone has; only further windows say which they are.

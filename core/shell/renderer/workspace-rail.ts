@@ -1,4 +1,4 @@
-import type { UiRoot, UiState, UiWindow, UiWorkspace } from '../protocol.js';
+import type { UiRoot, UiState, UiWindow, UiWorkspace } from '../../protocol/protocol.js';
 import type { Connection } from './connection.js';
 import { element } from './element.js';
 import type { Unsubscribe } from './emitter.js';

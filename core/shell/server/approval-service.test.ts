@@ -1,7 +1,7 @@
 import type { ApprovalRequest, ToolCall } from '@vmark/sdk';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ApprovalBroker, MAX_WAITING, MAX_WAITING_PER_CONNECTION } from '../../approvals/approval-broker.js';
-import type { PanelMessage, UiApprovalAsk } from '../panel-protocol.js';
+import type { PanelMessage, UiApprovalAsk } from '../../protocol/panel-protocol.js';
 import { UiApprovals } from './approval-service.js';
 
 const OPEN: ApprovalRequest = { operation: 'open_workspace', subject: '/home/me/notes', grantable: false };

@@ -3,7 +3,7 @@ import type { Disposable } from '@vmark/sdk';
 import { ArgumentError, toDisposable } from '@vmark/sdk';
 import { MAX_WAITING, MAX_WAITING_PER_CONNECTION } from '../../approvals/approval-broker.js';
 import type { Approver, ApproverAnswer, ApproverQuestion } from '../../approvals/approver.js';
-import type { PanelMessage, UiApprovalAnswer, UiApprovalAsk } from '../panel-protocol.js';
+import type { PanelMessage, UiApprovalAnswer, UiApprovalAsk } from '../../protocol/panel-protocol.js';
 
 /** Where the broker's approvers are registered: `ApprovalBroker` in the host. */
 export interface ApproverRegistry {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChangeSetJson, ClientMessage } from '../protocol.js';
+import type { ChangeSetJson, ClientMessage } from '../../protocol/protocol.js';
 
 /*
  * The renderer's requests, checked at the door: whatever arrives on the socket

@@ -1,8 +1,8 @@
 import type { HostDocumentStore } from '../../documents/document-store.js';
 import type { HostWorkbench } from '../../workbench/workbench.js';
-import type { EditorReport } from '../protocol.js';
+import type { EditorReport } from '../../protocol/protocol.js';
 import type { DocumentAuthority } from './document-authority.js';
-import type { FocusedEditor } from './focused-editor.js';
+import type { FocusedEditor } from '../../workbench/focused-editor.js';
 
 export interface EditorReportServices {
   readonly workbench: HostWorkbench;

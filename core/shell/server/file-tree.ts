@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Vault } from '@vmark/sdk';
 import { DomainError } from '@vmark/sdk';
-import type { TreeEntry } from '../protocol.js';
+import type { TreeEntry } from '../../protocol/protocol.js';
 
 /** Hidden entries the tree leaves out; `.github` stays, since workflows are documents. */
 const HIDDEN = /^\.(?!github$)/;

@@ -8,7 +8,7 @@ import type { Checkpoint, CheckpointEntry } from '../../history/checkpoint-entry
 import { type CheckpointStore, INDEX_FILE, UnknownCheckpointError } from '../../history/checkpoint-store.js';
 import { sizeChange } from '../../history/describe-change.js';
 import type { HostWorkbench } from '../../workbench/workbench.js';
-import type { PanelMessage, PanelRequests, UiCheckpoint } from '../panel-protocol.js';
+import type { PanelMessage, PanelRequests, UiCheckpoint } from '../../protocol/panel-protocol.js';
 import { debounce } from './debounce.js';
 
 type RestoreResult = PanelRequests['history.restore']['result'];

@@ -1,5 +1,5 @@
 import { ChangeSet } from '@codemirror/state';
-import type { ChangeSetJson } from '../protocol.js';
+import type { ChangeSetJson } from '../../protocol/protocol.js';
 
 /**
  * The smallest single replacement that turns `before` into `after`: the common

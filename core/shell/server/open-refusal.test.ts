@@ -5,7 +5,7 @@ import { DomainError } from '@vmark/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KindRegistry } from '../../documents/kind-registry.js';
 import { readTextFile } from '../../documents/read-text-file.js';
-import type { UiPlugin } from '../panel-protocol.js';
+import type { UiPlugin } from '../../protocol/panel-protocol.js';
 import { explainOpenFailure, UiRefusal } from './open-refusal.js';
 
 let folder: string;

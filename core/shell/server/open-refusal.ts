@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { NoKindError } from '../../documents/kind-registry.js';
 import { NotTextError } from '../../documents/read-text-file.js';
-import type { UiPlugin } from '../panel-protocol.js';
-import type { RefusalJson, RefusalReason } from '../protocol.js';
+import type { UiPlugin } from '../../protocol/panel-protocol.js';
+import type { RefusalJson, RefusalReason } from '../../protocol/protocol.js';
 
 /** A refusal the UI server words itself: the seed's code and message, and the reason for the person. */
 export class UiRefusal extends Error {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PanelRegistry } from '../../plugins/panel-registry.js';
-import type { PanelMessage } from '../panel-protocol.js';
+import type { PanelMessage } from '../../protocol/panel-protocol.js';
 import { UiPluginPanels } from './plugin-panel-service.js';
 
 function service() {

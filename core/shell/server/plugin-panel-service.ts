@@ -1,7 +1,7 @@
 import type { Disposable } from '@vmark/sdk';
 import { DisposableStore } from '@vmark/sdk';
 import type { PluginHost } from '../../plugins/plugin-host.js';
-import type { PanelMessage, UiPluginPanel } from '../panel-protocol.js';
+import type { PanelMessage, UiPluginPanel } from '../../protocol/panel-protocol.js';
 import { panelModulePath } from './plugin-ui-files.js';
 
 /** What the panels of plugins need of the plugin host. */

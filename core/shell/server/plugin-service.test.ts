@@ -1,7 +1,7 @@
 import type { Disposable } from '@vmark/sdk';
 import { describe, expect, it, vi } from 'vitest';
 import type { PluginReport } from '../../plugins/plugin-host.js';
-import type { PanelMessage } from '../panel-protocol.js';
+import type { PanelMessage } from '../../protocol/panel-protocol.js';
 import { type PluginControl, UiPlugins } from './plugin-service.js';
 
 const NEEDS: Record<string, string[]> = { coherence: ['document'], notes: ['coherence'] };

@@ -1,7 +1,7 @@
 import type { Disposable } from '@vmark/sdk';
 import { ArgumentError, toDisposable } from '@vmark/sdk';
 import type { PluginHost, PluginReport } from '../../plugins/plugin-host.js';
-import type { PanelMessage, UiPlugin } from '../panel-protocol.js';
+import type { PanelMessage, UiPlugin } from '../../protocol/panel-protocol.js';
 
 /** What the plugin manager needs of the plugin host. */
 export type PluginControl = Pick<PluginHost, 'reports' | 'setEnabled' | 'onDidChange'>;

@@ -6,7 +6,7 @@ import type { HostDocumentStore } from '../../documents/document-store.js';
 import { errorCode } from '../../vault/error-code.js';
 import { fingerprint } from '../../vault/file-fingerprint.js';
 import type { HostWorkbench } from '../../workbench/workbench.js';
-import type { RecoveryMessage, RecoveryRequests, UiRecoveredEdit } from '../recovery-protocol.js';
+import type { RecoveryMessage, RecoveryRequests, UiRecoveredEdit } from '../../protocol/recovery-protocol.js';
 import type { RecoveryCopies, RecoveryCopy } from './recovery-copies.js';
 
 /** What `keepUnsavedEdits` did with each dirty buffer. */

@@ -2,11 +2,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { HostOptions } from '../../host-options.js';
+import type { HostOptions } from '../../tokens/host-options.js';
 import type { PluginSettings } from '../../plugins/plugin-host.js';
-import { SettingsCatalog } from '../../settings/settings-catalog.js';
+import { SettingsCatalog } from '../../plugins/settings-catalog.js';
 import { SettingsStore } from '../../settings/settings-store.js';
-import type { PanelMessage } from '../panel-protocol.js';
+import type { PanelMessage } from '../../protocol/panel-protocol.js';
 import { UiSettingsService } from './settings-service.js';
 
 const notes: PluginSettings = {

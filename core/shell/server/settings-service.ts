@@ -1,10 +1,10 @@
 import type { Disposable } from '@vmark/sdk';
 import { toDisposable } from '@vmark/sdk';
 import type { PluginHost } from '../../plugins/plugin-host.js';
-import type { SettingsCatalog } from '../../settings/settings-catalog.js';
+import type { SettingsCatalog } from '../../plugins/settings-catalog.js';
 import { type SettingDeclaration, valueProblem } from '../../settings/setting-declaration.js';
 import type { SettingsStore } from '../../settings/settings-store.js';
-import type { PanelMessage, UiSetting, UiSettings, UiSettingValue } from '../panel-protocol.js';
+import type { PanelMessage, UiSetting, UiSettings, UiSettingValue } from '../../protocol/panel-protocol.js';
 
 /** What the settings panel needs of the store: read the file, write it, and say where it is. */
 export type SettingsAccess = Pick<SettingsStore, 'raw' | 'set' | 'reset' | 'file'>;

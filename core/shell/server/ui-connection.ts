@@ -11,13 +11,13 @@ import type {
   RequestResult,
   ServerMessage,
   UpdateJson,
-} from '../protocol.js';
+} from '../../protocol/protocol.js';
 import { parseClientMessage } from './client-message.js';
 import type { DocumentAuthority } from './document-authority.js';
 import { acceptEditorReport } from './editor-report.js';
 import { listFolder } from './file-tree.js';
 import { UiRefusal } from './open-refusal.js';
-import type { FocusedEditor } from './focused-editor.js';
+import type { FocusedEditor } from '../../workbench/focused-editor.js';
 import { panelHandlers, type PanelServices } from './panel-services.js';
 import { TreeWatch } from './tree-watch.js';
 import { recoveryHandlers, type UiRecovery } from './recovery-service.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRaw, statusOf } from '../../../test/support/raw-http.js';
-import { createHost, type Host } from '../../host.js';
+import { createHost, type Host } from '../../composition/host.js';
 import { startUiServer, type UiServer } from './ui-server.js';
 
 /*

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Vault } from '@vmark/sdk';
 import type { HostDocumentStore } from '../../documents/document-store.js';
 import type { HostWorkbench } from '../../workbench/workbench.js';
-import type { UiConflict, UiState } from '../protocol.js';
+import type { UiConflict, UiState } from '../../protocol/protocol.js';
 
 /** What one page shows of the workbench: its own window (tabs, rail, focus) and the workspace roots. */
 export function uiState(

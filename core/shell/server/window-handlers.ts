@@ -1,6 +1,6 @@
 import type { HostWorkbench } from '../../workbench/workbench.js';
-import type { UiPlugin } from '../panel-protocol.js';
-import type { RequestParams, RequestResult } from '../protocol.js';
+import type { UiPlugin } from '../../protocol/panel-protocol.js';
+import type { RequestParams, RequestResult } from '../../protocol/protocol.js';
 import { explainOpenFailure } from './open-refusal.js';
 
 /**

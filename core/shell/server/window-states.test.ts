@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UiState } from '../protocol.js';
+import type { UiState } from '../../protocol/protocol.js';
 import { WindowStates } from './window-states.js';
 
 /* Each page gets its own window's state, once per burst of changes, and only when it changed. */

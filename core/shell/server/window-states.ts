@@ -1,5 +1,5 @@
 import type { Disposable } from '@vmark/sdk';
-import type { ServerMessage, UiState } from '../protocol.js';
+import type { ServerMessage, UiState } from '../../protocol/protocol.js';
 
 interface Page {
   readonly windowLabel: string;

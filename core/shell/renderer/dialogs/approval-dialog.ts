@@ -3,7 +3,7 @@ import type {
   UiApprovalAnswer,
   UiApprovalAsk,
   UiApprovalClient,
-} from '../../panel-protocol.js';
+} from '../../../protocol/panel-protocol.js';
 import type { Connection } from '../connection.js';
 import { element } from '../element.js';
 import { visibleText } from './visible-text.js';

@@ -1,4 +1,4 @@
-import type { UiPlugin } from '../../panel-protocol.js';
+import type { UiPlugin } from '../../../protocol/panel-protocol.js';
 import { element } from '../element.js';
 import { askChoice, paragraph } from './choice-dialog.js';
 

@@ -1,4 +1,4 @@
-import type { UiTab } from '../../protocol.js';
+import type { UiTab } from '../../../protocol/protocol.js';
 import { askChoice, paragraph } from './choice-dialog.js';
 
 export type UnsavedAnswer = 'save' | 'discard' | 'cancel';

@@ -2,7 +2,7 @@ import { getClientID, getSyncedVersion, receiveUpdates, sendableUpdates } from '
 import { isolateHistory } from '@codemirror/commands';
 import { ChangeSet, Transaction } from '@codemirror/state';
 import type { EditorView } from '@codemirror/view';
-import { type ChangeSetJson, HOST_CLIENT_ID, type UpdateJson } from '../../protocol.js';
+import { type ChangeSetJson, HOST_CLIENT_ID, type UpdateJson } from '../../../protocol/protocol.js';
 import type { Connection } from '../connection.js';
 
 /**

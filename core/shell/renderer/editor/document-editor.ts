@@ -2,7 +2,7 @@ import { collab } from '@codemirror/collab';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { Compartment, EditorState, type Extension, Transaction } from '@codemirror/state';
 import { drawSelection, EditorView, keymap, placeholder } from '@codemirror/view';
-import type { DocumentSync, UiTab } from '../../protocol.js';
+import type { DocumentSync, UiTab } from '../../../protocol/protocol.js';
 import type { Connection } from '../connection.js';
 import { Emitter, type Unsubscribe } from '../emitter.js';
 import { CollabSync } from './collab-sync.js';

@@ -1,5 +1,5 @@
 import { getSyncedVersion, sendableUpdates } from '@codemirror/collab';
-import type { EditorReport } from '../../protocol.js';
+import type { EditorReport } from '../../../protocol/protocol.js';
 import type { Connection } from '../connection.js';
 import type { Unsubscribe } from '../emitter.js';
 import type { DocumentEditor } from './document-editor.js';

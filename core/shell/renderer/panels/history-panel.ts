@@ -1,5 +1,5 @@
-import type { UiCheckpoint } from '../../panel-protocol.js';
-import type { UiState } from '../../protocol.js';
+import type { UiCheckpoint } from '../../../protocol/panel-protocol.js';
+import type { UiState } from '../../../protocol/protocol.js';
 import type { Connection } from '../connection.js';
 import { element } from '../element.js';
 

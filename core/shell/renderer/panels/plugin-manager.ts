@@ -1,4 +1,4 @@
-import type { UiPlugin } from '../../panel-protocol.js';
+import type { UiPlugin } from '../../../protocol/panel-protocol.js';
 import type { Connection } from '../connection.js';
 import { confirmDisable } from '../dialogs/disable-plugin-dialog.js';
 import { ToolbarModal } from '../dialogs/toolbar-modal.js';

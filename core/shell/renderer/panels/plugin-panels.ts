@@ -1,4 +1,4 @@
-import type { UiPluginPanel } from '../../panel-protocol.js';
+import type { UiPluginPanel } from '../../../protocol/panel-protocol.js';
 import type { Connection } from '../connection.js';
 import { element } from '../element.js';
 import { Emitter } from '../emitter.js';
