@@ -1,6 +1,7 @@
 import { ApprovalsToken, definePlugin, HostInfoToken, SettingsToken, WorkbenchToken } from '@vmark/sdk';
 import { BrowserSettings } from './browser-settings.js';
 import { BrowserEngine } from './engine/browser-engine.js';
+import { probeGate } from './gates/gate-probe.js';
 import { systemResolver } from './guard/resolver.js';
 import { Navigator } from './navigation/navigator.js';
 import { TabRegistry } from './tabs/tab-registry.js';
@@ -34,6 +35,7 @@ export default definePlugin({
       resolver,
       settings,
       approvals: context.get(ApprovalsToken),
+      gateOf: probeGate,
     });
     context.registerTool(browserTool({ workbench, registry, navigator, settings }));
     context.registerTool(browserReadTool({ registry, navigator, settings }));

@@ -16,6 +16,7 @@ import { type Disposable, TokenError } from '@vmark/sdk';
 import { type GuardProxy, startGuardProxy, type Refusal } from '../guard/guard-proxy.js';
 import type { Resolver } from '../guard/resolver.js';
 import { checkTarget, type TargetOptions } from '../guard/target-policy.js';
+import { urlForAgent } from '../url/redact.js';
 import { findChromium } from './chromium-path.js';
 import { chromiumArgs, PROXY_BYPASS } from './launch-args.js';
 
@@ -39,10 +40,19 @@ interface Running {
   readonly stop: () => Promise<void>;
 }
 
-export class BrowserEngine implements Disposable {
+/** How long a local Chromium may take to start, or a remote one to answer, before the call fails. */
+const START_MS = 20_000;
+/** Refusals kept for attributing a failed navigation; only the recent ones are ever asked about. */
+const MAX_REFUSALS = 256;
+
+export class BrowserEngine {
   readonly #running = new Map<Posture, Promise<Running>>();
-  readonly #lostListeners = new Set<(posture: Posture) => void>();
+  /** The context each posture's running browser serves, once started. */
+  readonly #live = new Map<Posture, BrowserContext>();
+  readonly #lostListeners = new Set<(context: BrowserContext) => void>();
+  /** The recent refusals; `#refusalTotal` counts every one ever made. */
   readonly #refusals: Refusal[] = [];
+  #refusalTotal = 0;
   #proxy: Promise<GuardProxy> | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
   #disposed = false;
@@ -58,25 +68,32 @@ export class BrowserEngine implements Disposable {
       return { page: await running.context.newPage(), context: running.context };
     } catch {
       // The browser died since the last tab (its disconnect not yet seen): start afresh, once.
-      this.#forget(posture);
+      this.#lost(posture, running.context);
+      void running.stop().catch(() => undefined);
       const again = await this.#start(posture);
-      return { page: await again.context.newPage(), context: again.context };
+      try {
+        return { page: await again.context.newPage(), context: again.context };
+      } catch (error) {
+        throw new TokenError('BROWSER_UNAVAILABLE', `the browser could not open a tab: ${firstLine(error)}`);
+      }
     }
   }
 
-  /** Told when a posture's browser goes away; its tabs are gone with it. */
-  onLost(listener: (posture: Posture) => void): Disposable {
+  /** Told when a browser goes away, with the context it served; the tabs in it are gone with it. */
+  onLost(listener: (context: BrowserContext) => void): Disposable {
     this.#lostListeners.add(listener);
     return { dispose: () => this.#lostListeners.delete(listener) };
   }
 
-  /** The guard's refusals since `since` (a count from `refusalCount`), newest last. */
+  /** The guard's refusals since `since` (a `refusalCount` read earlier), newest last. */
   refusalsSince(since: number): readonly Refusal[] {
-    return this.#refusals.slice(since);
+    const kept = this.#refusalTotal - this.#refusals.length;
+    return this.#refusals.slice(Math.max(since - kept, 0));
   }
 
+  /** How many refusals the guard has made so far. */
   get refusalCount(): number {
-    return this.#refusals.length;
+    return this.#refusalTotal;
   }
 
   /** No tab is open: stop the browsers if none opens for a while. */
@@ -103,9 +120,15 @@ export class BrowserEngine implements Disposable {
   #start(posture: Posture): Promise<Running> {
     let running = this.#running.get(posture);
     if (!running) {
-      running = this.#launch(posture);
-      this.#running.set(posture, running);
-      running.catch(() => this.#running.delete(posture));
+      const started = this.#launch(posture).then((r) => {
+        this.#live.set(posture, r.context);
+        return r;
+      });
+      running = started;
+      this.#running.set(posture, started);
+      started.catch(() => {
+        if (this.#running.get(posture) === started) this.#running.delete(posture);
+      });
     }
     return running;
   }
@@ -117,6 +140,7 @@ export class BrowserEngine implements Disposable {
     const proxy = await this.#guardProxy();
     const launch = {
       executablePath,
+      timeout: START_MS,
       headless: !this.options.headed,
       args: chromiumArgs({ asRoot: process.getuid?.() === 0 }),
       proxy: {
@@ -132,14 +156,14 @@ export class BrowserEngine implements Disposable {
       const context = await chromium.launchPersistentContext(profile, launch).catch((error: unknown) => {
         throw launchFailed(error);
       });
-      context.on('close', () => this.#lost(posture));
+      context.on('close', () => this.#lost(posture, context));
       return { context, stop: () => context.close() };
     }
     const browser = await chromium.launch(launch).catch((error: unknown) => {
       throw launchFailed(error);
     });
-    browser.on('disconnected', () => this.#lost(posture));
     const context = await browser.newContext();
+    browser.on('disconnected', () => this.#lost(posture, context));
     return { context, stop: () => browser.close() };
   }
 
@@ -152,14 +176,27 @@ export class BrowserEngine implements Disposable {
       );
     }
     const browser = await connectRemote(endpoint);
-    browser.on('disconnected', () => this.#lost(posture));
-    const context = await browser.newContext();
-    // No proxy in front of a remote browser: each request is checked by its URL before it goes.
+    // Service workers would fetch outside the routes below: a remote browser runs none of ours.
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    browser.on('disconnected', () => this.#lost(posture, context));
+    // No proxy in front of a remote browser: each request (each redirect hop too) and each
+    // WebSocket is checked by its URL before it goes.
     await context.route('**/*', async (route) => {
-      const verdict = await checkTarget(route.request().url(), this.options.resolver, this.options.policy());
+      const target = route.request().url();
+      const verdict = await checkTarget(target, this.options.resolver, this.options.policy());
       if (verdict.allowed) return route.continue();
-      this.#refused({ target: route.request().url(), reason: verdict.reason });
+      this.#refused({ target, reason: verdict.reason });
       return route.abort('blockedbyclient');
+    });
+    await context.routeWebSocket(/.*/, async (socket) => {
+      const verdict = await checkTarget(
+        socket.url().replace(/^ws/i, 'http'),
+        this.options.resolver,
+        this.options.policy(),
+      );
+      if (verdict.allowed) return socket.connectToServer();
+      this.#refused({ target: socket.url(), reason: verdict.reason });
+      return socket.close({ code: 1008, reason: 'blocked by vmark' });
     });
     return { context, stop: () => context.close().then(() => browser.close()) };
   }
@@ -175,28 +212,27 @@ export class BrowserEngine implements Disposable {
 
   #refused(refusal: Refusal): void {
     this.#refusals.push(refusal);
-    // Only the recent ones are ever asked about.
-    if (this.#refusals.length > 256) this.#refusals.splice(0, this.#refusals.length - 128);
+    this.#refusalTotal++;
+    if (this.#refusals.length > MAX_REFUSALS)
+      this.#refusals.splice(0, this.#refusals.length - MAX_REFUSALS / 2);
   }
 
-  #lost(posture: Posture): void {
-    if (!this.#running.has(posture)) return;
-    this.#running.delete(posture);
-    for (const listener of [...this.#lostListeners]) listener(posture);
-  }
-
-  #forget(posture: Posture): void {
-    const running = this.#running.get(posture);
-    this.#running.delete(posture);
-    void running?.then((r) => r.stop()).catch(() => undefined);
+  /** A browser went away (or was stopped): forget it, if it is still the posture's, and tell its tabs. */
+  #lost(posture: Posture, context: BrowserContext): void {
+    if (this.#live.get(posture) === context) {
+      this.#live.delete(posture);
+      this.#running.delete(posture);
+    }
+    for (const listener of [...this.#lostListeners]) listener(context);
   }
 
   async #stopAll(): Promise<void> {
     const all = [...this.#running.entries()];
-    this.#running.clear();
     for (const [posture, running] of all) {
-      await running.then((r) => r.stop()).catch(() => undefined);
-      for (const listener of [...this.#lostListeners]) listener(posture);
+      const stopped = await running.catch(() => undefined);
+      if (stopped === undefined) continue;
+      this.#lost(posture, stopped.context);
+      await stopped.stop().catch(() => undefined);
     }
   }
 }
@@ -205,11 +241,14 @@ export class BrowserEngine implements Disposable {
 async function connectRemote(endpoint: string): Promise<Browser> {
   const cdp = /^https?:/i.test(endpoint) || /\/devtools\/browser\//.test(endpoint);
   try {
-    return cdp ? await chromium.connectOverCDP(endpoint) : await chromium.connect(endpoint);
+    return cdp
+      ? await chromium.connectOverCDP(endpoint, { timeout: START_MS })
+      : await chromium.connect(endpoint, { timeout: START_MS });
   } catch (error) {
+    // A grid's address may carry a token in its query or userinfo: the AI sees neither.
     throw new TokenError(
       'BROWSER_UNAVAILABLE',
-      `could not reach the browser at VMARK_BROWSER_ENDPOINT (${endpoint}): ${firstLine(error)}`,
+      `could not reach the browser at VMARK_BROWSER_ENDPOINT (${urlForAgent(endpoint)}): ${firstLine(error).replaceAll(endpoint, urlForAgent(endpoint))}`,
     );
   }
 }

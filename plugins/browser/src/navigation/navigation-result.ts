@@ -6,14 +6,12 @@
  */
 import { TokenError } from '@vmark/sdk';
 import type { BrowserEngine } from '../engine/browser-engine.js';
-import type { BrowserTab } from '../tabs/browser-tab.js';
+import type { Gate } from '../gates/classify-gate.js';
+import type { Refusal } from '../guard/guard-proxy.js';
+import { type BrowserTab, tabClosedError } from '../tabs/browser-tab.js';
+import { TIMED_OUT, within } from '../time-bound.js';
 import { urlForAgent } from '../url/redact.js';
 import type { NavigationOutcome, NavigationTicket } from './navigation-ticket.js';
-
-export interface Gate {
-  readonly kind: 'challenge' | 'consent' | 'login-required' | 'rate-limited';
-  readonly hint: string;
-}
 
 export interface NavigationResult {
   readonly tabId: string;
@@ -33,15 +31,8 @@ export async function settle(
   ticket: NavigationTicket,
   timeoutMs: number,
 ): Promise<NavigationOutcome | 'timeout'> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>(
-    (resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)),
-  );
-  try {
-    return await Promise.race([ticket.outcome, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const outcome = await within(ticket.outcome, timeoutMs);
+  return outcome === TIMED_OUT ? 'timeout' : outcome;
 }
 
 export async function resultOf(
@@ -50,7 +41,7 @@ export async function resultOf(
   outcome: NavigationOutcome | 'timeout',
   context: {
     readonly engine: BrowserEngine;
-    /** The guard's refusal count when the navigation started. */
+    /** The guard's refusal count (`refusalCount`) when the navigation started. */
     readonly refusalsBefore: number;
     readonly timeoutMs: number;
     readonly gateOf?: (tab: BrowserTab) => Promise<Gate | null>;
@@ -69,9 +60,11 @@ export async function resultOf(
     case 'superseded':
       throw new TokenError(
         'NAVIGATION_SUPERSEDED',
-        'another navigation of this tab started before this one finished; read the tab to see where it is',
-        { ...ticketData, ...(outcome.by ? { supersededBy: outcome.by } : {}) },
+        `another navigation of this tab (${outcome.by}) started before this one finished; read the tab to see where it is`,
+        { ...ticketData, supersededBy: outcome.by },
       );
+    case 'closed':
+      throw tabClosedError(tab.id, tab.closed ?? 'closed');
     case 'refused':
       throw new TokenError(
         'PERMISSION_DENIED',
@@ -79,7 +72,10 @@ export async function resultOf(
         ticketData,
       );
     case 'failed': {
-      const refused = context.engine.refusalsSince(context.refusalsBefore).at(-1);
+      const failedAt = outcome.url ?? ticket.url;
+      const refused = context.engine
+        .refusalsSince(context.refusalsBefore)
+        .findLast((refusal) => sameTarget(refusal, failedAt));
       if (refused !== undefined) {
         throw new TokenError(
           'PERMISSION_DENIED',
@@ -90,6 +86,7 @@ export async function resultOf(
       throw new TokenError('NAVIGATION_FAILED', `the page could not be loaded: ${outcome.error}`, ticketData);
     }
     case 'loaded': {
+      // Advisory only: a probe that fails or finds nothing leaves the result as it is.
       const gate = (await context.gateOf?.(tab).catch(() => null)) ?? null;
       return {
         tabId: tab.id,
@@ -101,5 +98,20 @@ export async function resultOf(
         ...(gate ? { gate } : {}),
       };
     }
+  }
+}
+
+/**
+ * Whether the guard's refusal is of the request that failed: the same scheme, host and port
+ * (a tunnel is refused for its host and port alone). Chromium's own background requests are
+ * refused too, and must not be blamed on a navigation that failed for another reason.
+ */
+function sameTarget(refusal: Refusal, failedUrl: string): boolean {
+  try {
+    const refused = new URL(refusal.target);
+    const failed = new URL(failedUrl);
+    return refused.protocol === failed.protocol && refused.host === failed.host;
+  } catch {
+    return false;
   }
 }
