@@ -1,7 +1,7 @@
-import { readManifest, startTestHost, type TestHost } from '@vmark/sdk/testing';
+import type { TestHost } from '@vmark/sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import browserPlugin from '../src/index.js';
 import { GATE_HINTS, type GateKind } from '../src/gates/classify-gate.js';
+import { startBrowserHost } from './browser-rig.js';
 import { type PageServer, startPageServer } from './page-server.js';
 
 /*
@@ -35,11 +35,7 @@ beforeAll(async () => {
     '/gates/consent-words': 'gates/consent.html',
   };
   for (const [path, file] of Object.entries(served)) pages.fixture(path, file);
-  kit = await startTestHost({
-    plugins: [
-      { manifest: readManifest(new URL('../manifest.json', import.meta.url)), plugin: browserPlugin },
-    ],
-  });
+  kit = await startBrowserHost();
 });
 afterAll(async () => {
   await kit?.dispose();

@@ -3,7 +3,7 @@
  * first tab a posture needs (not when the host starts), stopped when no tab has been open for a
  * while and when the host stops. A local Chromium runs behind the guard proxy; a remote one
  * (`VMARK_BROWSER_ENDPOINT`: a CDP or Playwright browser-server WebSocket) has every request
- * checked by route interception instead. A browser that goes away (crashed, killed, its
+ * paused and checked over CDP instead (`guardRemoteBrowser`). A browser that goes away (crashed, killed, its
  * connection dropped) is forgotten at once, its tabs told, and the next tab starts afresh.
  *
  * - `sandbox`: one fresh, non-persistent context shared by the sandbox tabs;
@@ -15,7 +15,8 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { type Disposable, TokenError } from '@vmark/sdk';
 import { type GuardProxy, startGuardProxy, type Refusal } from '../guard/guard-proxy.js';
 import type { Resolver } from '../guard/resolver.js';
-import { checkTarget, type TargetOptions } from '../guard/target-policy.js';
+import { guardRemoteBrowser } from '../guard/remote-guard.js';
+import type { TargetOptions } from '../guard/target-policy.js';
 import { urlForAgent } from '../url/redact.js';
 import { findChromium } from './chromium-path.js';
 import { chromiumArgs, PROXY_BYPASS } from './launch-args.js';
@@ -176,28 +177,22 @@ export class BrowserEngine {
       );
     }
     const browser = await connectRemote(endpoint);
-    // Service workers would fetch outside the routes below: a remote browser runs none of ours.
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    browser.on('disconnected', () => this.#lost(posture, context));
-    // No proxy in front of a remote browser: each request (each redirect hop too) and each
-    // WebSocket is checked by its URL before it goes.
-    await context.route('**/*', async (route) => {
-      const target = route.request().url();
-      const verdict = await checkTarget(target, this.options.resolver, this.options.policy());
-      if (verdict.allowed) return route.continue();
-      this.#refused({ target, reason: verdict.reason });
-      return route.abort('blockedbyclient');
-    });
-    await context.routeWebSocket(/.*/, async (socket) => {
-      const verdict = await checkTarget(
-        socket.url().replace(/^ws/i, 'http'),
-        this.options.resolver,
-        this.options.policy(),
+    try {
+      // No proxy in front of a remote browser: the guard pauses each of its requests instead.
+      await guardRemoteBrowser(browser, {
+        resolver: this.options.resolver,
+        policy: this.options.policy,
+        onRefused: (refusal) => this.#refused(refusal),
+      });
+    } catch (error) {
+      await browser.close().catch(() => undefined);
+      throw new TokenError(
+        'BROWSER_UNAVAILABLE',
+        `the browser at VMARK_BROWSER_ENDPOINT cannot be guarded (it must be Chromium, reachable over CDP): ${firstLine(error)}`,
       );
-      if (verdict.allowed) return socket.connectToServer();
-      this.#refused({ target: socket.url(), reason: verdict.reason });
-      return socket.close({ code: 1008, reason: 'blocked by vmark' });
-    });
+    }
+    const context = await browser.newContext();
+    browser.on('disconnected', () => this.#lost(posture, context));
     return { context, stop: () => context.close().then(() => browser.close()) };
   }
 

@@ -66,24 +66,26 @@ export async function resultOf(
     case 'closed':
       throw tabClosedError(tab.id, tab.closed ?? 'closed');
     case 'refused':
-      throw new TokenError(
-        'PERMISSION_DENIED',
-        `${outcome.reason}; this is final, not something to approve`,
-        ticketData,
-      );
     case 'failed': {
+      // The guard's own words for the hop it refused, when it refused this one.
       const failedAt = outcome.url ?? ticket.url;
       const refused = context.engine
         .refusalsSince(context.refusalsBefore)
         .findLast((refusal) => sameTarget(refusal, failedAt));
-      if (refused !== undefined) {
+      if (refused === undefined && outcome.kind === 'failed') {
         throw new TokenError(
-          'PERMISSION_DENIED',
-          `${refused.reason}; this is final, not something to approve`,
+          'NAVIGATION_FAILED',
+          `the page could not be loaded: ${outcome.error}`,
           ticketData,
         );
       }
-      throw new TokenError('NAVIGATION_FAILED', `the page could not be loaded: ${outcome.error}`, ticketData);
+      const reason =
+        refused?.reason ?? ('reason' in outcome ? outcome.reason : 'the network guard refused it');
+      throw new TokenError(
+        'PERMISSION_DENIED',
+        `${reason}; this is final, not something to approve`,
+        ticketData,
+      );
     }
     case 'loaded': {
       // Advisory only: a probe that fails or finds nothing leaves the result as it is.

@@ -6,7 +6,8 @@
 
 export type NavigationOutcome =
   | { readonly kind: 'loaded'; readonly status: number | null }
-  | { readonly kind: 'refused'; readonly reason: string }
+  /** `url`: the hop the guard refused (as asked; redact before it reaches a client). */
+  | { readonly kind: 'refused'; readonly reason: string; readonly url: string }
   /** `url`: the request that failed, a redirect hop perhaps (as asked; redact before it reaches a client). */
   | { readonly kind: 'failed'; readonly error: string; readonly url?: string }
   | { readonly kind: 'superseded'; readonly by: string }

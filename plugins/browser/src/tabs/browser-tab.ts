@@ -139,7 +139,9 @@ export class BrowserTab {
     this.#failedUrl = null;
     this.#lastResponse = null;
     try {
-      return await outcomeOf(await this.#goto(url));
+      const response = await this.#goto(url);
+      // The document the page holds now: a script may have sent it on before it loaded.
+      return await outcomeOf(this.#lastResponse ?? response);
     } catch (error) {
       if (this.#closed !== null) return { kind: 'closed' };
       const message = firstLine(error).replace(/^page\.goto:\s*/, '');
@@ -195,7 +197,11 @@ export class BrowserTab {
 /** A loaded document's outcome: a page the guard put in place of a refused one is a refusal. */
 async function outcomeOf(response: Response | null): Promise<NavigationOutcome> {
   if (response !== null && (await response.headerValue(REFUSED_HEADER)) !== null) {
-    return { kind: 'refused', reason: 'a redirect led to an address pages may not reach' };
+    return {
+      kind: 'refused',
+      reason: 'a redirect led to an address pages may not reach',
+      url: response.url(),
+    };
   }
   return { kind: 'loaded', status: response?.status() ?? null };
 }
