@@ -86,7 +86,9 @@ export class BrowserTab {
       // A crashed page stays open in the browser until closed; nothing will use it again.
       page.close().catch(() => undefined);
     });
-    page.on('close', () => this.markClosed('closed'));
+    // A page closes first when its browser goes away, and the browser says so just after: let
+    // it, so that the tab reports why. A close of ours, or of the page's own, is a plain close.
+    page.on('close', () => setImmediate(() => this.markClosed('closed')));
   }
 
   get generation(): number {
@@ -144,7 +146,11 @@ export class BrowserTab {
       return await outcomeOf(this.#lastResponse ?? response);
     } catch (error) {
       if (this.#closed !== null) return { kind: 'closed' };
-      const message = firstLine(error).replace(/^page\.goto:\s*/, '');
+      // Playwright ends its message with " at <the URL as asked>", query and all: the URL goes
+      // to the client redacted, in the ticket, never in the message.
+      const message = firstLine(error)
+        .replace(/^page\.goto:\s*/, '')
+        .replace(/ at \S+$/, '');
       if (!/interrupted by another navigation/i.test(message)) {
         return { kind: 'failed', error: message, url: this.#failedUrl ?? url };
       }
