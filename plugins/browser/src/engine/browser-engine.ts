@@ -15,7 +15,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { type Disposable, TokenError } from '@vmark/sdk';
 import { type GuardProxy, startGuardProxy, type Refusal } from '../guard/guard-proxy.js';
 import type { Resolver } from '../guard/resolver.js';
-import { guardRemoteBrowser } from '../guard/remote-guard.js';
+import { guardRemoteContext, type RemoteGuard, REMOTE_CONTEXT_OPTIONS } from '../guard/remote-guard.js';
 import type { TargetOptions } from '../guard/target-policy.js';
 import { urlForAgent } from '../url/redact.js';
 import { findChromium } from './chromium-path.js';
@@ -39,6 +39,8 @@ interface Running {
   readonly context: BrowserContext;
   /** Closes everything this posture started. */
   readonly stop: () => Promise<void>;
+  /** A remote browser's guard, told of each page. */
+  readonly guard?: RemoteGuard;
 }
 
 /** How long a local Chromium may take to start, or a remote one to answer, before the call fails. */
@@ -66,18 +68,24 @@ export class BrowserEngine {
     this.busy();
     const running = await this.#start(posture);
     try {
-      return { page: await running.context.newPage(), context: running.context };
+      return { page: await this.#pageIn(running), context: running.context };
     } catch {
       // The browser died since the last tab (its disconnect not yet seen): start afresh, once.
       this.#lost(posture, running.context);
       void running.stop().catch(() => undefined);
       const again = await this.#start(posture);
       try {
-        return { page: await again.context.newPage(), context: again.context };
+        return { page: await this.#pageIn(again), context: again.context };
       } catch (error) {
         throw new TokenError('BROWSER_UNAVAILABLE', `the browser could not open a tab: ${firstLine(error)}`);
       }
     }
+  }
+
+  async #pageIn(running: Running): Promise<Page> {
+    const page = await running.context.newPage();
+    await running.guard?.watch(page);
+    return page;
   }
 
   /** Told when a browser goes away, with the context it served; the tabs in it are gone with it. */
@@ -178,22 +186,22 @@ export class BrowserEngine {
     }
     const browser = await connectRemote(endpoint);
     try {
+      const context = await browser.newContext(REMOTE_CONTEXT_OPTIONS);
       // No proxy in front of a remote browser: the guard pauses each of its requests instead.
-      await guardRemoteBrowser(browser, {
+      const guard = await guardRemoteContext(context, {
         resolver: this.options.resolver,
         policy: this.options.policy,
         onRefused: (refusal) => this.#refused(refusal),
       });
+      browser.on('disconnected', () => this.#lost(posture, context));
+      return { context, guard, stop: () => browser.close() };
     } catch (error) {
       await browser.close().catch(() => undefined);
       throw new TokenError(
         'BROWSER_UNAVAILABLE',
-        `the browser at VMARK_BROWSER_ENDPOINT cannot be guarded (it must be Chromium, reachable over CDP): ${firstLine(error)}`,
+        `the browser at VMARK_BROWSER_ENDPOINT could not give vmark a guarded context: ${firstLine(error)}`,
       );
     }
-    const context = await browser.newContext();
-    browser.on('disconnected', () => this.#lost(posture, context));
-    return { context, stop: () => context.close().then(() => browser.close()) };
   }
 
   #guardProxy(): Promise<GuardProxy> {

@@ -20,6 +20,8 @@ export interface Refusal {
   /** `http://host:port/path` for plain requests, `https://host:port` for tunnels. */
   readonly target: string;
   readonly reason: string;
+  /** For a refused redirect hop, when known: the URL the redirect chain started from. */
+  readonly via?: string;
 }
 
 export interface GuardProxyOptions {

@@ -105,15 +105,18 @@ export async function resultOf(
 
 /**
  * Whether the guard's refusal is of the request that failed: the same scheme, host and port
- * (a tunnel is refused for its host and port alone). Chromium's own background requests are
+ * (a tunnel is refused for its host and port alone), or a hop of the chain it started. Chromium's own background requests are
  * refused too, and must not be blamed on a navigation that failed for another reason.
  */
 function sameTarget(refusal: Refusal, failedUrl: string): boolean {
-  try {
-    const refused = new URL(refusal.target);
-    const failed = new URL(failedUrl);
-    return refused.protocol === failed.protocol && refused.host === failed.host;
-  } catch {
-    return false;
-  }
+  const same = (a: string, b: string) => {
+    try {
+      const [x, y] = [new URL(a), new URL(b)];
+      return x.protocol === y.protocol && x.host === y.host;
+    } catch {
+      return false;
+    }
+  };
+  // A remote browser reports a refused redirect hop as the failure of the chain's first URL.
+  return same(refusal.target, failedUrl) || (refusal.via !== undefined && refusal.via === failedUrl);
 }
