@@ -129,4 +129,20 @@ describe('a browser that goes away', () => {
     expect(again.closed).toBeNull();
     expect(again.automationMode).toBe('ai-shared');
   });
+
+  it('answers an open that was starting a page when the browser died, never hanging', async () => {
+    await open();
+    // The browser dies at some moment of the page's creation: a sweep over the first moments,
+    // since no event marks "half-way through newPage". Each open must settle, one way or another.
+    for (const delay of [0, 10, 20, 30, 40]) {
+      const opening = rig.open().then(
+        (tab) => tab.closed ?? 'open',
+        (error: unknown) => (isTokenError(error) ? error.token : 'other'),
+      );
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      killChromium(process.pid, 'browser');
+      expect(['open', 'browser-lost', 'BROWSER_UNAVAILABLE']).toContain(await opening);
+      await open();
+    }
+  });
 });

@@ -17,6 +17,7 @@ import { type GuardProxy, startGuardProxy, type Refusal } from '../guard/guard-p
 import type { Resolver } from '../guard/resolver.js';
 import { guardRemoteContext, type RemoteGuard, REMOTE_CONTEXT_OPTIONS } from '../guard/remote-guard.js';
 import type { TargetOptions } from '../guard/target-policy.js';
+import { TIMED_OUT, within } from '../time-bound.js';
 import { urlForAgent } from '../url/redact.js';
 import { findChromium } from './chromium-path.js';
 import { chromiumArgs, PROXY_BYPASS } from './launch-args.js';
@@ -82,10 +83,24 @@ export class BrowserEngine {
     }
   }
 
+  /**
+   * A new page, or a failure: Playwright's `newPage` never settles when the browser dies while
+   * it runs, so it is raced against the context's end and a time bound.
+   */
   async #pageIn(running: Running): Promise<Page> {
-    const page = await running.context.newPage();
-    await running.guard?.watch(page);
-    return page;
+    let gone!: () => void;
+    const ended = new Promise<typeof TIMED_OUT>((resolve) => {
+      gone = () => resolve(TIMED_OUT);
+      running.context.once('close', gone);
+    });
+    try {
+      const page = await within(Promise.race([running.context.newPage(), ended]), START_MS);
+      if (page === TIMED_OUT) throw new Error('the browser did not open a page');
+      await running.guard?.watch(page);
+      return page;
+    } finally {
+      running.context.off('close', gone);
+    }
   }
 
   /** Told when a browser goes away, with the context it served; the tabs in it are gone with it. */
