@@ -1,6 +1,7 @@
 import { ApprovalsToken, definePlugin, HostInfoToken, SettingsToken, WorkbenchToken } from '@vmark/sdk';
 import { BrowserSettings } from './browser-settings.js';
 import { BrowserEngine } from './engine/browser-engine.js';
+import { probeGate } from './gates/gate-probe.js';
 import { systemResolver } from './guard/resolver.js';
 import { Navigator } from './navigation/navigator.js';
 import { BrowserSessions } from './session/browser-session.js';
@@ -36,6 +37,7 @@ export default definePlugin({
       resolver,
       settings,
       approvals: context.get(ApprovalsToken),
+      gateOf: probeGate,
     });
     const approvals = context.get(ApprovalsToken);
     const sessions = new BrowserSessions(new Keychain(context.get(HostInfoToken).home), approvals);

@@ -3,7 +3,7 @@
  * first tab a posture needs (not when the host starts), stopped when no tab has been open for a
  * while and when the host stops. A local Chromium runs behind the guard proxy; a remote one
  * (`VMARK_BROWSER_ENDPOINT`: a CDP or Playwright browser-server WebSocket) has every request
- * checked by route interception instead. A browser that goes away (crashed, killed, its
+ * paused and checked over CDP instead (`guardRemoteBrowser`). A browser that goes away (crashed, killed, its
  * connection dropped) is forgotten at once, its tabs told, and the next tab starts afresh.
  *
  * - `sandbox`: one fresh, non-persistent context shared by the sandbox tabs;
@@ -15,7 +15,10 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { type Disposable, TokenError } from '@vmark/sdk';
 import { type GuardProxy, startGuardProxy, type Refusal } from '../guard/guard-proxy.js';
 import type { Resolver } from '../guard/resolver.js';
-import { checkTarget, type TargetOptions } from '../guard/target-policy.js';
+import { guardRemoteContext, type RemoteGuard, REMOTE_CONTEXT_OPTIONS } from '../guard/remote-guard.js';
+import type { TargetOptions } from '../guard/target-policy.js';
+import { TIMED_OUT, within } from '../time-bound.js';
+import { urlForAgent } from '../url/redact.js';
 import { findChromium } from './chromium-path.js';
 import { chromiumArgs, PROXY_BYPASS } from './launch-args.js';
 
@@ -37,13 +40,24 @@ interface Running {
   readonly context: BrowserContext;
   /** Closes everything this posture started. */
   readonly stop: () => Promise<void>;
+  /** A remote browser's guard, told of each page. */
+  readonly guard?: RemoteGuard;
 }
+
+/** How long a local Chromium may take to start, or a remote one to answer, before the call fails. */
+const START_MS = 20_000;
+/** Refusals kept for attributing a failed navigation; only the recent ones are ever asked about. */
+const MAX_REFUSALS = 256;
 
 /** Stopped with `dispose()`, which the plugin awaits on deactivation (the browser takes a moment to close). */
 export class BrowserEngine {
   readonly #running = new Map<Posture, Promise<Running>>();
-  readonly #lostListeners = new Set<(posture: Posture) => void>();
+  /** The context each posture's running browser serves, once started. */
+  readonly #live = new Map<Posture, BrowserContext>();
+  readonly #lostListeners = new Set<(context: BrowserContext) => void>();
+  /** The recent refusals; `#refusalTotal` counts every one ever made. */
   readonly #refusals: Refusal[] = [];
+  #refusalTotal = 0;
   #proxy: Promise<GuardProxy> | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
   #disposed = false;
@@ -56,28 +70,55 @@ export class BrowserEngine {
     this.busy();
     const running = await this.#start(posture);
     try {
-      return { page: await running.context.newPage(), context: running.context };
+      return { page: await this.#pageIn(running), context: running.context };
     } catch {
       // The browser died since the last tab (its disconnect not yet seen): start afresh, once.
-      this.#forget(posture);
+      this.#lost(posture, running.context);
+      void running.stop().catch(() => undefined);
       const again = await this.#start(posture);
-      return { page: await again.context.newPage(), context: again.context };
+      try {
+        return { page: await this.#pageIn(again), context: again.context };
+      } catch (error) {
+        throw new TokenError('BROWSER_UNAVAILABLE', `the browser could not open a tab: ${firstLine(error)}`);
+      }
     }
   }
 
-  /** Told when a posture's browser goes away; its tabs are gone with it. */
-  onLost(listener: (posture: Posture) => void): Disposable {
+  /**
+   * A new page, or a failure: Playwright's `newPage` never settles when the browser dies while
+   * it runs, so it is raced against the context's end and a time bound.
+   */
+  async #pageIn(running: Running): Promise<Page> {
+    let gone!: () => void;
+    const ended = new Promise<typeof TIMED_OUT>((resolve) => {
+      gone = () => resolve(TIMED_OUT);
+      running.context.once('close', gone);
+    });
+    try {
+      const page = await within(Promise.race([running.context.newPage(), ended]), START_MS);
+      if (page === TIMED_OUT) throw new Error('the browser did not open a page');
+      await running.guard?.watch(page);
+      return page;
+    } finally {
+      running.context.off('close', gone);
+    }
+  }
+
+  /** Told when a browser goes away, with the context it served; the tabs in it are gone with it. */
+  onLost(listener: (context: BrowserContext) => void): Disposable {
     this.#lostListeners.add(listener);
     return { dispose: () => this.#lostListeners.delete(listener) };
   }
 
-  /** The guard's refusals since `since` (a count from `refusalCount`), newest last. */
+  /** The guard's refusals since `since` (a `refusalCount` read earlier), newest last. */
   refusalsSince(since: number): readonly Refusal[] {
-    return this.#refusals.slice(since);
+    const kept = this.#refusalTotal - this.#refusals.length;
+    return this.#refusals.slice(Math.max(since - kept, 0));
   }
 
+  /** How many refusals the guard has made so far. */
   get refusalCount(): number {
-    return this.#refusals.length;
+    return this.#refusalTotal;
   }
 
   /** No tab is open: stop the browsers if none opens for a while. */
@@ -104,9 +145,15 @@ export class BrowserEngine {
   #start(posture: Posture): Promise<Running> {
     let running = this.#running.get(posture);
     if (!running) {
-      running = this.#launch(posture);
-      this.#running.set(posture, running);
-      running.catch(() => this.#running.delete(posture));
+      const started = this.#launch(posture).then((r) => {
+        this.#live.set(posture, r.context);
+        return r;
+      });
+      running = started;
+      this.#running.set(posture, started);
+      started.catch(() => {
+        if (this.#running.get(posture) === started) this.#running.delete(posture);
+      });
     }
     return running;
   }
@@ -118,6 +165,7 @@ export class BrowserEngine {
     const proxy = await this.#guardProxy();
     const launch = {
       executablePath,
+      timeout: START_MS,
       headless: !this.options.headed,
       args: chromiumArgs({ asRoot: process.getuid?.() === 0 }),
       proxy: {
@@ -133,14 +181,14 @@ export class BrowserEngine {
       const context = await chromium.launchPersistentContext(profile, launch).catch((error: unknown) => {
         throw launchFailed(error);
       });
-      context.on('close', () => this.#lost(posture));
+      context.on('close', () => this.#lost(posture, context));
       return { context, stop: () => context.close() };
     }
     const browser = await chromium.launch(launch).catch((error: unknown) => {
       throw launchFailed(error);
     });
-    browser.on('disconnected', () => this.#lost(posture));
     const context = await browser.newContext();
+    browser.on('disconnected', () => this.#lost(posture, context));
     return { context, stop: () => browser.close() };
   }
 
@@ -153,16 +201,23 @@ export class BrowserEngine {
       );
     }
     const browser = await connectRemote(endpoint);
-    browser.on('disconnected', () => this.#lost(posture));
-    const context = await browser.newContext();
-    // No proxy in front of a remote browser: each request is checked by its URL before it goes.
-    await context.route('**/*', async (route) => {
-      const verdict = await checkTarget(route.request().url(), this.options.resolver, this.options.policy());
-      if (verdict.allowed) return route.continue();
-      this.#refused({ target: route.request().url(), reason: verdict.reason });
-      return route.abort('blockedbyclient');
-    });
-    return { context, stop: () => context.close().then(() => browser.close()) };
+    try {
+      const context = await browser.newContext(REMOTE_CONTEXT_OPTIONS);
+      // No proxy in front of a remote browser: the guard pauses each of its requests instead.
+      const guard = await guardRemoteContext(context, {
+        resolver: this.options.resolver,
+        policy: this.options.policy,
+        onRefused: (refusal) => this.#refused(refusal),
+      });
+      browser.on('disconnected', () => this.#lost(posture, context));
+      return { context, guard, stop: () => browser.close() };
+    } catch (error) {
+      await browser.close().catch(() => undefined);
+      throw new TokenError(
+        'BROWSER_UNAVAILABLE',
+        `the browser at VMARK_BROWSER_ENDPOINT could not give vmark a guarded context: ${firstLine(error)}`,
+      );
+    }
   }
 
   #guardProxy(): Promise<GuardProxy> {
@@ -176,28 +231,27 @@ export class BrowserEngine {
 
   #refused(refusal: Refusal): void {
     this.#refusals.push(refusal);
-    // Only the recent ones are ever asked about.
-    if (this.#refusals.length > 256) this.#refusals.splice(0, this.#refusals.length - 128);
+    this.#refusalTotal++;
+    if (this.#refusals.length > MAX_REFUSALS)
+      this.#refusals.splice(0, this.#refusals.length - MAX_REFUSALS / 2);
   }
 
-  #lost(posture: Posture): void {
-    if (!this.#running.has(posture)) return;
-    this.#running.delete(posture);
-    for (const listener of [...this.#lostListeners]) listener(posture);
-  }
-
-  #forget(posture: Posture): void {
-    const running = this.#running.get(posture);
-    this.#running.delete(posture);
-    void running?.then((r) => r.stop()).catch(() => undefined);
+  /** A browser went away (or was stopped): forget it, if it is still the posture's, and tell its tabs. */
+  #lost(posture: Posture, context: BrowserContext): void {
+    if (this.#live.get(posture) === context) {
+      this.#live.delete(posture);
+      this.#running.delete(posture);
+    }
+    for (const listener of [...this.#lostListeners]) listener(context);
   }
 
   async #stopAll(): Promise<void> {
     const all = [...this.#running.entries()];
-    this.#running.clear();
     for (const [posture, running] of all) {
-      await running.then((r) => r.stop()).catch(() => undefined);
-      for (const listener of [...this.#lostListeners]) listener(posture);
+      const stopped = await running.catch(() => undefined);
+      if (stopped === undefined) continue;
+      this.#lost(posture, stopped.context);
+      await stopped.stop().catch(() => undefined);
     }
   }
 }
@@ -206,11 +260,14 @@ export class BrowserEngine {
 async function connectRemote(endpoint: string): Promise<Browser> {
   const cdp = /^https?:/i.test(endpoint) || /\/devtools\/browser\//.test(endpoint);
   try {
-    return cdp ? await chromium.connectOverCDP(endpoint) : await chromium.connect(endpoint);
+    return cdp
+      ? await chromium.connectOverCDP(endpoint, { timeout: START_MS })
+      : await chromium.connect(endpoint, { timeout: START_MS });
   } catch (error) {
+    // A grid's address may carry a token in its query or userinfo: the AI sees neither.
     throw new TokenError(
       'BROWSER_UNAVAILABLE',
-      `could not reach the browser at VMARK_BROWSER_ENDPOINT (${endpoint}): ${firstLine(error)}`,
+      `could not reach the browser at VMARK_BROWSER_ENDPOINT (${urlForAgent(endpoint)}): ${firstLine(error).replaceAll(endpoint, urlForAgent(endpoint))}`,
     );
   }
 }

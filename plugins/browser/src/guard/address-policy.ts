@@ -2,7 +2,8 @@
  * Which IP addresses a page may reach (DESIGN §9, vmark-notes §3): the public internet only.
  * Loopback, private, link-local, cloud-metadata, carrier-grade NAT, multicast, reserved and
  * unspecified ranges are refused, in IPv4 and IPv6, including IPv4 carried inside IPv6
- * (`::ffff:127.0.0.1`, NAT64, 6to4), so that no spelling of an address slips through.
+ * (`::ffff:127.0.0.1`, NAT64, 6to4), so that no spelling of an address slips through, and an
+ * address that does not parse is refused as reserved.
  */
 import { BlockList, isIP } from 'node:net';
 
@@ -13,6 +14,7 @@ const RANGES: ReadonlyArray<readonly [AddressClass, string, number, 'ipv4' | 'ip
   ['metadata', '169.254.169.254', 32, 'ipv4'],
   ['metadata', '100.100.100.200', 32, 'ipv4'], // Alibaba Cloud
   ['metadata', 'fd00:ec2::254', 128, 'ipv6'], // AWS over IPv6
+  ['metadata', 'fd20:ce::254', 128, 'ipv6'], // Google Cloud over IPv6
   ['unspecified', '0.0.0.0', 8, 'ipv4'],
   ['loopback', '127.0.0.0', 8, 'ipv4'],
   ['private', '10.0.0.0', 8, 'ipv4'],
@@ -25,6 +27,7 @@ const RANGES: ReadonlyArray<readonly [AddressClass, string, number, 'ipv4' | 'ip
   ['reserved', '198.18.0.0', 15, 'ipv4'],
   ['reserved', '198.51.100.0', 24, 'ipv4'],
   ['reserved', '203.0.113.0', 24, 'ipv4'],
+  ['reserved', '192.88.99.0', 24, 'ipv4'], // 6to4 relays, retired
   ['reserved', '240.0.0.0', 4, 'ipv4'], // and 255.255.255.255
   ['multicast', '224.0.0.0', 4, 'ipv4'],
   ['unspecified', '::', 128, 'ipv6'],
@@ -33,6 +36,8 @@ const RANGES: ReadonlyArray<readonly [AddressClass, string, number, 'ipv4' | 'ip
   ['link-local', 'fe80::', 10, 'ipv6'],
   ['reserved', 'fec0::', 10, 'ipv6'], // site-local, deprecated
   ['reserved', '2001:db8::', 32, 'ipv6'],
+  ['reserved', '2001::', 32, 'ipv6'], // Teredo: an address behind someone's NAT, never a site
+  ['private', '64:ff9b:1::', 48, 'ipv6'], // NAT64 for a local network (RFC 8215)
   ['reserved', '100::', 64, 'ipv6'], // discard
   ['multicast', 'ff00::', 8, 'ipv6'],
 ];
@@ -54,38 +59,43 @@ const ORDER: readonly AddressClass[] = [
   'reserved',
 ];
 
-/** The IPv4 address an IPv6 one carries (mapped, NAT64, 6to4), if any. */
-function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|::ffff:0:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1]!;
-  const words = expandIpv6(lower);
-  if (words === null) return null;
+/**
+ * The IPv4 address an IPv6 one carries, if any: IPv4-mapped (`::ffff:a.b.c.d`, in dotted or
+ * hex form), IPv4-translated (`::ffff:0:a.b.c.d`), the IPv4-compatible `::a.b.c.d` of old,
+ * NAT64 (`64:ff9b::a.b.c.d`) and 6to4 (`2002:AABB:CCDD::`). Each reaches that IPv4 address.
+ */
+function embeddedIpv4(words: readonly number[]): string | null {
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  // ::ffff:a.b.c.d written in hex, and the IPv4-compatible ::a.b.c.d of old.
-  if (words.slice(0, 5).every((w) => w === 0) && (words[5] === 0xffff || words[5] === 0)) {
-    if (words[5] === 0 && words[6] === 0) return null; // ::, ::1
+  const zeros = (from: number, to: number) => words.slice(from, to).every((w) => w === 0);
+  if (zeros(0, 5) && (words[5] === 0xffff || words[5] === 0)) {
+    if (words[5] === 0 && words[6] === 0 && words[7]! <= 1) return null; // ::, ::1
     return v4(words[6]!, words[7]!);
   }
-  if (words[0] === 0x64 && words[1] === 0xff9b && words.slice(2, 6).every((w) => w === 0)) {
-    return v4(words[6]!, words[7]!);
-  }
+  if (zeros(0, 4) && words[4] === 0xffff && words[5] === 0) return v4(words[6]!, words[7]!);
+  if (words[0] === 0x64 && words[1] === 0xff9b && zeros(2, 6)) return v4(words[6]!, words[7]!);
   if (words[0] === 0x2002) return v4(words[1]!, words[2]!);
   return null;
 }
 
-function expandIpv6(address: string): number[] | null {
-  const halves = address.split('::');
+/** The eight 16-bit words of an IPv6 address (a dotted IPv4 tail counts as two), or null. */
+function ipv6Words(address: string): number[] | null {
+  let text = address;
+  const dotted = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    if (isIP(dotted[2]!) !== 4) return null;
+    const [a, b, c, d] = dotted[2]!.split('.').map(Number) as [number, number, number, number];
+    text = `${dotted[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split('::');
   if (halves.length > 2) return null;
-  const parse = (part: string) => (part === '' ? [] : part.split(':').map((w) => parseInt(w, 16)));
+  const parse = (part: string) => (part === '' ? [] : part.split(':'));
   const head = parse(halves[0]!);
   const tail = halves.length === 2 ? parse(halves[1]!) : [];
   const missing = 8 - head.length - tail.length;
-  if (halves.length === 1 ? missing !== 0 : missing < 0) return null;
-  const words = [...head, ...new Array<number>(Math.max(missing, 0)).fill(0), ...tail];
-  return words.length === 8 && words.every((w) => Number.isInteger(w) && w >= 0 && w <= 0xffff)
-    ? words
-    : null;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
+  const parts = [...head, ...new Array<string>(Math.max(missing, 0)).fill('0'), ...tail];
+  if (!parts.every((part) => /^[0-9a-f]{1,4}$/i.test(part))) return null;
+  return parts.map((part) => parseInt(part, 16));
 }
 
 /** What an IP address is, for the network guard; anything unparseable is `reserved`. */
@@ -94,7 +104,9 @@ export function classifyAddress(address: string): AddressClass {
   const family = isIP(bare);
   if (family === 0) return 'reserved';
   if (family === 6) {
-    const inner = embeddedIpv4(bare);
+    const words = ipv6Words(bare);
+    if (words === null) return 'reserved';
+    const inner = embeddedIpv4(words);
     if (inner !== null) return classifyAddress(inner);
   }
   const type = family === 4 ? 'ipv4' : 'ipv6';

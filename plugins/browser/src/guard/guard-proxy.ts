@@ -14,12 +14,14 @@ import { createServer, type IncomingMessage, request, type Server, type ServerRe
 import { connect, type Socket } from 'node:net';
 import type { Disposable } from '@vmark/sdk';
 import type { Resolver } from './resolver.js';
-import { checkHost, type TargetOptions } from './target-policy.js';
+import { checkHost, type TargetOptions, type TargetVerdict } from './target-policy.js';
 
 export interface Refusal {
   /** `http://host:port/path` for plain requests, `https://host:port` for tunnels. */
   readonly target: string;
   readonly reason: string;
+  /** For a refused redirect hop, when known: the URL the redirect chain started from. */
+  readonly via?: string;
 }
 
 export interface GuardProxyOptions {
@@ -51,7 +53,10 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
 
   const server: Server = createServer((req, res) => {
     if (!authorized(req)) return challenge(res);
-    void forward(req, res, options);
+    forward(req, res, options).catch(() => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
   });
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     if (!authorized(req)) {
@@ -60,7 +65,7 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
       );
       return;
     }
-    void tunnel(req, client, head, options);
+    tunnel(req, client, head, options).catch(() => client.destroy());
   });
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -100,6 +105,15 @@ const escapeHtml = (text: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
 
+/** The policy's verdict; a guard that cannot decide refuses. */
+async function verdictFor(host: string, options: GuardProxyOptions): Promise<TargetVerdict> {
+  try {
+    return await checkHost(host, options.resolver, options.policy());
+  } catch {
+    return { allowed: false, kind: 'unresolved', reason: `the network guard could not check ${host}` };
+  }
+}
+
 /** A plain-HTTP request in absolute form (`GET http://host/path`). */
 async function forward(req: IncomingMessage, res: ServerResponse, options: GuardProxyOptions): Promise<void> {
   let url: URL;
@@ -114,7 +128,7 @@ async function forward(req: IncomingMessage, res: ServerResponse, options: Guard
     refusedPage(res, `only http and https pages may be opened, not ${url.protocol}`);
     return;
   }
-  const verdict = await checkHost(url.hostname, options.resolver, options.policy());
+  const verdict = await verdictFor(url.hostname, options);
   if (!verdict.allowed) {
     options.onRefused({ target: `http://${url.host}${url.pathname}`, reason: verdict.reason });
     refusedPage(res, verdict.reason);
@@ -133,14 +147,19 @@ async function forward(req: IncomingMessage, res: ServerResponse, options: Guard
       setHost: false,
     },
     (answer) => {
+      // Redirects go back to the browser as they are: its next hop is a request of its own,
+      // checked like any other.
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
+      answer.on('error', () => res.destroy());
     },
   );
   upstream.on('error', () => {
     if (!res.headersSent) res.writeHead(502);
     res.end();
   });
+  // The browser gave up on it (a tab closed on a page that never finishes): so does the proxy.
+  res.on('close', () => upstream.destroy());
   req.pipe(upstream);
 }
 
@@ -157,23 +176,32 @@ async function tunnel(
     client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
     return;
   }
-  const host = match[1]!;
-  const port = match[2]!;
-  const verdict = await checkHost(host, options.resolver, options.policy());
+  const [, host, portText] = match as unknown as [string, string, string];
+  const port = Number(portText);
+  if (port < 1 || port > 65535) {
+    client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+    return;
+  }
+  const verdict = await verdictFor(host, options);
   if (!verdict.allowed) {
     options.onRefused({ target: `https://${req.url}`, reason: verdict.reason });
     client.end(`HTTP/1.1 403 Forbidden\r\n${REFUSED_HEADER}: refused\r\n\r\n`);
     return;
   }
-  const address = verdict.addresses[0] ?? host;
-  const upstream = connect(Number(port), address, () => {
+  let established = false;
+  // An address the policy checked (it never allows a name with none), not the name again.
+  const address: string = verdict.addresses[0] ?? '0.0.0.0';
+  const upstream = connect(port, address, () => {
+    established = true;
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     if (head.length > 0) upstream.write(head);
     upstream.pipe(client);
     client.pipe(upstream);
   });
   upstream.on('error', () => {
-    if (!client.destroyed) client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+    // Once the tunnel is up its bytes are the browser's TLS: an error ends it, nothing is written.
+    if (established) client.destroy();
+    else if (!client.destroyed) client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
   });
   client.on('close', () => upstream.destroy());
 }

@@ -14,31 +14,49 @@ export interface Resolver {
 }
 
 interface Rule {
+  readonly kind: 'map' | 'exclude';
   readonly pattern: RegExp;
+  /** What a mapped name resolves as instead (an address or another name). */
   readonly replacement: string;
 }
 
-/** Parses `MAP <pattern> <replacement>` rules; anything else in the list is ignored. */
+/**
+ * Parses `MAP <pattern> <replacement>` and `EXCLUDE <pattern>` rules (patterns are globs with
+ * `*`); anything else in the list is ignored. A replacement with a port (`MAP a b:8080`) is
+ * not supported: the name then resolves to nothing, so it is refused rather than looked up.
+ */
 export function parseHostRules(text: string): readonly Rule[] {
   const rules: Rule[] = [];
   for (const part of text.split(',')) {
     const words = part.trim().split(/\s+/);
-    if (words.length !== 3 || words[0]!.toUpperCase() !== 'MAP') continue;
-    const glob = words[1]!
+    const verb = words[0]!.toUpperCase();
+    const glob = (words[1] ?? '')
       .toLowerCase()
       .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
       .replace(/\*/g, '.*');
-    rules.push({ pattern: new RegExp(`^${glob}$`), replacement: words[2]!.toLowerCase() });
+    const pattern = new RegExp(`^${glob}$`);
+    if (verb === 'MAP' && words.length === 3) {
+      rules.push({ kind: 'map', pattern, replacement: words[2]!.toLowerCase() });
+    } else if (verb === 'EXCLUDE' && words.length === 2) {
+      rules.push({ kind: 'exclude', pattern, replacement: '' });
+    }
   }
   return rules;
+}
+
+/** The name `host` resolves as under `rules`: Chromium's order, exclusions first, then the first map. */
+export function mappedHost(rules: readonly Rule[], host: string): string {
+  const name = host.toLowerCase();
+  if (rules.some((r) => r.kind === 'exclude' && r.pattern.test(name))) return name;
+  return rules.find((r) => r.kind === 'map' && r.pattern.test(name))?.replacement ?? name;
 }
 
 export function systemResolver(hostRules = ''): Resolver {
   const rules = parseHostRules(hostRules);
   return {
     async resolve(host) {
-      const name = rules.find((r) => r.pattern.test(host))?.replacement ?? host;
-      if (isIP(name.replace(/^\[|\]$/g, ''))) return [name.replace(/^\[|\]$/g, '')];
+      const name = mappedHost(rules, host).replace(/^\[|\]$/g, '');
+      if (isIP(name)) return [name];
       const found = await lookup(name, { all: true, verbatim: true });
       return found.map((a) => a.address);
     },

@@ -6,14 +6,12 @@
  */
 import { TokenError } from '@vmark/sdk';
 import type { BrowserEngine } from '../engine/browser-engine.js';
-import type { BrowserTab } from '../tabs/browser-tab.js';
+import type { Gate } from '../gates/classify-gate.js';
+import type { Refusal } from '../guard/guard-proxy.js';
+import { type BrowserTab, tabClosedError } from '../tabs/browser-tab.js';
+import { TIMED_OUT, within } from '../time-bound.js';
 import { urlForAgent } from '../url/redact.js';
 import type { NavigationOutcome, NavigationTicket } from './navigation-ticket.js';
-
-export interface Gate {
-  readonly kind: 'challenge' | 'consent' | 'login-required' | 'rate-limited';
-  readonly hint: string;
-}
 
 export interface NavigationResult {
   readonly tabId: string;
@@ -33,15 +31,8 @@ export async function settle(
   ticket: NavigationTicket,
   timeoutMs: number,
 ): Promise<NavigationOutcome | 'timeout'> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>(
-    (resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)),
-  );
-  try {
-    return await Promise.race([ticket.outcome, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const outcome = await within(ticket.outcome, timeoutMs);
+  return outcome === TIMED_OUT ? 'timeout' : outcome;
 }
 
 export async function resultOf(
@@ -50,7 +41,7 @@ export async function resultOf(
   outcome: NavigationOutcome | 'timeout',
   context: {
     readonly engine: BrowserEngine;
-    /** The guard's refusal count when the navigation started. */
+    /** The guard's refusal count (`refusalCount`) when the navigation started. */
     readonly refusalsBefore: number;
     readonly timeoutMs: number;
     readonly gateOf?: (tab: BrowserTab) => Promise<Gate | null>;
@@ -69,27 +60,35 @@ export async function resultOf(
     case 'superseded':
       throw new TokenError(
         'NAVIGATION_SUPERSEDED',
-        'another navigation of this tab started before this one finished; read the tab to see where it is',
-        { ...ticketData, ...(outcome.by ? { supersededBy: outcome.by } : {}) },
+        `another navigation of this tab (${outcome.by}) started before this one finished; read the tab to see where it is`,
+        { ...ticketData, supersededBy: outcome.by },
       );
+    case 'closed':
+      throw tabClosedError(tab.id, tab.closed ?? 'closed');
     case 'refused':
-      throw new TokenError(
-        'PERMISSION_DENIED',
-        `${outcome.reason}; this is final, not something to approve`,
-        ticketData,
-      );
     case 'failed': {
-      const refused = context.engine.refusalsSince(context.refusalsBefore).at(-1);
-      if (refused !== undefined) {
+      // The guard's own words for the hop it refused, when it refused this one.
+      const failedAt = outcome.url ?? ticket.url;
+      const refused = context.engine
+        .refusalsSince(context.refusalsBefore)
+        .findLast((refusal) => sameTarget(refusal, failedAt));
+      if (refused === undefined && outcome.kind === 'failed') {
         throw new TokenError(
-          'PERMISSION_DENIED',
-          `${refused.reason}; this is final, not something to approve`,
+          'NAVIGATION_FAILED',
+          `the page could not be loaded: ${outcome.error}`,
           ticketData,
         );
       }
-      throw new TokenError('NAVIGATION_FAILED', `the page could not be loaded: ${outcome.error}`, ticketData);
+      const reason =
+        refused?.reason ?? ('reason' in outcome ? outcome.reason : 'the network guard refused it');
+      throw new TokenError(
+        'PERMISSION_DENIED',
+        `${reason}; this is final, not something to approve`,
+        ticketData,
+      );
     }
     case 'loaded': {
+      // Advisory only: a probe that fails or finds nothing leaves the result as it is.
       const gate = (await context.gateOf?.(tab).catch(() => null)) ?? null;
       return {
         tabId: tab.id,
@@ -102,4 +101,22 @@ export async function resultOf(
       };
     }
   }
+}
+
+/**
+ * Whether the guard's refusal is of the request that failed: the same scheme, host and port
+ * (a tunnel is refused for its host and port alone), or a hop of the chain it started. Chromium's own background requests are
+ * refused too, and must not be blamed on a navigation that failed for another reason.
+ */
+function sameTarget(refusal: Refusal, failedUrl: string): boolean {
+  const same = (a: string, b: string) => {
+    try {
+      const [x, y] = [new URL(a), new URL(b)];
+      return x.protocol === y.protocol && x.host === y.host;
+    } catch {
+      return false;
+    }
+  };
+  // A remote browser reports a refused redirect hop as the failure of the chain's first URL.
+  return same(refusal.target, failedUrl) || (refusal.via !== undefined && refusal.via === failedUrl);
 }

@@ -6,9 +6,13 @@
 
 export type NavigationOutcome =
   | { readonly kind: 'loaded'; readonly status: number | null }
-  | { readonly kind: 'refused'; readonly reason: string }
-  | { readonly kind: 'failed'; readonly error: string }
-  | { readonly kind: 'superseded'; readonly by: string | null };
+  /** `url`: the hop the guard refused (as asked; redact before it reaches a client). */
+  | { readonly kind: 'refused'; readonly reason: string; readonly url: string }
+  /** `url`: the request that failed, a redirect hop perhaps (as asked; redact before it reaches a client). */
+  | { readonly kind: 'failed'; readonly error: string; readonly url?: string }
+  | { readonly kind: 'superseded'; readonly by: string }
+  /** The tab went away (closed, its renderer crashed, its browser lost) before the page loaded. */
+  | { readonly kind: 'closed' };
 
 export interface NavigationTicket {
   readonly id: string;
@@ -22,23 +26,21 @@ export interface NavigationTicket {
 
 export class NavigationTickets {
   #next = 1;
-  readonly #tickets = new Map<string, NavigationTicket & { supersede(by: string | null): void }>();
+  readonly #tickets = new Map<string, NavigationTicket & { end(outcome: NavigationOutcome): void }>();
   #latest: string | null = null;
 
   /** Starts a ticket for `run`, superseding the one before it. */
   start(url: string, run: () => Promise<NavigationOutcome>): NavigationTicket {
     const id = `nav-${this.#next++}`;
-    if (this.#latest !== null) this.#tickets.get(this.#latest)?.supersede(id);
+    if (this.#latest !== null) this.#tickets.get(this.#latest)?.end({ kind: 'superseded', by: id });
     let settledWith: NavigationOutcome | undefined;
-    let supersede!: (by: string | null) => void;
-    const superseded = new Promise<NavigationOutcome>((resolve) => {
-      supersede = (by) => resolve({ kind: 'superseded', by });
-    });
+    let end!: (outcome: NavigationOutcome) => void;
+    const ended = new Promise<NavigationOutcome>((resolve) => (end = resolve));
     const outcome = Promise.race([
       run().catch((error: unknown): NavigationOutcome => ({ kind: 'failed', error: messageOf(error) })),
-      superseded,
+      ended,
     ]).then((value) => (settledWith ??= value));
-    const ticket = { id, url, outcome, settled: () => settledWith, supersede };
+    const ticket = { id, url, outcome, settled: () => settledWith, end };
     this.#tickets.set(id, ticket);
     this.#latest = id;
     // Only the recent ones are ever waited for.
@@ -56,7 +58,7 @@ export class NavigationTickets {
 
   /** The page went away: what was pending will never load. */
   abandon(): void {
-    for (const ticket of this.#tickets.values()) ticket.supersede(null);
+    for (const ticket of this.#tickets.values()) ticket.end({ kind: 'closed' });
   }
 }
 

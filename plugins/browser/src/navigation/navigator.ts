@@ -13,7 +13,9 @@ import { checkTarget } from '../guard/target-policy.js';
 import type { BrowserTab } from '../tabs/browser-tab.js';
 import type { TabRegistry } from '../tabs/tab-registry.js';
 import { originForAgent, urlForAgent } from '../url/redact.js';
-import { type Gate, type NavigationResult, resultOf, settle } from './navigation-result.js';
+import type { Gate } from '../gates/classify-gate.js';
+import { type NavigationResult, resultOf, settle } from './navigation-result.js';
+import type { NavigationTicket } from './navigation-ticket.js';
 
 export interface NavigatorServices {
   readonly registry: TabRegistry;
@@ -25,6 +27,9 @@ export interface NavigatorServices {
 }
 
 export class Navigator {
+  /** The guard's refusal count when each navigation started, to tell which refusals are its own. */
+  readonly #refusalsBefore = new WeakMap<NavigationTicket, number>();
+
   constructor(private readonly services: NavigatorServices) {}
 
   /** A new AI tab in the current posture, navigated to `url`. No tab is made for a refused URL. */
@@ -58,7 +63,7 @@ export class Navigator {
     const outcome = await settle(ticket, timeoutMs);
     return resultOf(tab, ticket, outcome, {
       engine: this.services.engine,
-      refusalsBefore: 0,
+      refusalsBefore: this.#refusalsBefore.get(ticket) ?? 0,
       timeoutMs,
       gateOf: this.services.gateOf,
     });
@@ -89,6 +94,7 @@ export class Navigator {
     if (tab.posture === 'shared') await this.#approveDestination(tab, url, call, action);
     const refusalsBefore = this.services.engine.refusalCount;
     const ticket = tab.navigate(url);
+    this.#refusalsBefore.set(ticket, refusalsBefore);
     const outcome = await settle(ticket, timeoutMs);
     return resultOf(tab, ticket, outcome, {
       engine: this.services.engine,

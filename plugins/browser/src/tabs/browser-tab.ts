@@ -5,7 +5,7 @@
  * navigation tickets.
  */
 import type { BrowserContext, Page, Response } from 'playwright-core';
-import type { ProvidedTabState } from '@vmark/sdk';
+import { type ProvidedTabState, TokenError } from '@vmark/sdk';
 import type { Posture } from '../engine/browser-engine.js';
 import { REFUSED_HEADER } from '../guard/guard-proxy.js';
 import {
@@ -14,6 +14,7 @@ import {
   NavigationTickets,
 } from '../navigation/navigation-ticket.js';
 import { IsolatedWorld } from '../perception/isolated-world.js';
+import { TIMED_OUT, within } from '../time-bound.js';
 import { urlForAgent } from '../url/redact.js';
 
 export type AutomationMode = 'ai-sandbox' | 'ai-shared';
@@ -21,11 +22,29 @@ export type AutomationMode = 'ai-sandbox' | 'ai-shared';
 /** Why a tab is gone, for the calls that still name it. */
 export type ClosedReason = 'closed' | 'crashed' | 'browser-lost';
 
+const CLOSED_WORDS: Record<ClosedReason, string> = {
+  closed: 'was closed',
+  crashed: 'was closed: its page crashed (open it again to continue)',
+  'browser-lost': 'was closed: the browser it lived in stopped (open a new tab to start it again)',
+};
+
+/** `TAB_CLOSED`, for a call that names a tab that went away (or was waiting on it when it did). */
+export function tabClosedError(tabId: string, reason: ClosedReason): TokenError {
+  return new TokenError('TAB_CLOSED', `tab ${tabId} ${CLOSED_WORDS[reason]}`, { tabId });
+}
+
+/** How long a title is waited for: the page's main thread may be busy for ever. */
+const TITLE_MS = 1000;
+
 export class BrowserTab {
   #generation = 0;
   #loading = false;
   #title = '';
   #closed: ClosedReason | null = null;
+  /** The main-frame navigation request that failed last (a redirect hop, perhaps). */
+  #failedUrl: string | null = null;
+  /** The main frame's last document response. */
+  #lastResponse: Response | null = null;
   readonly tickets = new NavigationTickets();
   /** Where vmark's scripts run in this tab's frames, out of the page's reach. */
   readonly world: IsolatedWorld;
@@ -51,11 +70,25 @@ export class BrowserTab {
       this.#loading = false;
       void this.#refreshTitle();
     });
-    page.on('requestfailed', (request) => {
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.#loading = false;
+    page.on('response', (response) => {
+      const request = response.request();
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame())
+        this.#lastResponse = response;
     });
-    page.on('crash', () => this.markClosed('crashed'));
-    page.on('close', () => this.markClosed('closed'));
+    page.on('requestfailed', (request) => {
+      if (!request.isNavigationRequest() || request.frame() !== page.mainFrame()) return;
+      this.#loading = false;
+      // An aborted request was replaced (by another navigation), not refused or unreachable.
+      if (request.failure()?.errorText !== 'net::ERR_ABORTED') this.#failedUrl = request.url();
+    });
+    page.on('crash', () => {
+      this.markClosed('crashed');
+      // A crashed page stays open in the browser until closed; nothing will use it again.
+      page.close().catch(() => undefined);
+    });
+    // A page closes first when its browser goes away, and the browser says so just after: let
+    // it, so that the tab reports why. A close of ours, or of the page's own, is a plain close.
+    page.on('close', () => setImmediate(() => this.markClosed('closed')));
   }
 
   get generation(): number {
@@ -96,22 +129,54 @@ export class BrowserTab {
   navigate(url: string): NavigationTicket {
     this.#loading = true;
     return this.tickets.start(url, async (): Promise<NavigationOutcome> => {
-      let response: Response | null;
       try {
-        // No time limit here: the ticket waits as long as the page takes; callers bound their wait.
-        response = await this.page.goto(url, { waitUntil: 'load', timeout: 0 });
-      } catch (error) {
-        const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-        if (/interrupted by another navigation/i.test(message)) return { kind: 'superseded', by: null };
-        return { kind: 'failed', error: message.replace(/^page\.goto:\s*/, '') };
+        return await this.#load(url);
       } finally {
         await this.#refreshTitle();
       }
-      if (response !== null && (await response.headerValue(REFUSED_HEADER)) !== null) {
-        return { kind: 'refused', reason: 'a redirect led to an address pages may not reach' };
-      }
-      return { kind: 'loaded', status: response?.status() ?? null };
     });
+  }
+
+  async #load(url: string): Promise<NavigationOutcome> {
+    this.#failedUrl = null;
+    this.#lastResponse = null;
+    try {
+      const response = await this.#goto(url);
+      // The document the page holds now: a script may have sent it on before it loaded.
+      return await outcomeOf(this.#lastResponse ?? response);
+    } catch (error) {
+      if (this.#closed !== null) return { kind: 'closed' };
+      // Playwright ends its message with " at <the URL as asked>", query and all: the URL goes
+      // to the client redacted, in the ticket, never in the message.
+      const message = firstLine(error)
+        .replace(/^page\.goto:\s*/, '')
+        .replace(/ at \S+$/, '');
+      if (!/interrupted by another navigation/i.test(message)) {
+        return { kind: 'failed', error: message, url: this.#failedUrl ?? url };
+      }
+    }
+    // The page sent itself elsewhere before it committed (a script, a meta refresh): that
+    // navigation is this one's continuation, as a redirect would be. (A newer navigation of
+    // ours has settled this ticket as superseded already.)
+    await this.page.waitForLoadState('load', { timeout: 0 });
+    if (this.#failedUrl !== null) {
+      return { kind: 'failed', error: 'the page it was sent to could not be loaded', url: this.#failedUrl };
+    }
+    return outcomeOf(this.#lastResponse);
+  }
+
+  /**
+   * `page.goto` with no time limit: the ticket waits as long as the page takes, callers bound
+   * their wait. A failed navigation's error page may still be committing when the next one
+   * starts and interrupt it; that one is started again, once.
+   */
+  async #goto(url: string): Promise<Response | null> {
+    try {
+      return await this.page.goto(url, { waitUntil: 'load', timeout: 0 });
+    } catch (error) {
+      if (!/interrupted by another navigation to "chrome-error:/i.test(firstLine(error))) throw error;
+      return await this.page.goto(url, { waitUntil: 'load', timeout: 0 });
+    }
   }
 
   onClosed(listener: (reason: ClosedReason) => void): void {
@@ -127,9 +192,26 @@ export class BrowserTab {
 
   async #refreshTitle(): Promise<void> {
     try {
-      this.#title = await this.page.title();
+      const title = await within(this.page.title(), TITLE_MS);
+      if (title !== TIMED_OUT) this.#title = title;
     } catch {
       // Mid-navigation or closed: the next event refreshes it.
     }
   }
+}
+
+/** A loaded document's outcome: a page the guard put in place of a refused one is a refusal. */
+async function outcomeOf(response: Response | null): Promise<NavigationOutcome> {
+  if (response !== null && (await response.headerValue(REFUSED_HEADER)) !== null) {
+    return {
+      kind: 'refused',
+      reason: 'a redirect led to an address pages may not reach',
+      url: response.url(),
+    };
+  }
+  return { kind: 'loaded', status: response?.status() ?? null };
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }

@@ -7,17 +7,11 @@
  */
 import { type Disposable, type ProvidedTabState, TokenError, type Workbench } from '@vmark/sdk';
 import type { BrowserEngine, Posture } from '../engine/browser-engine.js';
-import { BrowserTab, type ClosedReason } from './browser-tab.js';
+import { BrowserTab, type ClosedReason, tabClosedError } from './browser-tab.js';
 
 export const MAX_AI_TABS = 8;
 /** Closed tab ids remembered, to explain later calls that name them. */
 const MAX_REMEMBERED = 64;
-
-const CLOSED_WORDS: Record<ClosedReason, string> = {
-  closed: 'was closed',
-  crashed: 'was closed: its page crashed (open it again to continue)',
-  'browser-lost': 'was closed: the browser it lived in stopped (open a new tab to start it again)',
-};
 
 export class TabRegistry implements Disposable {
   readonly #tabs = new Map<string, BrowserTab>();
@@ -31,8 +25,9 @@ export class TabRegistry implements Disposable {
   ) {
     this.#subscriptions = [
       workbench.registerTabProvider({ tabs: (label) => this.#states(label) }),
-      engine.onLost((posture) => {
-        for (const tab of this.#tabs.values()) if (tab.posture === posture) tab.markClosed('browser-lost');
+      engine.onLost((context) => {
+        for (const tab of [...this.#tabs.values()])
+          if (tab.context === context) tab.markClosed('browser-lost');
       }),
     ];
   }
@@ -76,8 +71,7 @@ export class TabRegistry implements Disposable {
       return tab;
     }
     const gone = tab?.closed ?? this.#gone.get(id);
-    if (gone !== undefined)
-      throw new TokenError('TAB_CLOSED', `tab ${id} ${CLOSED_WORDS[gone]}`, { tabId: id });
+    if (gone !== undefined) throw tabClosedError(id, gone);
     const isDocument = this.workbench.state().some((w) => w.tabs.some((t) => t.id === id));
     throw new TokenError(
       'INVALID_TAB',
