@@ -14,6 +14,7 @@ import {
   NavigationTickets,
 } from '../navigation/navigation-ticket.js';
 import { IsolatedWorld } from '../perception/isolated-world.js';
+import { PagePerception } from '../perception/page-perception.js';
 import { urlForAgent } from '../url/redact.js';
 
 export type AutomationMode = 'ai-sandbox' | 'ai-shared';
@@ -29,6 +30,8 @@ export class BrowserTab {
   readonly tickets = new NavigationTickets();
   /** Where vmark's scripts run in this tab's frames, out of the page's reach. */
   readonly world: IsolatedWorld;
+  /** What perception keeps for this tab: its refs, its frames' documents, its console. */
+  readonly perception: PagePerception;
   readonly #closeListeners = new Set<(reason: ClosedReason) => void>();
 
   constructor(
@@ -39,6 +42,7 @@ export class BrowserTab {
     readonly context: BrowserContext,
   ) {
     this.world = new IsolatedWorld(page);
+    this.perception = new PagePerception(page, this.world, () => this.#generation);
     page.on('framenavigated', (frame) => {
       if (frame !== page.mainFrame()) return;
       this.#generation++;
