@@ -146,6 +146,9 @@ export function planEntries(nodes: readonly AXNode[], options: PlanOptions = DEF
     const text = normalize(pending);
     pending = '';
     if (!options.text || !MEANINGFUL.test(text)) return;
+    // A label's text right after the control it names says nothing new.
+    const last = out.at(-1);
+    if (run === null && last?.kind === 'element' && sameText(last.name, text)) return;
     const limit = options.textChars ?? NAME_CHARS;
     if (run !== null && options.mergeText) {
       if (run.name.endsWith('…')) return;
@@ -206,6 +209,8 @@ export function planEntries(nodes: readonly AXNode[], options: PlanOptions = DEF
     }
     if (kind === 'element' || kind === 'frame') {
       flush();
+      // (A cast: TypeScript does not see `flush` assign `run`.)
+      const textBefore = run as PlannedEntry | null;
       endRun();
       const own = normalize(stringValue(node.name));
       const namedByText = nodeRole === 'heading' || CONTROLS.has(nodeRole) || focusable(node);
@@ -232,6 +237,9 @@ export function planEntries(nodes: readonly AXNode[], options: PlanOptions = DEF
       if (nodeRole === 'heading' && typeof level === 'number') entry.level = level;
       if (CHECKABLE.has(nodeRole)) entry.checked = checkedOf(property(node, 'checked'));
       if (property(node, 'disabled') === true) entry.disabled = true;
+      // …nor right before it ("Email" then textbox "Email").
+      const previous = out.at(-1);
+      if (previous !== undefined && previous === textBefore && sameText(previous.name, entry.name)) out.pop();
       if (kind === 'frame') {
         entry.frame = true;
         out.push(entry);
@@ -285,6 +293,15 @@ function checkedOf(value: unknown): Checked {
 
 function stringValue(value: AXValue | undefined): string {
   return typeof value?.value === 'string' ? value.value : '';
+}
+
+/** The same words, whatever the case, spacing or a trailing ":" or "*" of a label. */
+function sameText(a: string, b: string): boolean {
+  const plain = (text: string) =>
+    normalize(text)
+      .replace(/[\s:*]+$/, '')
+      .toLowerCase();
+  return plain(a) !== '' && plain(a) === plain(b);
 }
 
 function normalize(text: string): string {

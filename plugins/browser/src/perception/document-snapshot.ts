@@ -115,19 +115,18 @@ export async function snapshotDocument(
       const extra = extraIndex.get(entry.backendNodeId);
       return extra === undefined ? gone : -(extra + 1);
     });
-    const assigned = await refs.allocate(generation, document, (next) =>
-      document.world.library<AssignResult>(
-        document.frameId,
-        'snapshot',
-        'assign',
-        [generation, next, collected.batch, picks, large ? 'batch' : 'document'],
-        extras,
-      ),
-    );
-    refs.record(
+    const assigned = await refs.allocate(
       generation,
-      assigned.supplement.map((s) => s.ref),
       document,
+      (next) =>
+        document.world.library<AssignResult>(
+          document.frameId,
+          'snapshot',
+          'assign',
+          [generation, next, collected.batch, picks, large ? 'batch' : 'document'],
+          extras,
+        ),
+      (answer) => [...answer.refs, ...answer.supplement.map((s) => s.ref)],
     );
     const uploads = new Set(collected.candidates.filter((c) => c.upload).map((c) => c.backendNodeId));
     const entries = assemble(planned, elements, assigned, uploads);

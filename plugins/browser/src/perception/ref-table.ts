@@ -22,32 +22,28 @@ export class RefTable {
 
   /**
    * Runs `assign` with the next free number for `document`'s world to number from, and
-   * records the refs it used. One document at a time, so two never share a number.
+   * records the refs it used (`refsOf` its answer). One document at a time, so two never
+   * share a number.
    */
   allocate<T extends { readonly next: number }>(
     generation: number,
     document: FrameDocument,
-    assign: (next: number) => Promise<T & { readonly refs: readonly (string | null)[] }>,
-  ): Promise<T & { readonly refs: readonly (string | null)[] }> {
+    assign: (next: number) => Promise<T>,
+    refsOf: (answer: T) => readonly (string | null)[],
+  ): Promise<T> {
     const run = async () => {
       this.#sync(generation);
       const result = await assign(this.#next);
       // The generation may have changed while the world answered: its refs are then already old.
       if (generation === this.#generation) {
         this.#next = Math.max(this.#next, result.next);
-        for (const ref of result.refs) if (ref !== null) this.#record(ref, document);
+        for (const ref of refsOf(result)) if (ref !== null) this.#record(ref, document);
       }
       return result;
     };
     const turn = this.#turn.then(run, run);
     this.#turn = turn.catch(() => undefined);
     return turn;
-  }
-
-  /** Records refs a world gave out beyond `allocate`'s own list (a snapshot's supplement). */
-  record(generation: number, refs: readonly string[], document: FrameDocument): void {
-    if (generation !== this.#generation) return;
-    for (const ref of refs) this.#record(ref, document);
   }
 
   /**

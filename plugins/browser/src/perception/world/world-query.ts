@@ -28,7 +28,7 @@ export type QueryAnswer =
       readonly truncated: boolean;
       readonly next: number;
     }
-  | { readonly invalidSelector: string };
+  | { readonly invalidSelector: string; readonly next: number };
 
 /** `browser_read query`: CSS over the document, in the world, so the page's own globals play no part. */
 export interface WorldQuery {
@@ -49,7 +49,7 @@ export function installQuery(dom: WorldDom, refs: WorldRefs): WorldQuery {
       try {
         found = document.querySelectorAll(selector);
       } catch (error) {
-        return { invalidSelector: error instanceof Error ? error.message : String(error) };
+        return { invalidSelector: error instanceof Error ? error.message : String(error), next };
       }
       const chosen: Element[] = [];
       for (let i = 0; i < found.length && i < MAX_ELEMENTS; i++) chosen.push(found[i]!);
