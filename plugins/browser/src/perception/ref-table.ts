@@ -34,7 +34,7 @@ export class RefTable {
     const run = async () => {
       this.#sync(generation);
       const result = await assign(this.#next);
-      // The generation may have changed while the world answered: its refs are then already old.
+      // The generation may have moved on before or while the world answered: its refs are then already old.
       if (generation === this.#generation) {
         this.#next = Math.max(this.#next, result.next);
         for (const ref of refsOf(result)) if (ref !== null) this.#record(ref, document);
@@ -78,8 +78,9 @@ export class RefTable {
     return document;
   }
 
+  /** Generations only move forward: a late call about an earlier one changes nothing. */
   #sync(generation: number): void {
-    if (generation === this.#generation) return;
+    if (generation <= this.#generation) return;
     this.#generation = generation;
     this.#first = this.#next;
     this.#documents.clear();

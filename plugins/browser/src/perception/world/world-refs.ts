@@ -36,17 +36,23 @@ export function installRefs(): WorldRefs {
   let byElement = new WeakMap<Element, string>();
   let byRef = new Map<string, WeakRef<Element>>();
 
-  /** A new page generation forgets every ref of the one before. */
+  /**
+   * A new page generation forgets every ref of the one before. A call about an earlier
+   * generation (late, after a newer one) changes nothing and gets nothing: false.
+   */
   const sync = (current: number) => {
-    if (current === generation) return;
-    generation = current;
-    byElement = new WeakMap();
-    byRef = new Map();
+    if (current < generation) return false;
+    if (current > generation) {
+      generation = current;
+      byElement = new WeakMap();
+      byRef = new Map();
+    }
+    return true;
   };
 
   return {
     refsFor(current, elements, next) {
-      sync(current);
+      if (!sync(current)) return { refs: elements.map(() => null), next };
       const refs: (string | null)[] = [];
       for (const element of elements) {
         if (element === null) {
@@ -65,12 +71,10 @@ export function installRefs(): WorldRefs {
       return { refs, next };
     },
     refOf(current, element) {
-      sync(current);
-      return byElement.get(element);
+      return sync(current) ? byElement.get(element) : undefined;
     },
     element(current, ref) {
-      sync(current);
-      const held = byRef.get(ref);
+      const held = sync(current) ? byRef.get(ref) : undefined;
       if (held === undefined) return 'unknown';
       const element = held.deref();
       return element !== undefined && element.isConnected ? element : 'gone';
