@@ -99,6 +99,7 @@ export const POISONED = page(
     Object.defineProperty(window, '__vmark', { get() { document.title = 'poisoned: read __vmark'; return {}; } });
     Object.defineProperty(Object.prototype, 'entries', { get() { return [{ level: 'log', text: 'forged' }]; } });
     EventTarget.prototype.dispatchEvent = () => true;
+    document.body.setAttribute('data-poisoned', String(document.querySelectorAll('button').length === 0 && JSON.stringify({}) === '"poisoned"'));
   </script>`,
 );
 

@@ -174,9 +174,8 @@ describe('read', () => {
 
   it('is not fooled by a page that poisons its globals or tries to read the isolated world', async () => {
     const tab = await open('/poisoned');
-    // The poison is in place in the page's own world…
-    expect(await tab.page.evaluate(() => document.querySelectorAll('button').length)).toBe(0);
-    expect(await tab.page.evaluate(() => JSON.stringify({ a: 1 }))).toBe('"poisoned"');
+    // The poison is in place in the page's own world (the page says so)…
+    expect(await tab.page.getAttribute('body', 'data-poisoned')).toBe('true');
     // …and perception, in its isolated world, does not see it.
     const { snapshot } = await read(tab);
     expect(find(snapshot, 'heading', 'Poisoned').level).toBe(1);
@@ -377,7 +376,7 @@ describe('screenshot', () => {
       const [text, image] = shot.content;
       expect(text).toEqual({ type: 'text', text: `Screenshot of ${fixtures.url(path)}` });
       expect(image).toMatchObject({ type: 'image', mimeType: 'image/jpeg' });
-      const data = image!.type === 'image' ? image.data : '';
+      const data = image?.type === 'image' ? image.data : '';
       expect(data.length).toBeLessThanOrEqual(IMAGE_BUDGET);
       expect(Buffer.from(data, 'base64').subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
       await tab.page.close();
