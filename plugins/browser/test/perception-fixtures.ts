@@ -122,6 +122,12 @@ export const FLOOD = page(
   `<h1>Flood</h1><script>for (let i = 0; i < 10000; i++) console.log('line ' + i);</script>`,
 );
 
+/** More console text than one answer holds: 300 entries of 3,000 characters. */
+export const LOUD = page(
+  'Loud',
+  `<h1>Loud</h1><script>for (let i = 0; i < 300; i++) console.log(i + ' ' + 'y'.repeat(3000));</script>`,
+);
+
 export const QUERY = page(
   'Query',
   `<ul>${Array.from({ length: 60 }, (_, i) => `<li class="item" data-i="${i}" style="color: rgb(255, 0, 0)">Item ${i}</li>`).join('')}</ul>
@@ -158,6 +164,7 @@ export const PAGES: Readonly<Record<string, Fixture>> = {
   '/poisoned': POISONED,
   '/console': CONSOLE,
   '/flood': FLOOD,
+  '/loud': LOUD,
   '/query': QUERY,
   '/later': LATER,
   '/noise': NOISE,
