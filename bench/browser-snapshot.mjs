@@ -255,6 +255,10 @@ async function measureMemory(options, corpus) {
   const chosen = options.pages.slice(0, TABS);
   while (chosen.length < TABS) chosen.push(options.pages[chosen.length % options.pages.length]);
   const urls = chosen.map((name) => `${corpus.origin}/${name}/source.html`);
+  // vmark's guard resolves names itself: the corpus gets a name of its own, every other name an
+  // address the guard refuses at once (the pages link to the whole web; nothing else loads).
+  const port = new URL(corpus.origin).port;
+  const named = chosen.map((name) => `http://corpus.test:${port}/${name}/source.html`);
 
   // The peer: Playwright's Chromium, the same flags vmark launches with where they matter.
   const browser = await chromium.launch({
@@ -275,11 +279,15 @@ async function measureMemory(options, corpus) {
     name: 'vmark',
     command: process.execPath,
     args: [VMARK_CLI, 'mcp'],
-    env: { VMARK_HOME: home, VMARK_BROWSER_ALLOW_PRIVATE: '1' },
+    env: {
+      VMARK_HOME: home,
+      VMARK_BROWSER_ALLOW_PRIVATE: '1',
+      VMARK_BROWSER_HOST_RULES: 'MAP corpus.test 127.0.0.1, MAP * 0.0.0.0',
+    },
   });
   let ours;
   try {
-    for (const url of urls) await callTool(server, 'browser', { action: 'open', url });
+    for (const url of named) await callTool(server, 'browser', { action: 'open', url });
     ours = await processTree(server.pid);
   } finally {
     await server.close();

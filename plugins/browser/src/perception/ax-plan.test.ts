@@ -41,7 +41,11 @@ function tree(root: Spec): AXNode[] {
   return nodes;
 }
 
-const text = (name: string): Spec => ({ role: 'StaticText', name, children: [{ role: 'InlineTextBox', name }] });
+const text = (name: string): Spec => ({
+  role: 'StaticText',
+  name,
+  children: [{ role: 'InlineTextBox', name }],
+});
 const page = (...children: Spec[]): Spec => ({ role: 'RootWebArea', name: 'Title', children });
 const shape = (nodes: AXNode[]) =>
   planEntries(nodes).map((e) => (e.kind === 'text' ? ['text', e.name] : [e.role, e.name]));
@@ -52,7 +56,10 @@ describe('planEntries', () => {
       page({
         role: 'generic',
         children: [
-          { role: 'list', children: [{ role: 'listitem', children: [{ role: 'ListMarker', name: '• ' }, text('  ')] }] },
+          {
+            role: 'list',
+            children: [{ role: 'listitem', children: [{ role: 'ListMarker', name: '• ' }, text('  ')] }],
+          },
           { role: 'none', ignored: true, children: [{ role: 'button', name: 'Hidden', ignored: true }] },
           text(' | '),
         ],
@@ -183,7 +190,10 @@ describe('planEntries', () => {
         role: 'link',
         name: 'Story title',
         props: { focusable: true },
-        children: [{ role: 'heading', name: 'Story title', props: { level: 3 } }, { role: 'image', name: 'Story' }],
+        children: [
+          { role: 'heading', name: 'Story title', props: { level: 3 } },
+          { role: 'image', name: 'Story' },
+        ],
       }),
     );
     expect(shape(nodes)).toEqual([['link', 'Story title']]);

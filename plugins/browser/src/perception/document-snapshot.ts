@@ -57,7 +57,8 @@ interface Collected {
   readonly candidates: readonly Candidate[];
 }
 
-const OBJECT_GROUP = 'vmark-read';
+/** Each read's remote objects in a group of their own, released when it is done. */
+let reads = 0;
 
 export async function snapshotDocument(
   document: FrameDocument,
@@ -66,6 +67,7 @@ export async function snapshotDocument(
   plan: PlanOptions,
 ): Promise<DocumentSnapshot> {
   const session = await document.world.session();
+  const group = `vmark-read-${++reads}`;
   try {
     // The size decides how to read; then the candidates and the tree are fetched side by side.
     const count = await document.world.library<number>(document.frameId, 'snapshot', 'size', []);
@@ -73,11 +75,11 @@ export async function snapshotDocument(
     let collected: Collected;
     let planned: PlannedEntry[];
     if (large) {
-      collected = await collect(document, MAX_ENTRIES);
+      collected = await collect(document, MAX_ENTRIES, group);
       planned = await planCandidates(document, collected);
     } else {
       const [got, tree] = await Promise.all([
-        collect(document, MAX_ENTRIES * 4),
+        collect(document, MAX_ENTRIES * 4, group),
         session.send('Accessibility.getFullAXTree', { frameId: document.frameId }),
       ]);
       collected = got;
@@ -93,7 +95,7 @@ export async function snapshotDocument(
           .send('DOM.resolveNode', {
             backendNodeId: entry.backendNodeId,
             executionContextId: contextId,
-            objectGroup: OBJECT_GROUP,
+            objectGroup: group,
           })
           .then(({ object }) => object.objectId ?? null)
           .catch(() => null),
@@ -137,7 +139,8 @@ export async function snapshotDocument(
         collected.more || cut || elements.length < planned.filter((e) => e.kind === 'element').length,
     };
   } finally {
-    await session.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => undefined);
+    // Not waited for: the session keeps the order, so it lands before the next read's calls.
+    session.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => undefined);
   }
 }
 
@@ -202,14 +205,14 @@ function assemble(
 }
 
 /** The world's candidates, named by backend node id through deep serialization. */
-async function collect(document: FrameDocument, budget: number): Promise<Collected> {
+async function collect(document: FrameDocument, budget: number, group: string): Promise<Collected> {
   const result = await document.world.call(
     document.frameId,
     libraryCall('snapshot', 'collect'),
     [{ value: budget }],
     {
       deep: true,
-      objectGroup: OBJECT_GROUP,
+      objectGroup: group,
     },
   );
   const fields = new Map<string, DeepSerializedValue>(

@@ -27,6 +27,8 @@ const LOST_CONTEXT = /Cannot find context|Execution context was destroyed|Cannot
 
 export class IsolatedWorld {
   #session: Promise<CDPSession> | undefined;
+  /** The root frame's id: it stays while the target lives (its documents come and go). */
+  #mainFrame: Promise<string> | undefined;
   /** frameId → execution context of the world in that frame's current document. */
   readonly #contexts = new Map<string, Promise<number>>();
   /** execution context → its frame, to forget a world when its document goes. */
@@ -48,7 +50,10 @@ export class IsolatedWorld {
       session.on('Runtime.executionContextDestroyed', ({ executionContextId }) =>
         this.#forget(executionContextId),
       );
-      session.on('Page.frameNavigated', ({ frame }) => this.#contexts.delete(frame.id));
+      session.on('Page.frameNavigated', ({ frame }) => {
+        this.#contexts.delete(frame.id);
+        if (frame.parentId === undefined) this.#mainFrame = Promise.resolve(frame.id);
+      });
       await session.send('Page.enable');
       await session.send('Runtime.enable');
       return session;
@@ -57,10 +62,13 @@ export class IsolatedWorld {
   }
 
   /** The frame at the root of this world's target: the page's main frame, or the iframe's. */
-  async mainFrameId(): Promise<string> {
-    const session = await this.session();
-    const { frameTree } = await session.send('Page.getFrameTree');
-    return frameTree.frame.id;
+  mainFrameId(): Promise<string> {
+    this.#mainFrame ??= this.session().then(async (session) => {
+      const { frameTree } = await session.send('Page.getFrameTree');
+      return frameTree.frame.id;
+    });
+    this.#mainFrame.catch(() => (this.#mainFrame = undefined));
+    return this.#mainFrame;
   }
 
   /**

@@ -17,7 +17,11 @@ const message = (args: Parameters<typeof waitTarget>[0]) => {
 describe('waitTarget', () => {
   it('takes exactly one of ref, role (+name), text, urlContains', () => {
     expect(waitTarget({ ref: 'e3' })).toEqual({ kind: 'ref', ref: 'e3' });
-    expect(waitTarget({ role: 'button', name: 'Save' })).toEqual({ kind: 'role', role: 'button', name: 'Save' });
+    expect(waitTarget({ role: 'button', name: 'Save' })).toEqual({
+      kind: 'role',
+      role: 'button',
+      name: 'Save',
+    });
     expect(waitTarget({ role: 'button' })).toEqual({ kind: 'role', role: 'button' });
     expect(waitTarget({ text: 'Done' })).toEqual({ kind: 'text', text: 'Done' });
     expect(waitTarget({ urlContains: '/checkout' })).toEqual({ kind: 'url', urlContains: '/checkout' });
