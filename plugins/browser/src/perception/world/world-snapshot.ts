@@ -59,10 +59,11 @@ export function installSnapshot(dom: WorldDom, refs: WorldRefs): WorldSnapshot {
   /** What a person can operate: these must all be addressable (the coverage rule). */
   const CONTROLS = 'a, button, input, select, textarea, [role=button], [tabindex]';
   /** Elements the accessibility tree usually keeps; anything else it keeps is resolved by id. */
+  // Each one costs its share of the deep serialization (attributes included): only what is kept.
   const CANDIDATES =
-    'a, button, input, select, textarea, option, summary, label, iframe, frame, img, svg, canvas, video, ' +
-    'audio, area, h1, h2, h3, h4, h5, h6, nav, main, header, footer, aside, form, section, search, dialog, ' +
-    'details, fieldset, [role], [tabindex], [contenteditable], [aria-label]';
+    'a, button, input, select, textarea, option, summary, iframe, frame, img[alt]:not([alt=""]), video, ' +
+    'audio, area, h1, h2, h3, h4, h5, h6, nav, main, header, footer, aside, form, search, dialog, ' +
+    '[role], [tabindex], [contenteditable], [aria-label], [aria-labelledby]';
   const NAME_CHARS = 200;
   const batches = new Map<number, Element[]>();
   let nextBatch = 1;
