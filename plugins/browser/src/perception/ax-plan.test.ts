@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AXNode } from './cdp-types.js';
-import { NAME_CHARS, planEntries } from './ax-plan.js';
+import { NAME_CHARS, planEntries, SELECT_OPTIONS } from './ax-plan.js';
 
 /*
  * The plan from Chromium's accessibility tree to snapshot entries, on trees written as CDP
@@ -175,6 +175,20 @@ describe('planEntries', () => {
       ['button', 'Send'],
       ['text', 'We never share it.'],
     ]);
+  });
+
+  it('lists the first options of a closed select and counts the others', () => {
+    const options = Array.from({ length: SELECT_OPTIONS + 10 }, (_, i) => ({
+      role: 'option',
+      name: `Country ${i}`,
+    }));
+    const nodes = tree(
+      page({ role: 'combobox', name: 'Country', children: [{ role: 'MenuListPopup', children: options }] }),
+    );
+    const entries = shape(nodes);
+    expect(entries[0]).toEqual(['combobox', 'Country']);
+    expect(entries.filter(([role]) => role === 'option')).toHaveLength(SELECT_OPTIONS);
+    expect(entries.at(-1)).toEqual(['text', '…and 10 more options']);
   });
 
   it('marks an iframe as a frame, whose document the reader puts after it', () => {

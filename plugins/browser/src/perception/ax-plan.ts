@@ -8,6 +8,11 @@
 import type { AXNode, AXValue } from './cdp-types.js';
 
 export const NAME_CHARS = 200;
+/**
+ * Options of a closed `<select>` listed at most (a country list has 250); the others are
+ * counted. Choosing one by its label works whether or not it was listed.
+ */
+export const SELECT_OPTIONS = 25;
 
 export type Checked = boolean | 'mixed';
 
@@ -178,6 +183,8 @@ export function planEntries(nodes: readonly AXNode[], options: PlanOptions = DEF
   // it, are already said.
   const stack: { node: AXNode; within?: string; leave?: true }[] = [{ node: root }];
   let furniture = 0;
+  /** The options of the closed `<select>` being walked: the first few are listed, the rest counted. */
+  let options_: { listed: number; more: number } | null = null;
   while (stack.length > 0) {
     const { node, within, leave } = stack.pop()!;
     const nodeRole = role(node);
@@ -187,9 +194,21 @@ export function planEntries(nodes: readonly AXNode[], options: PlanOptions = DEF
         flush();
         furniture--;
       }
+      if (nodeRole === 'MenuListPopup' && options_ !== null) {
+        if (options_.more > 0) out.push({ kind: 'text', name: `…and ${options_.more} more options` });
+        options_ = null;
+      }
       continue;
     }
     if (nodeRole === 'InlineTextBox' || nodeRole === 'ListMarker') continue;
+    if (nodeRole === 'MenuListPopup') options_ = { listed: 0, more: 0 };
+    if (nodeRole === 'option' && options_ !== null && !node.ignored) {
+      if (options_.listed >= SELECT_OPTIONS) {
+        options_.more++;
+        continue;
+      }
+      options_.listed++;
+    }
     let kind = node.ignored ? 'skip' : classify(node, nodeRole, options);
     if (within !== undefined && kind !== 'frame') {
       if (kind === 'text') continue;
