@@ -2,7 +2,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolCalledEvent, ToolDefinition } from '@vmark/sdk';
-import { defineAction, defineTool, DomainError, optionalId, requiredString, staleError, z } from '@vmark/sdk';
+import {
+  ContentResult,
+  defineAction,
+  defineTool,
+  DomainError,
+  optionalId,
+  requiredString,
+  staleError,
+  z,
+} from '@vmark/sdk';
 import { startTestHost, type TestHost, toolPlugin } from '@vmark/sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -64,6 +73,14 @@ const docs = defineTool({
     caller: defineAction({
       args: {},
       run: (_args, call) => ({ tool: call.tool, action: call.action, caller: call.caller }),
+    }),
+    picture: defineAction({
+      args: { size: z.number().int() },
+      run: ({ size }) =>
+        new ContentResult([
+          { type: 'text', text: 'A picture' },
+          { type: 'image', data: 'A'.repeat(size), mimeType: 'image/jpeg' },
+        ]),
     }),
   },
 });
@@ -250,6 +267,31 @@ describe('composite tools over MCP', () => {
         revision: 'rev-AAAAAAAA',
       });
       expect((await call('shaped', { action: 'list' })).structured).toEqual({ result: ['a', 'b'] });
+    });
+  });
+
+  describe('content results', () => {
+    it('passes text and image blocks to the client as they are', async () => {
+      await start();
+      const result = await kit!.client.callTool({
+        name: 'docs',
+        arguments: { action: 'picture', size: 1000 },
+      });
+      expect(result.isError).toBeUndefined();
+      expect(result.content).toEqual([
+        { type: 'text', text: 'A picture' },
+        { type: 'image', data: 'A'.repeat(1000), mimeType: 'image/jpeg' },
+      ]);
+      expect(result.structuredContent).toBeUndefined();
+    });
+
+    it('refuses one over the output bound whole, since an image cannot be cut', async () => {
+      await start();
+      const out = await call('docs', { action: 'picture', size: BOUND });
+      expect(out.isError).toBe(true);
+      expect(out.text).toMatch(/^OUTPUT_TOO_LARGE: the result is \d+ bytes, over the 75000-byte bound/);
+      expect(out.structured).toMatchObject({ error: 'OUTPUT_TOO_LARGE' });
+      expect(calls.at(-1)).toMatchObject({ action: 'picture', outcome: 'domain-error' });
     });
   });
 

@@ -1,11 +1,19 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { HostHooks, ToolCall, ToolCaller, ToolCalledEvent, ToolDefinition } from '@vmark/sdk';
-import { isArgumentError, isDomainError, isRefusal, isTokenError, z } from '@vmark/sdk';
+import {
+  isArgumentError,
+  isContentResult,
+  isDomainError,
+  isRefusal,
+  isTokenError,
+  TokenError,
+  z,
+} from '@vmark/sdk';
 import { checkActionArgs, wireArgument } from './argument-check.js';
 import { CallProgress } from './call-progress.js';
 import { CallScope, runInCall } from './call-scope.js';
-import { boundOutput } from './output-bound.js';
+import { boundOutput, contentOverBound, OUTPUT_BOUND_BYTES } from './output-bound.js';
 import { renderDomainError, renderTokenError } from './render-error.js';
 
 export interface CompositeToolEnv {
@@ -138,6 +146,19 @@ const truncationOutputShape = {
 };
 
 function successResult(tool: ToolDefinition, data: unknown, recovery: string | undefined): CallToolResult {
+  if (isContentResult(data)) {
+    const over = contentOverBound(data.content);
+    if (over !== null) {
+      // Thrown, so the call is answered (and counted) as the refusal it is.
+      throw new TokenError(
+        'OUTPUT_TOO_LARGE',
+        `the result is ${over} bytes, over the ${OUTPUT_BOUND_BYTES}-byte bound, and an image cannot be cut; ` +
+          'this is a fault of the tool, not of the call',
+        { bytes_total: over },
+      );
+    }
+    return { content: data.content.map((block) => ({ ...block })) };
+  }
   const bounded = boundOutput(data, recovery);
   const result: CallToolResult = { content: [{ type: 'text', text: bounded.text }] };
   if (bounded.truncated) {

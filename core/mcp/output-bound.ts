@@ -81,3 +81,12 @@ function parses(text: string): boolean {
     return false;
   }
 }
+
+/**
+ * The size of a result given as content blocks, as the client receives them; null when it
+ * fits the bound. Unlike JSON such a result is not cut: an image in pieces is no image.
+ */
+export function contentOverBound(content: readonly unknown[], bound = OUTPUT_BOUND_BYTES): number | null {
+  const total = Buffer.byteLength(JSON.stringify(content), 'utf8');
+  return total <= bound ? null : total;
+}

@@ -8,6 +8,7 @@ export type * from './panel.js';
 export * from './tool.js';
 export * from './command.js';
 export * from './command-line.js';
+export * from './content.js';
 export type * from './services/approvals.js';
 export type * from './services/documents.js';
 export type * from './services/editors.js';

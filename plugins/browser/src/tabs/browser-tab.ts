@@ -14,6 +14,7 @@ import {
   NavigationTickets,
 } from '../navigation/navigation-ticket.js';
 import { IsolatedWorld } from '../perception/isolated-world.js';
+import { PagePerception } from '../perception/page-perception.js';
 import { TIMED_OUT, within } from '../time-bound.js';
 import { urlForAgent } from '../url/redact.js';
 
@@ -48,6 +49,8 @@ export class BrowserTab {
   readonly tickets = new NavigationTickets();
   /** Where vmark's scripts run in this tab's frames, out of the page's reach. */
   readonly world: IsolatedWorld;
+  /** What perception keeps for this tab: its refs, its frames' documents, its console. */
+  readonly perception: PagePerception;
   readonly #closeListeners = new Set<(reason: ClosedReason) => void>();
 
   constructor(
@@ -58,6 +61,7 @@ export class BrowserTab {
     readonly context: BrowserContext,
   ) {
     this.world = new IsolatedWorld(page);
+    this.perception = new PagePerception(page, this.world, () => this.#generation);
     page.on('framenavigated', (frame) => {
       if (frame !== page.mainFrame()) return;
       this.#generation++;

@@ -47,6 +47,11 @@ export class TabRegistry implements Disposable {
     }
     const { page, context } = await this.engine.newPage(posture);
     const tab = new BrowserTab(this.workbench.allocateTabId(), windowLabel, posture, page, context);
+    // Before the first navigation: the console shim must be there when the page's scripts start.
+    await tab.perception.console.install().catch(async (error: unknown) => {
+      await page.close().catch(() => undefined);
+      throw error;
+    });
     tab.onClosed((reason) => this.#forget(tab, reason));
     this.#tabs.set(tab.id, tab);
     this.#focused = tab.id;
