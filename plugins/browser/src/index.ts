@@ -1,8 +1,11 @@
 import { ApprovalsToken, definePlugin, HostInfoToken, SettingsToken, WorkbenchToken } from '@vmark/sdk';
 import { BrowserSettings } from './browser-settings.js';
+import { extractCommand } from './cli/extract-command.js';
 import { BrowserEngine } from './engine/browser-engine.js';
 import { systemResolver } from './guard/resolver.js';
 import { Navigator } from './navigation/navigator.js';
+import { PageReader } from './reader/page-reader.js';
+import { openSiteExtractors } from './reader/site-extractors.js';
 import { TabRegistry } from './tabs/tab-registry.js';
 import { browserReadTool } from './tools/browser-read-tool.js';
 import { browserTool } from './tools/browser-tool.js';
@@ -36,7 +39,9 @@ export default definePlugin({
       approvals: context.get(ApprovalsToken),
     });
     context.registerTool(browserTool({ workbench, registry, navigator, settings }));
-    context.registerTool(browserReadTool({ registry, navigator, settings }));
+    const reader = new PageReader(openSiteExtractors(context));
+    context.registerTool(browserReadTool({ registry, navigator, settings, reader }));
+    context.registerCommand(extractCommand({ engine, resolver, settings, reader }));
   },
   async deactivate() {
     await engine?.dispose();

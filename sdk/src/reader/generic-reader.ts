@@ -67,7 +67,7 @@ export async function readDocument(document: Document, url: string): Promise<Rea
 
 /** HTML → the reader's Markdown: defuddle's serializer, else the text alone, then made safe. */
 export function toMarkdown(html: string, url: string): string {
-  const markdown = defuddleMarkdown(html, url) ?? escapeText(textOf(html));
+  const markdown = defuddleMarkdown(html, url) ?? escapeMarkdownText(textOf(html));
   return safeMarkdown(markdown);
 }
 
@@ -145,10 +145,15 @@ function clean(text: string | null | undefined): string | null {
   return collapsed ? collapsed : null;
 }
 
-/** Plain text as Markdown that means the same text. */
-function escapeText(text: string): string {
+/** Plain text (a title, a name) as Markdown that means the same text, on one line. */
+export function escapeMarkdownText(text: string): string {
   return text
-    .replace(/[\\`*_[\]#+\-!|<>]/g, '\\$&')
-    .replace(/[ \t]+/g, ' ')
-    .trim();
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\`*_[\]#+\-!|<>~$]/g, '\\$&');
+}
+
+/** An element's text, its whitespace collapsed; '' for none. */
+export function textContent(node: Node | null | undefined): string {
+  return (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
 }

@@ -4,7 +4,14 @@
  * site extractor depends on the SDK alone (ADR 32). Its own subpath: a plugin that never reads
  * pages never loads it (nor linkedom, Readability and defuddle).
  */
-export { readDocument, readPage, SHORT_TEXT, toMarkdown } from './generic-reader.js';
+export {
+  escapeMarkdownText,
+  readDocument,
+  readPage,
+  SHORT_TEXT,
+  textContent,
+  toMarkdown,
+} from './generic-reader.js';
 export { MAX_DEPTH, parseHtml } from './parse-html.js';
 export type { ReaderResult } from './reader-result.js';
 export { safeMarkdown } from './safe-markdown.js';

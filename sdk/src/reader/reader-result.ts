@@ -1,4 +1,4 @@
-/// <reference lib="dom" />
+/// <reference lib="dom" preserve="true" />
 /**
  * What reader mode answers for a page (vmark-notes §5.2): its title and byline, the article as
  * Markdown, and how much text it holds. Every field comes from the page and is untrusted.

@@ -1,0 +1,60 @@
+/**
+ * MDN Web Docs: a documentation page (`/<locale>/docs/…`) read from its article alone — no
+ * sidebar, table of contents, language menu or "copy" buttons — with each example's language
+ * taken from MDN's `brush: <lang>` class so that the fences keep it. A page without the
+ * article (a search page, a changed layout) goes to the generic reader.
+ */
+import {
+  escapeMarkdownText,
+  parseHtml,
+  readDocument,
+  type SiteExtractor,
+  textContent,
+  toMarkdown,
+} from '@vmark/sdk/reader';
+
+const CHROME = [
+  '.sidebar',
+  '.document-toc-container',
+  '.language-menu',
+  '.copy-icon',
+  'button',
+  '.article-footer',
+  '.metadata',
+  'aside',
+].join(', ');
+
+export const mdnExtractor: SiteExtractor = {
+  id: 'mdn',
+  match: (url) => url.hostname === 'developer.mozilla.org' && /^\/[A-Za-z-]+\/docs\/./.test(url.pathname),
+  read(html, url) {
+    const document = parseHtml(html);
+    const article = document.querySelector('article.main-page-content, main#content article, main article');
+    if (article === null) return readDocument(document, url.href);
+    for (const element of Array.from(article.querySelectorAll(CHROME))) element.remove();
+    for (const pre of Array.from(article.querySelectorAll('pre[class*="brush:"]')))
+      labelLanguage(document, pre);
+    const heading = article.querySelector('h1');
+    const title =
+      textContent(heading) || textContent(document.querySelector('title')).replace(/\s+\|\s+MDN$/, '');
+    heading?.remove();
+    return {
+      title,
+      byline: null,
+      url: url.href,
+      markdown: `# ${escapeMarkdownText(title)}\n\n${toMarkdown(article.innerHTML, url.href)}`,
+      textLength: textContent(article).length,
+    };
+  },
+};
+
+/** `<pre class="brush: js">` → `<pre><code class="language-js">`, which the serializer fences as js. */
+function labelLanguage(document: Document, pre: Element): void {
+  const language = /brush:\s*([A-Za-z0-9_+-]+)/.exec(pre.getAttribute('class') ?? '')?.[1];
+  if (language === undefined) return;
+  const code = document.createElement('code');
+  code.setAttribute('class', `language-${language.toLowerCase()}`);
+  code.textContent = pre.textContent ?? '';
+  pre.replaceChildren(code);
+  pre.removeAttribute('class');
+}
