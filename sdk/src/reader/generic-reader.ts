@@ -11,6 +11,7 @@
 import { Readability } from '@mozilla/readability';
 import { Defuddle } from 'defuddle/node';
 import { defuddleMarkdown } from './defuddle-parts.js';
+import { markdownReady } from './markdown-ready.js';
 import { neutralize } from './neutralize.js';
 import { pageFeatures } from './page-features.js';
 import { parseHtml } from './parse-html.js';
@@ -43,6 +44,7 @@ export async function readDocument(document: Document, url: string): Promise<Rea
   const features = pageFeatures(document, url);
   const forDefuddle = features.found.length > 0 ? (document.cloneNode(true) as Document) : null;
   const pageTitle = document.title;
+  const heading = textContent(document.querySelector('h1'));
 
   const article = readability(document);
   let defuddled = forDefuddle === null ? null : await defuddle(forDefuddle, url);
@@ -54,7 +56,10 @@ export async function readDocument(document: Document, url: string): Promise<Rea
   }
   if (chosen === null || chosen.textLength < SHORT_TEXT) chosen = longest([chosen, wholeBody(document, url)]);
 
-  const title = clean(article?.title) ?? clean(defuddled?.title) ?? clean(pageTitle) ?? '';
+  const title = withoutSiteName(
+    clean(article?.title) ?? clean(defuddled?.title) ?? clean(pageTitle) ?? '',
+    heading,
+  );
   const byline = clean(article?.byline) ?? clean(defuddled?.author) ?? null;
   return {
     title,
@@ -67,7 +72,8 @@ export async function readDocument(document: Document, url: string): Promise<Rea
 
 /** HTML → the reader's Markdown: defuddle's serializer, else the text alone, then made safe. */
 export function toMarkdown(html: string, url: string): string {
-  const markdown = defuddleMarkdown(html, url) ?? escapeMarkdownText(textOf(html));
+  const ready = markdownReady(html, url);
+  const markdown = defuddleMarkdown(ready, url) ?? escapeMarkdownText(textOf(ready));
   return safeMarkdown(markdown);
 }
 
@@ -140,6 +146,12 @@ function collapsedLength(text: string): number {
   return text.replace(/\s+/g, ' ').trim().length;
 }
 
+/** "Article - Site" → "Article" when the page's first heading says just "Article". */
+function withoutSiteName(title: string, heading: string): string {
+  if (heading === '' || heading === title || !title.startsWith(heading)) return title;
+  return /^\s*[|—–\-:·•]\s/.test(title.slice(heading.length)) ? heading : title;
+}
+
 function clean(text: string | null | undefined): string | null {
   const collapsed = text?.replace(/\s+/g, ' ').trim();
   return collapsed ? collapsed : null;
@@ -150,7 +162,9 @@ export function escapeMarkdownText(text: string): string {
   return text
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/[\\`*_[\]#+\-!|<>~$]/g, '\\$&');
+    .replace(/[\\`*_[\]<>|~$]/g, '\\$&')
+    .replace(/^([#>+=-])/, '\\$1')
+    .replace(/^(\d+)([.)])/, '$1\\$2');
 }
 
 /** An element's text, its whitespace collapsed; '' for none. */

@@ -68,12 +68,12 @@ export const githubExtractor: SiteExtractor = {
 
 function conversation(document: Document, url: URL): ReaderResult | null {
   const title = textContent(
-    document.querySelector('.js-issue-title, [data-testid="issue-title"], .gh-header-title'),
+    first(document, ['.js-issue-title', '[data-testid="issue-title"]', '.gh-header-title']),
   );
   const comments = Array.from(document.querySelectorAll('.timeline-comment, [data-testid="comment"]'));
   if (title === '' || comments.length === 0) return null;
   const number = url.pathname.split('/')[4]!;
-  const state = textContent(document.querySelector('.State, [data-testid="header-state"]'));
+  const state = textContent(first(document, ['.State', '[data-testid="header-state"]']));
   const parts = [`# ${escapeMarkdownText(title)} (#${number})`];
   if (state) parts.push(`State: ${escapeMarkdownText(state)}`);
   let text = 0;
@@ -141,10 +141,24 @@ function file(document: Document, url: URL): ReaderResult | null {
 /** The file's text: the code view's raw text area, else the lines of the highlighted table. */
 function sourceOf(document: Document): string | null {
   const raw = document.querySelector('textarea#read-only-cursor-text-area');
-  if (raw !== null) return (raw.textContent ?? '').replace(/\n$/, '');
+  if (raw !== null) {
+    // The parser leaves a textarea's character references as they are: decode them.
+    const decoder = document.createElement('div');
+    decoder.innerHTML = raw.textContent ?? '';
+    return (decoder.textContent ?? '').replace(/\n$/, '');
+  }
   const lines = Array.from(document.querySelectorAll('td.blob-code'));
   if (lines.length === 0) return null;
   return lines.map((line) => line.textContent ?? '').join('\n');
+}
+
+/** The first element found for the first selector that finds one: selectors in order of preference. */
+function first(document: Document, selectors: readonly string[]): Element | null {
+  for (const selector of selectors) {
+    const found = document.querySelector(selector);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 function longestRun(text: string, char: string): number {

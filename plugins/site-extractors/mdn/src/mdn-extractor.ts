@@ -1,7 +1,7 @@
 /**
  * MDN Web Docs: a documentation page (`/<locale>/docs/…`) read from its article alone — no
- * sidebar, table of contents, language menu or "copy" buttons — with each example's language
- * taken from MDN's `brush: <lang>` class so that the fences keep it. A page without the
+ * sidebar, table of contents, language menu or "copy" buttons; its examples' `brush: <lang>`
+ * classes give their fences a language (the serializer reads them). A page without the
  * article (a search page, a changed layout) goes to the generic reader.
  */
 import {
@@ -47,14 +47,3 @@ export const mdnExtractor: SiteExtractor = {
     };
   },
 };
-
-/** `<pre class="brush: js">` → `<pre><code class="language-js">`, which the serializer fences as js. */
-function labelLanguage(document: Document, pre: Element): void {
-  const language = /brush:\s*([A-Za-z0-9_+-]+)/.exec(pre.getAttribute('class') ?? '')?.[1];
-  if (language === undefined) return;
-  const code = document.createElement('code');
-  code.setAttribute('class', `language-${language.toLowerCase()}`);
-  code.textContent = pre.textContent ?? '';
-  pre.replaceChildren(code);
-  pre.removeAttribute('class');
-}
