@@ -2,7 +2,8 @@
  * HTML made ready for the Markdown serializer, whoever chose it (a reader or a site extractor):
  * every link and image URL absolute, and every code block a `<pre><code>` that names its
  * language — taken from the classes highlighters leave (`language-x`, `lang-x`,
- * `highlight-source-x`, MDN's `brush: x`) — so that it becomes a fence that keeps it.
+ * `highlight-source-x`, MDN's `brush: x`) — so that it becomes a fence that keeps it; a
+ * heading's anchor link to itself is only its text.
  */
 import { parseHtml } from './parse-html.js';
 
@@ -24,6 +25,11 @@ export function markdownReady(html: string, url: string): string {
     }
   }
   for (const pre of Array.from(body.querySelectorAll('pre'))) fenceable(document, pre);
+  // A heading's link to itself (`<h2><a href="#syntax">Syntax</a></h2>`) is an anchor, not a link.
+  for (const link of Array.from(
+    body.querySelectorAll('h1 > a[href^="#"], h2 > a[href^="#"], h3 > a[href^="#"], h4 > a[href^="#"]'),
+  ))
+    link.replaceWith(...Array.from(link.childNodes));
   return body.innerHTML;
 }
 

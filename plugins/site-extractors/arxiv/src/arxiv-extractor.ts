@@ -9,8 +9,26 @@ import {
   readDocument,
   type SiteExtractor,
   textContent,
-  toMarkdown,
 } from '@vmark/sdk/reader';
+
+/** `$…$` and `$$…$$`: TeX, which arXiv's pages leave for MathJax to render. */
+const TEX = /(\$\$[^$]+\$\$|\$[^$\n]+\$)/;
+
+/** Abstract text as Markdown: the prose escaped, its TeX kept as written (the reader's math form). */
+function withTex(text: string): string {
+  return text
+    .split(TEX)
+    .map((part, index) =>
+      index % 2 === 1
+        ? part
+        : part.replace(
+            /^(\s*)([\s\S]*?)(\s*)$/,
+            (_, before: string, prose: string, after: string) =>
+              `${before ? ' ' : ''}${escapeMarkdownText(prose)}${after ? ' ' : ''}`,
+          ),
+    )
+    .join('');
+}
 
 /** arXiv's labels inside the elements they label ("Title:", "Abstract:"). */
 const DESCRIPTOR = '.descriptor';
@@ -35,7 +53,7 @@ export const arxivExtractor: SiteExtractor = {
     const parts = [`# ${escapeMarkdownText(title)}`];
     if (authors.length > 0) parts.push(`**Authors:** ${authors.map(escapeMarkdownText).join(', ')}`);
     if (dateline) parts.push(escapeMarkdownText(dateline));
-    parts.push('## Abstract', toMarkdown(abstract.innerHTML, url.href));
+    parts.push('## Abstract', withTex(textContent(abstract)));
     if (subjects) parts.push(`**Subjects:** ${escapeMarkdownText(subjects)}`);
     const links = Array.from(document.querySelectorAll('.full-text a[href]'))
       .map((a) => ({ label: textContent(a), href: new URL(a.getAttribute('href')!, url).href }))
@@ -47,7 +65,7 @@ export const arxivExtractor: SiteExtractor = {
           .map((l) => `- [${escapeMarkdownText(l.label)}](${l.href.replace(/[()]/g, encodeURIComponent)})`)
           .join('\n'),
       );
-    parts.push(`arXiv: ${escapeMarkdownText(id)}`);
+    parts.push(escapeMarkdownText(`arXiv: ${id}`));
     return {
       title,
       byline: authors.length > 0 ? authors.join(', ') : null,

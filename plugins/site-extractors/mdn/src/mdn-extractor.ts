@@ -15,6 +15,7 @@ import {
 
 const CHROME = [
   '.sidebar',
+  '.example-header',
   '.document-toc-container',
   '.language-menu',
   '.copy-icon',
@@ -32,8 +33,6 @@ export const mdnExtractor: SiteExtractor = {
     const article = document.querySelector('article.main-page-content, main#content article, main article');
     if (article === null) return readDocument(document, url.href);
     for (const element of Array.from(article.querySelectorAll(CHROME))) element.remove();
-    for (const pre of Array.from(article.querySelectorAll('pre[class*="brush:"]')))
-      labelLanguage(document, pre);
     const heading = article.querySelector('h1');
     const title =
       textContent(heading) || textContent(document.querySelector('title')).replace(/\s+\|\s+MDN$/, '');
