@@ -12,9 +12,16 @@ export const MAX_DEPTH = 200;
 
 /** A parsed document of `html`, its deepest nesting flattened below `MAX_DEPTH`. */
 export function parseHtml(html: string): Document {
-  const { document } = parseHTML(html) as unknown as { document: Document };
+  let document = parse(html);
+  // linkedom builds no <html>, <head> or <body> around a fragment (or nothing): give it them.
+  if (document.documentElement?.tagName !== 'HTML' || !document.head || !document.body)
+    document = parse(`<!doctype html><html><head></head><body>${html}</body></html>`);
   flattenDeepNesting(document);
   return document;
+}
+
+function parse(html: string): Document {
+  return (parseHTML(html) as unknown as { document: Document }).document;
 }
 
 function flattenDeepNesting(document: Document): void {

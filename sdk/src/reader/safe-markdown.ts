@@ -17,7 +17,27 @@ const TAG_START = /[A-Za-z/!?]/;
 const FENCE_LINE = /^(?:[ \t]*(?:-[ \t]*){3,}|[ \t]*(?:\*[ \t]*){3,}|[ \t]*(?:_[ \t]*){3,}|\+{3,}[ \t]*)$/;
 
 export function safeMarkdown(text: string): string {
-  return escapeMarkup(dropLeadingFences(text));
+  return escapeLeftovers(escapeMarkup(dropLeadingFences(text)));
+}
+
+/** Markup nodes a backslash did not disarm (GFM reads `www.x/\` as a URL, backslash and all). */
+const LIVE = new Set(['HTMLBlock', 'HTMLTag', 'Comment', 'ProcessingInstruction']);
+
+/** Whatever still parses as markup gets its `<` as a character reference, which nothing reads as markup. */
+function escapeLeftovers(text: string): string {
+  for (let pass = 0; pass < 3; pass++) {
+    const starts: number[] = [];
+    markdown.parse(text).iterate({
+      enter(node) {
+        if (!LIVE.has(node.name)) return true;
+        if (text[node.from] === '<') starts.push(node.from);
+        return false;
+      },
+    });
+    if (starts.length === 0) return text;
+    for (const at of starts.reverse()) text = `${text.slice(0, at)}&lt;${text.slice(at + 1)}`;
+  }
+  return text;
 }
 
 function dropLeadingFences(text: string): string {
