@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import path from 'node:path';
@@ -373,6 +374,50 @@ describe('vmark app', () => {
     );
     expect(await listRunningHosts(ownHome)).toEqual([]);
   });
+
+  it('says why the window program failed: its exit code and the end of its stderr', async () => {
+    const ownHome = await temp.make('vmark-app-home-');
+    const program = path.join(await temp.make('vmark-app-'), 'failing-browser');
+    // A real program that fails as a browser does, after some chatter.
+    await writeFile(
+      program,
+      '#!/bin/sh\nfor i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do echo "noise $i" >&2; done\n' +
+        'echo "could not open a window here" >&2\nexit 3\n',
+      { mode: 0o755 },
+    );
+    const result = await runCli(['app', '--workspace', vault], {
+      VMARK_HOME: ownHome,
+      VMARK_CHROMIUM: program,
+      VMARK_ELECTRON: '',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`vmark: ${program} exited with code 3; the end of its stderr:\n`);
+    expect(result.stderr).toContain('  could not open a window here\n');
+    // The tail, not all of it.
+    expect(result.stderr).toContain('  noise 15\n');
+    expect(result.stderr).not.toContain('noise 1\n');
+    expect(await listRunningHosts(ownHome)).toEqual([]);
+  });
+
+  it.skipIf(!existsSync('/usr/bin/chromium'))(
+    "starts Debian's Chromium as this user may (as root: --no-sandbox) and, with no display, says why it closed",
+    async () => {
+      const ownHome = await temp.make('vmark-app-home-');
+      const result = await runCli(['app', '--workspace', vault], {
+        VMARK_HOME: ownHome,
+        VMARK_CHROMIUM: '/usr/bin/chromium',
+        VMARK_ELECTRON: '',
+        DISPLAY: '',
+        WAYLAND_DISPLAY: '',
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('vmark: /usr/bin/chromium exited with code');
+      // Chromium's own reason, passed on.
+      expect(result.stderr).toMatch(/Missing X server or \$DISPLAY|platform failed to initialize/);
+      expect(result.stderr).not.toContain('Running as root without --no-sandbox');
+      if (process.getuid?.() === 0) expect(result.stderr).toContain('without Chromium’s sandbox');
+    },
+  );
 
   it('refuses a bad --port', async () => {
     const result = await runCli(['app', '--port', '70000'], { VMARK_HOME: home });

@@ -1,13 +1,15 @@
-import { spawn } from 'node:child_process';
 import { chmod, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { CommandLineError, runCommandLine } from '@vmark/sdk';
 import { findServeHost, type ServeHost } from '../mcp/serve-host-finder.js';
-import { findWindowProgram, type WindowProgram } from './app-window.js';
+import { chromiumArguments, findWindowProgram, type WindowProgram } from './app-window.js';
+import { APP_COMMAND_LINE } from './command-lines.js';
 import { vmarkHome } from './environment.js';
-import { type EditorHost, parsePort, startEditorHost } from './serve-command.js';
-import { UsageError } from './usage.js';
+import { parsePort } from './port-option.js';
+import { type EditorHost, reportKeptEdits, startEditorHost } from './editor-host.js';
+import { terminalIo } from './terminal-io.js';
+import { runWindow, type WindowExit } from './window-process.js';
 
 /**
  * `vmark app`: the editor in an app window. A `vmark serve` already running on
@@ -16,12 +18,11 @@ import { UsageError } from './usage.js';
  * Electron when installed (its shell starts its own host), else Chromium with
  * `--app` and a profile of its own under `VMARK_HOME`.
  */
-export async function appCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { workspace: { type: 'string' }, port: { type: 'string' } },
-    strict: true,
-  });
+export function appCommand(argv: string[]): Promise<number> {
+  return runCommandLine(APP_COMMAND_LINE, argv, terminalIo(), ({ values }) => openApp(values));
+}
+
+async function openApp(values: { workspace?: string; port?: string }): Promise<number> {
   const port = parsePort(values.port);
   const home = vmarkHome();
   const running = await reusableHost(home, values.workspace);
@@ -35,9 +36,15 @@ export async function appCommand(argv: string[]): Promise<number> {
     return 1;
   }
   if (program.kind === 'electron') {
-    if (values.port !== undefined) throw new UsageError('--port does not apply to the Electron shell');
+    if (values.port !== undefined)
+      throw new CommandLineError(
+        'option --port does not apply when vmark app opens Electron (its shell picks a port)',
+      );
     const workspace = values.workspace === undefined ? [] : ['--workspace', path.resolve(values.workspace)];
-    return runWindow(program.command, [program.main, ...workspace], 'inherit');
+    return reported(
+      program.command,
+      await runWindow(program.command, [program.main, ...workspace], 'inherit'),
+    );
   }
   let started: EditorHost | undefined;
   let opener: string | undefined;
@@ -49,23 +56,24 @@ export async function appCommand(argv: string[]): Promise<number> {
       url = started.url;
     }
     opener = await writeOpener(home, url);
+    const asRoot = process.getuid?.() === 0;
     process.stderr.write(
       `vmark: the editor ${running ? `of the running host (pid ${running.pid}) ` : ''}opens in ${program.command}` +
-        `${started ? '; closing its window stops this host' : ''}\n`,
+        `${started ? '; closing its window stops this host' : ''}` +
+        `${asRoot ? ' (as root, so without Chromium’s sandbox: --no-sandbox)' : ''}\n`,
     );
-    return await runWindow(
-      program.command,
-      [
-        `--app=${pathToFileURL(opener).href}`,
-        `--user-data-dir=${path.join(home, 'app-chromium')}`,
-        '--no-first-run',
-        '--no-default-browser-check',
-      ],
-      'ignore',
-    );
+    const args = chromiumArguments({
+      openerUrl: pathToFileURL(opener).href,
+      profileDir: path.join(home, 'app-chromium'),
+      asRoot,
+    });
+    return reported(program.command, await runWindow(program.command, args, 'tail'));
   } finally {
     if (opener !== undefined) await rm(opener, { force: true });
-    await started?.stop();
+    const stopped = await started?.stop();
+    // vmark app's notes all go to stderr.
+    const notes = (text: string) => void process.stderr.write(text);
+    if (stopped) reportKeptEdits(stopped, { out: notes, err: notes });
   }
 }
 
@@ -104,24 +112,23 @@ function escapeAttribute(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Runs the window program until it exits; SIGINT or SIGTERM closes it first. Resolves with its exit code. */
-function runWindow(command: string, args: readonly string[], stdio: 'inherit' | 'ignore'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio });
-    const close = () => child.kill('SIGTERM');
-    process.once('SIGINT', close);
-    process.once('SIGTERM', close);
-    const settle = () => {
-      process.off('SIGINT', close);
-      process.off('SIGTERM', close);
-    };
-    child.once('error', (error) => {
-      settle();
-      reject(new Error(`could not start ${command}: ${error.message}`));
-    });
-    child.once('exit', (code, signal) => {
-      settle();
-      resolve(code ?? (signal === 'SIGTERM' ? 0 : 1));
-    });
-  });
+/** The window program's exit code as vmark app's, with why it failed when it did. */
+function reported(command: string, exit: WindowExit): number {
+  if (exit.code === 0) return 0;
+  const how = exit.signal === null ? `exited with code ${exit.code}` : `was killed by ${exit.signal}`;
+  const why =
+    exit.stderrTail === null
+      ? ' (its messages are above)'
+      : exit.stderrTail === ''
+        ? ' and wrote nothing on stderr'
+        : `; the end of its stderr:\n${indent(exit.stderrTail)}`;
+  process.stderr.write(`vmark: ${command} ${how}${why}\n`);
+  return 1;
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
 }

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findWindowProgram } from './app-window.js';
+import { chromiumArguments, findWindowProgram } from './app-window.js';
 
 let dir: string;
 
@@ -55,5 +55,23 @@ describe('findWindowProgram', () => {
     });
     // /usr/bin/chromium comes first where it is installed.
     expect([path.join(bin, 'google-chrome'), '/usr/bin/chromium']).toContain(found.command);
+  });
+});
+
+describe('chromiumArguments', () => {
+  const window = { openerUrl: 'file:///home/a/open-1.html', profileDir: '/home/a/app-chromium' };
+
+  it('opens the private page as an app window with a profile of its own', () => {
+    expect(chromiumArguments({ ...window, asRoot: false })).toEqual([
+      '--app=file:///home/a/open-1.html',
+      '--user-data-dir=/home/a/app-chromium',
+      '--no-first-run',
+      '--no-default-browser-check',
+    ]);
+  });
+
+  it('turns the sandbox off only as root, where Chromium refuses to start with it', () => {
+    expect(chromiumArguments({ ...window, asRoot: true })).toContain('--no-sandbox');
+    expect(chromiumArguments({ ...window, asRoot: false })).not.toContain('--no-sandbox');
   });
 });

@@ -81,3 +81,27 @@ async function isExecutable(file: string, mode = constants.X_OK): Promise<boolea
     return false;
   }
 }
+
+export interface ChromiumWindowOptions {
+  /** The private page that forwards to the editor (the token stays off the command line). */
+  readonly openerUrl: string;
+  /** The window's own profile, under VMARK_HOME. */
+  readonly profileDir: string;
+  /** This process runs as root (uid 0). */
+  readonly asRoot: boolean;
+}
+
+/**
+ * Chromium's command line for the editor's app window. Chromium refuses to start as root with
+ * its sandbox (it cannot drop root's rights inside it: https://crbug.com/638180), so as root —
+ * a container, a CI machine — it gets `--no-sandbox`, which the caller tells the person about.
+ */
+export function chromiumArguments(options: ChromiumWindowOptions): string[] {
+  return [
+    `--app=${options.openerUrl}`,
+    `--user-data-dir=${options.profileDir}`,
+    '--no-first-run',
+    '--no-default-browser-check',
+    ...(options.asRoot ? ['--no-sandbox'] : []),
+  ];
+}

@@ -1,11 +1,12 @@
+import { CommandLineError, runCommandLine } from '@vmark/sdk';
 import type { ApprovalEntry } from '../approvals/approval-entry.js';
 import { APPROVAL_ID } from '../approvals/approval-id.js';
 import { describeAsker, quoteSubject } from '../approvals/approval-message.js';
 import { controlRequest } from '../control/control-client.js';
 import { listRunningHosts, type RunningHost } from '../control/host-file.js';
+import { APPROVALS_COMMAND_LINE } from './command-lines.js';
 import { vmarkHome } from './environment.js';
-import { UsageError } from './usage.js';
-import { parseVerbArgs } from './verb-args.js';
+import { terminalIo } from './terminal-io.js';
 
 /** An entry as `list --json` prints it: which host holds it, never that host's token. */
 type ListedEntry = ApprovalEntry & { readonly hostPid: number };
@@ -14,21 +15,18 @@ type ListedEntry = ApprovalEntry & { readonly hostPid: number };
  * `vmark approvals list | allow ID | deny ID`: a person at a terminal answers
  * the requests that running hosts of this VMARK_HOME could not put to anyone.
  */
-export async function approvalsCommand(argv: string[]): Promise<number> {
-  const { verb, id, json } = parseVerbArgs(argv);
-  if (verb === 'list' || verb === undefined) {
-    if (id !== undefined) throw new UsageError('approvals list takes no id');
-    return list(json);
-  }
-  if (verb !== 'allow' && verb !== 'deny') throw new UsageError(`unknown approvals command: ${verb}`);
-  if (id === undefined)
-    throw new UsageError(`approvals ${verb} needs an approval id (see vmark approvals list)`);
-  if (!APPROVAL_ID.test(id)) {
-    throw new UsageError(
-      `"${id}" is not an approval id; ids look like apr-Ab3dE6gH (see vmark approvals list)`,
-    );
-  }
-  return decide(verb, id, json);
+export function approvalsCommand(argv: string[]): Promise<number> {
+  return runCommandLine(APPROVALS_COMMAND_LINE, argv, terminalIo(), ({ verb, operands, values }) => {
+    const json = values.json === true;
+    if (verb === 'list') return list(json);
+    const id = operands[0]!;
+    if (!APPROVAL_ID.test(id)) {
+      throw new CommandLineError(
+        `"${id}" is not an approval id; ids look like apr-Ab3dE6gH (see vmark approvals list)`,
+      );
+    }
+    return decide(verb === 'allow' ? 'allow' : 'deny', id, json);
+  });
 }
 
 async function list(json: boolean): Promise<number> {

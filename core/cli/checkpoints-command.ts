@@ -1,32 +1,23 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DocumentSnapshot } from '@vmark/sdk';
-import { isDomainError } from '@vmark/sdk';
+import { isDomainError, runCommandLine } from '@vmark/sdk';
 import { HostDocumentStore } from '../documents/document-store.js';
 import type { Host } from '../host.js';
 import type { Checkpoint, CheckpointEntry } from '../history/checkpoint-entry.js';
 import { CheckpointStore, UnknownCheckpointError } from '../history/checkpoint-store.js';
 import { sizeChange } from '../history/describe-change.js';
+import { CHECKPOINTS_COMMAND_LINE } from './command-lines.js';
 import { vmarkHome } from './environment.js';
 import { startHost } from './start-host.js';
-import { UsageError } from './usage.js';
-import { parseVerbArgs } from './verb-args.js';
+import { terminalIo } from './terminal-io.js';
 
 /** `vmark checkpoints list [--json] [--file PATH]` and `vmark checkpoints restore ID`. */
-export async function checkpointsCommand(argv: string[]): Promise<number> {
-  const { verb = 'list', id, json, file } = parseVerbArgs(argv, { file: true });
-  const store = new CheckpointStore({ home: vmarkHome() });
-  switch (verb) {
-    case 'list':
-      if (id !== undefined) throw new UsageError('checkpoints list takes no id (use --file PATH to filter)');
-      return list(store, json, file);
-    case 'restore':
-      if (id === undefined) throw new UsageError('checkpoints restore needs a checkpoint id');
-      if (file !== undefined) throw new UsageError('--file only applies to checkpoints list');
-      return restore(store, id);
-    default:
-      throw new UsageError(`unknown checkpoints command: ${verb}`);
-  }
+export function checkpointsCommand(argv: string[]): Promise<number> {
+  return runCommandLine(CHECKPOINTS_COMMAND_LINE, argv, terminalIo(), ({ verb, operands, values }) => {
+    const store = new CheckpointStore({ home: vmarkHome() });
+    return verb === 'list' ? list(store, values.json === true, values.file) : restore(store, operands[0]!);
+  });
 }
 
 async function list(store: CheckpointStore, json: boolean, file: string | undefined): Promise<number> {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-import { isDomainError } from '@vmark/sdk';
+import { CommandLineError, isCommandLineError, isDomainError } from '@vmark/sdk';
+import { ListenRefused } from '../net/listen-on-loopback.js';
 import { VMARK_VERSION } from '../version.js';
-import { USAGE, UsageError } from './usage.js';
+import { USAGE } from './usage.js';
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -35,29 +36,36 @@ async function main(argv: string[]): Promise<number> {
     case 'help':
     case '--help':
     case '-h':
+      // `vmark help serve` is `vmark serve --help`.
+      if (command === 'help' && rest.length > 0) return main([...rest.slice(0, 1), '--help']);
       process.stdout.write(USAGE);
       return 0;
     default:
       // Anything else may be a command an enabled plugin contributes (`vmark plugins list`).
       if (/^[a-z][a-z0-9-]*$/.test(command))
         return (await import('./plugin-command.js')).pluginCommand(command, rest);
-      throw new UsageError(`unknown command: ${command}`);
+      throw new CommandLineError(
+        `${command.startsWith('-') ? 'unknown option' : 'unknown command'} ${command} for vmark`,
+      );
   }
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (
-      error instanceof UsageError ||
-      (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
-    ) {
+    // Each command prints its own mistakes with its usage; what reaches here is vmark's own.
+    if (isCommandLineError(error)) {
       process.stderr.write(`vmark: ${error.message}\n\n${USAGE}`);
       process.exit(2);
     }
     if (isDomainError(error)) {
       process.stderr.write(`vmark: ${error.message} (${error.code})\n`);
       process.exit(2);
+    }
+    // A port that cannot be had is the machine's state, not vmark's fault: the sentence says it all.
+    if (error instanceof ListenRefused) {
+      process.stderr.write(`vmark: ${error.message}\n`);
+      process.exit(1);
     }
     process.stderr.write(
       `vmark: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
+import { CommandLineError } from '@vmark/sdk';
 import { ClientCredentials } from '../principals/client-credentials.js';
 import { vmarkHome } from './environment.js';
-import { UsageError } from './usage.js';
+import { launchCommand } from './launch-command.js';
 
 /**
  * `vmark mcp install|clients|uninstall`: the per-client credentials that name an MCP client
@@ -10,13 +10,8 @@ import { UsageError } from './usage.js';
  */
 export async function mcpClientsCommand(
   verb: 'install' | 'clients' | 'uninstall',
-  argv: string[],
+  values: { readonly client?: string | undefined; readonly json?: boolean | undefined },
 ): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { client: { type: 'string' }, json: { type: 'boolean' } },
-    strict: true,
-  });
   const credentials = new ClientCredentials(vmarkHome());
   if (verb === 'clients') {
     const providers = credentials.list().map(({ id, created }) => ({ client: id, created }));
@@ -27,8 +22,8 @@ export async function mcpClientsCommand(
     );
     return 0;
   }
-  const client = values.client;
-  if (client === undefined) throw new UsageError(`mcp ${verb} needs --client NAME`);
+  // The command line requires --client for install and uninstall.
+  const client = values.client!;
   if (verb === 'uninstall') {
     if (!(await credentials.revoke(client))) {
       process.stderr.write(`vmark: no client named "${client}" (see vmark mcp clients)\n`);
@@ -41,14 +36,15 @@ export async function mcpClientsCommand(
   try {
     token = await credentials.mint(client);
   } catch (error) {
-    if (error instanceof RangeError) throw new UsageError(error.message);
+    if (error instanceof RangeError) throw new CommandLineError(error.message);
     throw error;
   }
+  const { command, args } = await launchCommand();
   const snippet = {
     mcpServers: {
       vmark: {
-        command: 'vmark',
-        args: ['mcp'],
+        command,
+        args: [...args, 'mcp'],
         env: { VMARK_HOME: vmarkHome(), VMARK_MCP_TOKEN: token },
       },
     },
@@ -57,7 +53,11 @@ export async function mcpClientsCommand(
   if (!values.json)
     process.stderr.write(
       `vmark: credential for "${client}" minted. Add the server above to ${client}'s MCP config; ` +
-        'the token is not shown again (run install again to replace it).\n',
+        'the token is not shown again (run install again to replace it).' +
+        (command === 'vmark'
+          ? '\n'
+          : ' vmark is not on PATH, so the entry starts this Node and this CLI by their absolute paths;' +
+            ' run install again if either moves.\n'),
     );
   return 0;
 }

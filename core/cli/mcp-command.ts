@@ -1,47 +1,47 @@
-import { parseArgs } from 'node:util';
+import { CommandLineError, runCommandLine } from '@vmark/sdk';
 import { ApprovalBroker } from '../approvals/approval-broker.js';
 import { startControlServer } from '../control/control-server.js';
 import { listRunningHosts } from '../control/host-file.js';
 import { serveStdio } from '../mcp/stdio-endpoint.js';
+import { ClientCredentials } from '../principals/client-credentials.js';
+import { MCP_COMMAND_LINE } from './command-lines.js';
 import { vmarkHome } from './environment.js';
+import { parsePort } from './port-option.js';
 import { startHost } from './start-host.js';
-import { UsageError } from './usage.js';
+import { terminalIo } from './terminal-io.js';
 
-export async function mcpCommand(argv: string[]): Promise<number> {
-  const [verb, ...rest] = argv;
-  if (verb === 'install' || verb === 'clients' || verb === 'uninstall')
-    return (await import('./mcp-clients-command.js')).mcpClientsCommand(verb, rest);
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      workspace: { type: 'string' },
-      open: { type: 'string', multiple: true },
-      http: { type: 'boolean' },
-      port: { type: 'string' },
-    },
-    strict: true,
+export function mcpCommand(argv: string[]): Promise<number> {
+  return runCommandLine(MCP_COMMAND_LINE, argv, terminalIo(), async ({ verb, values }) => {
+    if (verb === 'install' || verb === 'clients' || verb === 'uninstall')
+      return (await import('./mcp-clients-command.js')).mcpClientsCommand(verb, values);
+    if (values.port !== undefined && !values.http)
+      throw new CommandLineError('option --port needs --http for vmark mcp');
+    const port = parsePort(values.port);
+    return values.http ? serveMcpHttp(values, port) : serveMcpStdio(values);
   });
-  const port = values.port === undefined ? 0 : Number(values.port);
-  if (!/^\d+$/.test(values.port ?? '0') || port > 65535)
-    throw new UsageError(`--port must be 0–65535, got ${values.port}`);
-  if (values.port !== undefined && !values.http) throw new UsageError('--port only applies with --http');
+}
 
+interface McpOptions {
+  readonly workspace?: string | undefined;
+  readonly open?: string[] | undefined;
+}
+
+/** What an AI client starts: MCP on stdin/stdout, attached to a running editor when there is one. */
+async function serveMcpStdio(options: McpOptions): Promise<number> {
+  const home = vmarkHome();
+  const credential = process.env.VMARK_MCP_TOKEN;
+  warnOfUnknownCredential(home, credential);
   // With an editor (`vmark serve`) running on this VMARK_HOME, the client edits what the person sees.
   // Its module is loaded only then: it brings the HTTP client stack.
-  const home = vmarkHome();
-  if (
-    !values.http &&
-    process.env.VMARK_NO_ATTACH !== '1' &&
-    (await listRunningHosts(home)).some((h) => h.serve)
-  ) {
+  if (process.env.VMARK_NO_ATTACH !== '1' && (await listRunningHosts(home)).some((h) => h.serve)) {
     const { attachStdio, AttachRefused } = await import('../mcp/attach-stdio.js');
     const log = (line: string) => void process.stderr.write(`${line}\n`);
     try {
       const end = await attachStdio({
         home,
-        workspace: values.workspace,
-        open: values.open,
-        credential: process.env.VMARK_MCP_TOKEN,
+        workspace: options.workspace,
+        open: options.open,
+        credential,
         log,
       });
       if (end === 'host-gone') {
@@ -55,10 +55,35 @@ export async function mcpCommand(argv: string[]): Promise<number> {
       return 2;
     }
   }
+  const running = await startMcpHost(home, options);
+  await serveStdio(running.host);
+  await running.stop();
+  return 0;
+}
 
-  const host = await startHost({ workspace: values.workspace, open: values.open, watchPluginState: true });
-  // A person at a terminal reaches this host through its control channel (`vmark approvals`).
-  // Not awaited here: MCP is served meanwhile, so the channel costs the client no start-up time.
+/** `vmark mcp --http`: Streamable HTTP on 127.0.0.1, until a signal stops it. */
+async function serveMcpHttp(options: McpOptions, port: number): Promise<number> {
+  const running = await startMcpHost(vmarkHome(), options);
+  // Imported only when asked for: the HTTP stack is a third of the stdio start-up time.
+  const { serveHttp } = await import('../mcp/http-endpoint.js');
+  let endpoint;
+  try {
+    endpoint = await serveHttp(running.host, { port, token: process.env.VMARK_HTTP_TOKEN });
+  } catch (error) {
+    // A port in use, say: nothing of this host may stay behind (its host file least of all).
+    await running.stop();
+    throw error;
+  }
+  process.stdout.write(JSON.stringify({ url: endpoint.url, token: endpoint.token }) + '\n');
+  await new Promise(() => undefined);
+  return 0;
+}
+
+/** A host of this process's own, reachable by a person at a terminal through its control channel. */
+async function startMcpHost(home: string, options: McpOptions) {
+  const host = await startHost({ workspace: options.workspace, open: options.open, watchPluginState: true });
+  // `vmark approvals` reaches this host through its control channel. Not awaited here: MCP is
+  // served meanwhile, so the channel costs the client no start-up time.
   const control = startControlServer(
     { approvals: host.container.get(ApprovalBroker) },
     { home, version: host.version },
@@ -70,15 +95,19 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   const exit = () => void stop().finally(() => process.exit(0));
   process.once('SIGINT', exit);
   process.once('SIGTERM', exit);
+  return { host, stop };
+}
 
-  if (values.http) {
-    // Imported only when asked for: the HTTP stack is a third of the stdio start-up time.
-    const { serveHttp } = await import('../mcp/http-endpoint.js');
-    const endpoint = await serveHttp(host, { port, token: process.env.VMARK_HTTP_TOKEN });
-    process.stdout.write(JSON.stringify({ url: endpoint.url, token: endpoint.token }) + '\n');
-    await new Promise(() => undefined);
-  }
-  await serveStdio(host);
-  await stop();
-  return 0;
+/**
+ * A credential that names no installed client (mistyped, revoked, from another VMARK_HOME) is
+ * not refused: the session goes on as an anonymous client, as one without a credential. But the
+ * person who configured it is told, on stderr, where MCP clients show a server's log.
+ */
+function warnOfUnknownCredential(home: string, credential: string | undefined): void {
+  if (credential === undefined || credential === '') return;
+  if (new ClientCredentials(home).identify(credential) !== null) return;
+  process.stderr.write(
+    `vmark: VMARK_MCP_TOKEN matches no installed client of VMARK_HOME=${home} (see vmark mcp clients); ` +
+      'this session goes on as an anonymous client, which cannot use delegated grants\n',
+  );
 }

@@ -109,7 +109,7 @@ describe('vmark approvals list', () => {
   it('prints a readable listing with the exact subject', async () => {
     await startServer();
     const { requestId } = await broker.request(OPEN, CALL);
-    const run = await vmark('approvals');
+    const run = await vmark('approvals', 'list');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`${requestId}  waiting  open_workspace  `);
     expect(run.stdout).toContain(

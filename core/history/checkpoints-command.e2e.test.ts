@@ -108,7 +108,7 @@ describe('vmark checkpoints list', () => {
   });
 
   it('says so when there are none', async () => {
-    expect(await vmark(['checkpoints'])).toMatchObject({ code: 0, stdout: 'No checkpoints.\n' });
+    expect(await vmark(['checkpoints', 'list'])).toMatchObject({ code: 0, stdout: 'No checkpoints.\n' });
     expect(await vmark(['checkpoints', 'list', '--json'])).toMatchObject({ code: 0, stdout: '[]\n' });
   });
 });

@@ -11,7 +11,8 @@ const TOKEN_DATA_CHARS = 4000;
 
 /** A typed error token: `TOKEN: message`, then the data as JSON; the same in `structuredContent`. */
 export function renderTokenError(error: TokenError): CallToolResult {
-  const data = Object.keys(error.data).length > 0 ? `\n${JSON.stringify(error.data).slice(0, TOKEN_DATA_CHARS)}` : '';
+  const data =
+    Object.keys(error.data).length > 0 ? `\n${JSON.stringify(error.data).slice(0, TOKEN_DATA_CHARS)}` : '';
   return {
     isError: true,
     content: [{ type: 'text', text: `${error.token}: ${error.message}${data}` }],

@@ -9,6 +9,7 @@
  */
 
 import type { PanelMessage, PanelRequests } from './panel-protocol.js';
+import type { RecoveryMessage, RecoveryRequests } from './recovery-protocol.js';
 
 /** A `ChangeSet` as `ChangeSet.toJSON()` writes it: retained lengths and `[deleted, ...inserted lines]`. */
 export type ChangeSetJson = readonly (number | readonly [number, ...string[]])[];
@@ -102,7 +103,7 @@ export interface EditorReport {
 }
 
 /** Every request the renderer may send, with its parameters and result. */
-export interface Requests extends PanelRequests {
+export interface Requests extends PanelRequests, RecoveryRequests {
   /**
    * One level of the file list, which the host then follows on disk (a `tree.changed` push when
    * something in it is created, deleted or renamed) until the page folds it.
@@ -194,4 +195,5 @@ export type ServerMessage =
       readonly version: number;
       readonly updates: readonly UpdateJson[];
     }
-  | PanelMessage;
+  | PanelMessage
+  | RecoveryMessage;

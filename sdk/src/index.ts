@@ -7,6 +7,7 @@ export * from './plugin.js';
 export type * from './panel.js';
 export * from './tool.js';
 export * from './command.js';
+export * from './command-line.js';
 export type * from './services/approvals.js';
 export type * from './services/documents.js';
 export type * from './services/editors.js';

@@ -30,6 +30,8 @@ export interface Served {
   readonly url: string;
   readonly token: string;
   readonly mcpUrl: string;
+  /** Every line it has printed on stdout so far, the first two included. */
+  readonly stdout: readonly string[];
   stop(): Promise<void>;
 }
 
@@ -40,8 +42,8 @@ export async function startServe(args: readonly string[], home: string): Promise
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const lines = createInterface({ input: child.stdout });
+  const got: string[] = [];
   const [first, second] = await new Promise<[string, string]>((resolve, reject) => {
-    const got: string[] = [];
     lines.on('line', (line) => {
       got.push(line);
       if (got.length === 2) resolve([got[0]!, got[1]!]);
@@ -55,6 +57,7 @@ export async function startServe(args: readonly string[], home: string): Promise
     url: first,
     token,
     mcpUrl,
+    stdout: got,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

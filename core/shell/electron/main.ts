@@ -9,7 +9,7 @@
  * the per-launch token) is loaded into the window and printed nowhere.
  */
 import { parseArgs } from 'node:util';
-import { type EditorHost, startEditorHost } from '../../cli/serve-command.js';
+import { type EditorHost, reportKeptEdits, startEditorHost } from '../../cli/editor-host.js';
 import { navigationVerdict } from './navigation-policy.js';
 
 if (process.versions.electron === undefined) {
@@ -54,8 +54,11 @@ async function start(options: { workspace?: string; open?: string[] }): Promise<
   app.on('will-quit', (event) => {
     if (stopped) return;
     event.preventDefault();
+    // Unsaved edits are kept under VMARK_HOME as the host stops (ADR 34); the notes go to stderr.
+    const notes = (text: string) => void process.stderr.write(text);
     void served
       .stop()
+      .then((kept) => reportKeptEdits(kept, { out: notes, err: notes }))
       .catch((error: unknown) => process.stderr.write(`vmark: stopping the host failed: ${String(error)}\n`))
       .finally(() => {
         stopped = true;

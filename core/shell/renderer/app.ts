@@ -7,6 +7,7 @@ import { hasLivePreview } from './editor/document-language.js';
 import { SelectionReporter } from './editor/selection-reporter.js';
 import { FileTree } from './file-tree.js';
 import { refusalWords } from './refusal-words.js';
+import { RecoveryNotice } from './recovery-notice.js';
 import { startWorkbenchPanels } from './panels/workbench-panels.js';
 import type { Shell } from './shell.js';
 import { TabStrip } from './tab-strip.js';
@@ -43,6 +44,7 @@ export class App {
     );
     const refused = (error: unknown) => this.#refused(error);
     startWorkbenchPanels(shell, connection, this.#toasts, refused);
+    new RecoveryNotice(shell.conflictBar, connection, refused);
     this.#tree = new FileTree(shell.tree, connection, (path) => void this.#open(path), refused);
     // Each page is a window of its own, with its own rail (they follow the host's state themselves).
     new WindowIdentity(connection, shell.root);

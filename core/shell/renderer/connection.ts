@@ -9,6 +9,7 @@ import type {
   UpdateJson,
 } from '../protocol.js';
 import type { PanelMessage } from '../panel-protocol.js';
+import type { UiRecoveredEdit } from '../recovery-protocol.js';
 import { Emitter, type Unsubscribe } from './emitter.js';
 import { windowQuery } from './window-identity.js';
 
@@ -44,6 +45,7 @@ export class Connection {
   readonly #closed = new Emitter<void>();
   readonly #panels = new Emitter<PanelMessage>();
   readonly #treeChanged = new Emitter<string>();
+  readonly #recovery = new Emitter<readonly UiRecoveredEdit[]>();
   #lastState: UiState | null = null;
 
   private constructor(socket: WebSocket) {
@@ -101,6 +103,11 @@ export class Connection {
     return this.#panels.on(listener);
   }
 
+  /** The kept edits still waiting, after one was restored or discarded in any window. */
+  onRecoveredEdits(listener: (edits: readonly UiRecoveredEdit[]) => void): Unsubscribe {
+    return this.#recovery.on(listener);
+  }
+
   #receive(data: string): void {
     const message = JSON.parse(data) as ServerMessage;
     switch (message.type) {
@@ -121,6 +128,8 @@ export class Connection {
       default:
         // Every other push is a panel's (panel-protocol.ts), settings.changed included.
         return this.#panels.emit(message);
+      case 'recovery.changed':
+        return this.#recovery.emit(message.edits);
     }
   }
 }

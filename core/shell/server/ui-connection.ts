@@ -20,6 +20,7 @@ import { UiRefusal } from './open-refusal.js';
 import type { FocusedEditor } from './focused-editor.js';
 import { panelHandlers, type PanelServices } from './panel-services.js';
 import { TreeWatch } from './tree-watch.js';
+import { recoveryHandlers, type UiRecovery } from './recovery-service.js';
 import { windowHandlers } from './window-handlers.js';
 
 /** The host services a renderer works with. */
@@ -36,6 +37,8 @@ export interface UiServices {
   readonly panels: PanelServices;
   /** The host's folder watches, shared: the file list follows the folders a page unfolded. */
   readonly folders: Pick<FolderWatcher, 'watchFolder'>;
+  /** Unsaved edits an earlier host kept, offered back (ADR 34). */
+  readonly recovery: UiRecovery;
 }
 
 /** Requests that change nothing the tab strip shows: no state push after them. */
@@ -108,6 +111,7 @@ export class UiConnection implements Disposable {
       'editor.report': ({ editor }) => acceptEditorReport(this, editor, services),
       ...panelHandlers(services.panels),
       ...windowHandlers(workbench, windowLabel, () => services.panels.plugins.list()),
+      ...recoveryHandlers(services.recovery, windowLabel),
     };
   }
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { DisposableStore, toDisposable } from '@vmark/sdk';
+import { DisposableStore, HostInfoToken, toDisposable } from '@vmark/sdk';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { HostHooksToken } from '../../container/host-tokens.js';
 import { HostDocumentStore } from '../../documents/document-store.js';
@@ -15,8 +15,11 @@ import { HostVault } from '../../vault/host-vault.js';
 import { DocumentAuthority } from './document-authority.js';
 import { FocusedEditor } from './focused-editor.js';
 import { attachPanels, createPanelServices } from './panel-services.js';
+import { RecoveryCopies } from './recovery-copies.js';
+import { type KeptEdits, UiRecovery } from './recovery-service.js';
 import { isPluginUiPath, readPluginUiFile } from './plugin-ui-files.js';
 import { RequestGuard } from './request-guard.js';
+import type { UiRecoveredEdit } from '../recovery-protocol.js';
 import { type Asset, StaticAssets } from './static-assets.js';
 import { UiConnection, type UiServices } from './ui-connection.js';
 import { uiState } from './ui-state.js';
@@ -42,6 +45,10 @@ export interface UiServer {
   readonly url: string;
   /** MCP (Streamable HTTP) on the same port; the same token, as `Authorization: Bearer`. */
   readonly mcpUrl: string;
+  /** Unsaved edits an earlier host kept, waiting to be restored or discarded (ADR 34). */
+  recoveredEdits(): Promise<readonly UiRecoveredEdit[]>;
+  /** Keeps a copy of every buffer with unsaved changes, before the host stops (ADR 34). */
+  keepUnsavedEdits(): Promise<KeptEdits>;
   close(): Promise<void>;
 }
 
@@ -54,6 +61,9 @@ const MAX_MESSAGE_BYTES = 2 * MAX_DOCUMENT_BYTES;
  */
 export async function startUiServer(host: Host, options: UiServerOptions): Promise<UiServer> {
   const assets = await StaticAssets.load(options.assetsDir, options.token);
+  // The port first: a port in use ends the start before anything is set up that would need undoing.
+  const server = createHttpServer(options.timeouts);
+  const port = await listenOnLoopback(server, options.port);
   const disposables = new DisposableStore();
   /** Every open renderer, with its socket. */
   const sockets = new Map<UiConnection, WebSocket>();
@@ -95,6 +105,13 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     focusedEditor: host.container.get(FocusedEditor),
     panels: disposables.add(createPanelServices(host)),
     folders: host.container.get(FolderWatcher),
+    recovery: disposables.add(
+      new UiRecovery(
+        new RecoveryCopies(host.container.get(HostInfoToken).home),
+        host.workbench,
+        host.container.get(HostDocumentStore),
+      ),
+    ),
   };
   const webSockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   webSockets.on('connection', (socket: WebSocket, request: IncomingMessage) => {
@@ -106,12 +123,14 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     );
     sockets.set(connection, socket);
     const panels = attachPanels(services.panels, (message) => socket.send(JSON.stringify(message)));
+    const recovery = services.recovery.attach((message) => socket.send(JSON.stringify(message)));
     socket.on('message', (data, isBinary) => {
       if (!isBinary) connection.receive(rawText(data));
     });
     socket.on('close', () => {
       sockets.delete(connection);
       panels.dispose();
+      recovery.dispose();
       connection.dispose();
       states.remove(socket);
       claims.release(socket, stateChanged);
@@ -125,8 +144,6 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     }),
   );
 
-  const server = createHttpServer(options.timeouts);
-  const port = await listenOnLoopback(server, options.port);
   const guard = new RequestGuard(port, options.token);
   const csp = contentSecurityPolicy(guard.webSocketOrigins);
 
@@ -179,6 +196,8 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
   return {
     url: `http://127.0.0.1:${port}/?token=${encodeURIComponent(options.token)}`,
     mcpUrl: `http://127.0.0.1:${port}/mcp`,
+    recoveredEdits: () => services.recovery.list(),
+    keepUnsavedEdits: () => services.recovery.keepUnsavedEdits(),
     async close() {
       await mcp.close();
       disposables.dispose();

@@ -6,6 +6,8 @@ import { systemResolver } from './guard/resolver.js';
 import { Navigator } from './navigation/navigator.js';
 import { PageReader } from './reader/page-reader.js';
 import { openSiteExtractors } from './reader/site-extractors.js';
+import { BrowserSessions } from './session/browser-session.js';
+import { Keychain } from './session/keychain.js';
 import { TabRegistry } from './tabs/tab-registry.js';
 import { browserReadTool } from './tools/browser-read-tool.js';
 import { browserTool } from './tools/browser-tool.js';
@@ -38,7 +40,9 @@ export default definePlugin({
       settings,
       approvals: context.get(ApprovalsToken),
     });
-    context.registerTool(browserTool({ workbench, registry, navigator, settings }));
+    const approvals = context.get(ApprovalsToken);
+    const sessions = new BrowserSessions(new Keychain(context.get(HostInfoToken).home), approvals);
+    context.registerTool(browserTool({ workbench, registry, navigator, settings, sessions, approvals }));
     const reader = new PageReader(openSiteExtractors(context));
     context.registerTool(browserReadTool({ registry, navigator, settings, reader }));
     context.registerCommand(extractCommand({ engine, resolver, settings, reader }));

@@ -2,13 +2,14 @@
  * `vmark extract URL|FILE [--json]`: reader mode at a terminal, the same result `browser_read
  * extract` gives. A URL is opened in a sandbox page of the browser, behind the same network
  * guard as an AI's navigation (the person typed it, so nothing needs approving); a file is a
- * saved page, read from disk with the same cap on its size.
+ * saved page, read from disk with the same cap on its size, and read as the page it was saved
+ * from when it names one.
  */
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
-import type { CliCommand, CommandIo } from '@vmark/sdk';
+import { type CliCommand, type CommandIo, defineCommandLine, runCommandLine } from '@vmark/sdk';
+import { parseHtml } from '@vmark/sdk/reader';
 import type { BrowserSettings } from '../browser-settings.js';
 import type { BrowserEngine } from '../engine/browser-engine.js';
 import type { Resolver } from '../guard/resolver.js';
@@ -17,10 +18,21 @@ import { settle } from '../navigation/navigation-result.js';
 import { EXTRACT_HTML_CAP, type Extract, type PageReader } from '../reader/page-reader.js';
 import { BrowserTab } from '../tabs/browser-tab.js';
 
-export const EXTRACT_USAGE = `Usage:
-  vmark extract URL [--json]    open an http(s) page and print it in reader mode (Markdown)
-  vmark extract FILE [--json]   the same for a saved HTML file
-`;
+/** The command line `vmark extract --help` shows and the parser accepts. */
+export const EXTRACT_COMMAND_LINE = defineCommandLine({
+  command: 'vmark extract',
+  options: {
+    json: { type: 'boolean', description: 'print the result as JSON, as browser_read extract answers' },
+  },
+  forms: [
+    {
+      operands: ['URL|FILE'],
+      options: ['json'],
+      description:
+        'an http(s) page (opened in a sandbox tab, behind the network guard) or a saved HTML file, in reader mode (Markdown)',
+    },
+  ],
+});
 
 /** How long a page may take to load. */
 const LOAD_MS = 30_000;
@@ -32,37 +44,24 @@ export interface ExtractCommandServices {
   readonly reader: PageReader;
 }
 
-class CommandLineError extends Error {}
+/** A page or file that could not be read: said on stderr, exit 1. */
 class ExtractFailed extends Error {}
 
 export function extractCommand(services: ExtractCommandServices): CliCommand {
   return {
     name: 'extract',
-    async run(argv, io) {
-      try {
-        const { values, positionals } = parseArgs({
-          args: [...argv],
-          options: { json: { type: 'boolean' } },
-          allowPositionals: true,
-          strict: true,
-        });
-        if (positionals.length !== 1) throw new CommandLineError('extract takes one URL or file');
-        const result = await extract(positionals[0]!, io, services);
-        io.out(values.json ? `${JSON.stringify(result, null, 2)}\n` : readable(result));
-        return 0;
-      } catch (error) {
-        if (error instanceof ExtractFailed) {
+    run: (argv, io) =>
+      runCommandLine(EXTRACT_COMMAND_LINE, argv, io, async ({ operands, values }) => {
+        try {
+          const result = await extract(operands[0]!, io, services);
+          io.out(values.json ? `${JSON.stringify(result, null, 2)}\n` : readable(result));
+          return 0;
+        } catch (error) {
+          if (!(error instanceof ExtractFailed)) throw error;
           io.err(`vmark extract: ${error.message}\n`);
           return 1;
         }
-        const usage =
-          error instanceof CommandLineError ||
-          (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-        if (!usage) throw error;
-        io.err(`vmark extract: ${(error as Error).message}\n\n${EXTRACT_USAGE}`);
-        return 2;
-      }
-    },
+      }),
   };
 }
 
@@ -72,7 +71,22 @@ async function extract(target: string, io: CommandIo, services: ExtractCommandSe
     throw new ExtractFailed('this page cannot be read (unsupported URL): only http(s) pages and files');
   const file = path.resolve(io.cwd, target);
   const { html, truncated } = await readCapped(file);
-  return services.reader.extract(html, pathToFileURL(file), truncated);
+  return services.reader.extract(html, savedFrom(html) ?? pathToFileURL(file), truncated);
+}
+
+/**
+ * The page a saved file was saved from, when it says so (`<link rel="canonical">`, which browsers
+ * and "save page" tools keep): its links resolve against it and its site's extractor reads it.
+ */
+function savedFrom(html: string): URL | null {
+  const href = parseHtml(html).querySelector('link[rel="canonical"][href]')?.getAttribute('href');
+  if (!href) return null;
+  try {
+    const url = new URL(href);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url : null;
+  } catch {
+    return null;
+  }
 }
 
 async function extractUrl(url: string, services: ExtractCommandServices): Promise<Extract> {

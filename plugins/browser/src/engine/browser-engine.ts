@@ -39,7 +39,8 @@ interface Running {
   readonly stop: () => Promise<void>;
 }
 
-export class BrowserEngine implements Disposable {
+/** Stopped with `dispose()`, which the plugin awaits on deactivation (the browser takes a moment to close). */
+export class BrowserEngine {
   readonly #running = new Map<Posture, Promise<Running>>();
   readonly #lostListeners = new Set<(posture: Posture) => void>();
   readonly #refusals: Refusal[] = [];

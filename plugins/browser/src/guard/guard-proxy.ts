@@ -157,14 +157,16 @@ async function tunnel(
     client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
     return;
   }
-  const [, host, port] = match as unknown as [string, string, string];
+  const host = match[1]!;
+  const port = match[2]!;
   const verdict = await checkHost(host, options.resolver, options.policy());
   if (!verdict.allowed) {
     options.onRefused({ target: `https://${req.url}`, reason: verdict.reason });
     client.end(`HTTP/1.1 403 Forbidden\r\n${REFUSED_HEADER}: refused\r\n\r\n`);
     return;
   }
-  const upstream = connect(Number(port), verdict.addresses[0]!, () => {
+  const address = verdict.addresses[0] ?? host;
+  const upstream = connect(Number(port), address, () => {
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     if (head.length > 0) upstream.write(head);
     upstream.pipe(client);

@@ -79,6 +79,12 @@ export class IsolatedWorld {
     return result.result.value as T;
   }
 
+  /** Stops whatever runs in the page's main thread now (a script that never ends). */
+  async terminate(): Promise<void> {
+    const session = await this.session();
+    await session.send('Runtime.terminateExecution').catch(() => undefined);
+  }
+
   #context(session: CDPSession, frameId: string): Promise<number> {
     let context = this.#contexts.get(frameId);
     if (!context) {

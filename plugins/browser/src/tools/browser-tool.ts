@@ -2,7 +2,10 @@
  * `browser`: the half of the browser that changes something — pages, tabs, saved sessions
  * (vmark-notes §1.1, §3.1). Every URL it answers with is redacted (§3.3).
  */
-import type { ToolDefinition, Workbench } from '@vmark/sdk';
+import type { Approvals, ToolDefinition, Workbench } from '@vmark/sdk';
+import { executeJs, scriptArg } from '../acting/execute-js.js';
+import type { BrowserSessions } from '../session/browser-session.js';
+import { handleArg } from '../session/session-handle.js';
 import { ArgumentError, defineAction, defineTool, z } from '@vmark/sdk';
 import type { BrowserSettings } from '../browser-settings.js';
 import { MAX_WAIT_MS } from '../navigation/navigation-result.js';
@@ -15,10 +18,12 @@ export interface BrowserToolServices {
   readonly registry: TabRegistry;
   readonly navigator: Navigator;
   readonly settings: BrowserSettings;
+  readonly sessions: BrowserSessions;
+  readonly approvals: Approvals;
 }
 
 export function browserTool(services: BrowserToolServices): ToolDefinition {
-  const { workbench, registry, navigator, settings } = services;
+  const { workbench, registry, navigator, settings, sessions, approvals } = services;
   /** New tabs open in the person's window, as a document opened by a tool does. */
   const windowLabel = () => workbench.state().find((w) => w.focused)?.label ?? 'main';
   return defineTool({
@@ -63,6 +68,27 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
           const tab = registry.resolve(tabId);
           await registry.close(tab);
           return { tabId: tab.id, closed: true, destroyed: true };
+        },
+      }),
+      execute_js: defineAction({
+        args: { tabId: tabArg(), script: scriptArg() },
+        run: async ({ tabId, script }, call) => {
+          settings.assertEnabled();
+          return executeJs(registry.resolve(tabId), script, approvals, call);
+        },
+      }),
+      session_save: defineAction({
+        args: { tabId: tabArg(), handle: handleArg('session_save') },
+        run: async ({ tabId, handle }, call) => {
+          settings.assertEnabled();
+          return sessions.save(registry.resolve(tabId), handle, call);
+        },
+      }),
+      session_load: defineAction({
+        args: { tabId: tabArg(), handle: handleArg('session_load') },
+        run: async ({ tabId, handle }, call) => {
+          settings.assertEnabled();
+          return sessions.load(registry.resolve(tabId), handle, call);
         },
       }),
     },

@@ -5,25 +5,51 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import type { CliCommand, CommandIo } from '@vmark/sdk';
+import type { CliCommand, CommandIo, CommandValues } from '@vmark/sdk';
+import { CommandLineError, defineCommandLine, runCommandLine } from '@vmark/sdk';
 import { GrantRecordError, type GrantRecord } from '../delegation/grant-record.js';
 import { DELEGABLE_SCOPES, type DelegableScope } from '../delegation/grants.js';
 import { humanActorId } from '../delegation/human-actor.js';
 import { CoherenceWorkspace } from '../workspace/coherence-workspace.js';
 import { parseExpiry } from './expiry.js';
 
-export const COHERENCE_USAGE = `Usage:
-  vmark coherence delegate --to CLIENT --scope SCOPE[,SCOPE] --expires 7d [--workspace DIR] [--json]
-      let an installed MCP client (vmark mcp clients) resolve edges; SCOPE is
-      resolve.accept-newer or resolve.waive; --expires is 30m, 12h, 7d, 2w or an RFC 3339 date
-  vmark coherence revoke GRANT [--workspace DIR]
-  vmark coherence delegations [--workspace DIR] [--json]   grants, revoked ones marked
-  vmark coherence status [--workspace DIR] [--json]
-  vmark coherence edges [--workspace DIR] [--json]         stale edges (reconciles the files first)
-`;
+/** The command line `vmark coherence --help` shows and the parser accepts. */
+export const COHERENCE_COMMAND_LINE = defineCommandLine({
+  command: 'vmark coherence',
+  options: {
+    to: { type: 'string', value: 'CLIENT', description: 'an installed MCP client (vmark mcp clients)' },
+    scope: {
+      type: 'string',
+      value: 'SCOPE[,SCOPE]',
+      description: `what it may resolve: ${DELEGABLE_SCOPES.join(' or ')}`,
+    },
+    expires: {
+      type: 'string',
+      value: 'WHEN',
+      description: 'when the grant ends (grants always do): 30m, 12h, 7d, 2w or an RFC 3339 date',
+    },
+    workspace: { type: 'string', value: 'DIR', description: 'the workspace; default the current folder' },
+    json: { type: 'boolean', description: 'print JSON' },
+  },
+  forms: [
+    {
+      verb: 'delegate',
+      required: ['to', 'scope', 'expires'],
+      options: ['workspace', 'json'],
+      description: 'let an installed MCP client resolve stale edges',
+    },
+    { verb: 'revoke', operands: ['GRANT'], options: ['workspace'], description: 'end a grant' },
+    { verb: 'delegations', options: ['workspace', 'json'], description: 'grants, revoked ones marked' },
+    { verb: 'status', options: ['workspace', 'json'], description: "the workspace's ledger" },
+    {
+      verb: 'edges',
+      options: ['workspace', 'json'],
+      description: 'stale edges (reconciles the files first)',
+    },
+  ],
+});
 
-class CommandLineError extends Error {}
+type Values = CommandValues<typeof COHERENCE_COMMAND_LINE.options>;
 
 async function workspaceAt(
   input: string,
@@ -42,8 +68,7 @@ async function workspaceAt(
   return new CoherenceWorkspace(canonical, writer, grants);
 }
 
-function scopesOf(text: string | undefined): DelegableScope[] {
-  if (text === undefined) throw new CommandLineError('delegate needs --scope');
+function scopesOf(text: string): DelegableScope[] {
   const scopes = text.split(',').map((s) => s.trim());
   for (const scope of scopes) {
     if (!(DELEGABLE_SCOPES as readonly string[]).includes(scope))
@@ -55,60 +80,38 @@ function scopesOf(text: string | undefined): DelegableScope[] {
 export function coherenceCommand(writer: () => Promise<string>, grants: GrantRecord): CliCommand {
   return {
     name: 'coherence',
-    async run(argv, io) {
-      try {
-        return await run(argv, io, writer, grants);
-      } catch (error) {
-        if (error instanceof GrantRecordError) {
+    run: (argv, io) =>
+      runCommandLine(COHERENCE_COMMAND_LINE, argv, io, async ({ verb, operands, values }) => {
+        try {
+          const workspace = await workspaceAt(values.workspace ?? '.', io.cwd, await writer(), grants);
+          try {
+            return await runVerb(verb, operands[0], values, workspace, io);
+          } finally {
+            workspace.dispose();
+          }
+        } catch (error) {
+          if (!(error instanceof GrantRecordError)) throw error;
           io.err(`vmark coherence: ${error.message}\n`);
           return 1;
         }
-        if (!(error instanceof CommandLineError) && !(error instanceof RangeError)) throw error;
-        io.err(`vmark coherence: ${error.message}\n\n${COHERENCE_USAGE}`);
-        return 2;
-      }
-    },
+      }),
   };
 }
 
-async function run(
-  argv: readonly string[],
-  io: CommandIo,
-  writer: () => Promise<string>,
-  grants: GrantRecord,
-): Promise<number> {
-  let parsed;
+/** `--expires`, as a mistake of the command line when it names no time the grant could end at. */
+function expiryOf(text: string): Date {
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: {
-        workspace: { type: 'string' },
-        to: { type: 'string' },
-        scope: { type: 'string' },
-        expires: { type: 'string' },
-        json: { type: 'boolean' },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
+    return parseExpiry(text, new Date());
   } catch (error) {
-    throw new CommandLineError(error instanceof Error ? error.message : String(error));
-  }
-  const { values, positionals } = parsed;
-  const [verb, operand, ...extra] = positionals;
-  if (extra.length > 0) throw new CommandLineError(`unexpected arguments: ${extra.join(' ')}`);
-  const workspace = await workspaceAt(values.workspace ?? '.', io.cwd, await writer(), grants);
-  try {
-    return await runVerb(verb, operand, values, workspace, io);
-  } finally {
-    workspace.dispose();
+    if (error instanceof RangeError) throw new CommandLineError(error.message);
+    throw error;
   }
 }
 
 async function runVerb(
   verb: string | undefined,
   operand: string | undefined,
-  values: { to?: string; scope?: string; expires?: string; json?: boolean },
+  values: Values,
   workspace: CoherenceWorkspace,
   io: CommandIo,
 ): Promise<number> {
@@ -117,29 +120,24 @@ async function runVerb(
 
   switch (verb) {
     case 'delegate': {
-      if (values.to === undefined || values.to.trim() === '')
-        throw new CommandLineError('delegate needs --to CLIENT');
-      if (values.expires === undefined)
-        throw new CommandLineError('delegate needs --expires (grants always end)');
-      const scope = scopesOf(values.scope);
-      const expires = parseExpiry(values.expires, new Date());
+      // The command line requires all three.
+      const [to, scopes, until] = [values.to!, values.scope!, values.expires!];
+      if (to.trim() === '') throw new CommandLineError('--to CLIENT must name a client');
+      const scope = scopesOf(scopes);
+      const expires = expiryOf(until);
       const granted = await workspace.delegate({
-        delegate: values.to,
+        delegate: to,
         scope,
         expires,
         actor: await humanActorId(workspace.root),
       });
-      const receipt = { ...granted, delegate: values.to, scope, expires: expires.toISOString() };
-      print(
-        receipt,
-        `granted ${granted.grant}: ${values.to} may ${scope.join(', ')} until ${receipt.expires}\n`,
-      );
+      const receipt = { ...granted, delegate: to, scope, expires: expires.toISOString() };
+      print(receipt, `granted ${granted.grant}: ${to} may ${scope.join(', ')} until ${receipt.expires}\n`);
       return 0;
     }
     case 'revoke': {
-      if (operand === undefined)
-        throw new CommandLineError('revoke needs a GRANT id (vmark coherence delegations)');
-      const revoked = await workspace.revoke(operand, await humanActorId(workspace.root));
+      // The command line requires the GRANT operand.
+      const revoked = await workspace.revoke(operand!, await humanActorId(workspace.root));
       if (revoked === null) {
         io.err(`vmark coherence: no live grant ${operand} in ${workspace.root}\n`);
         return 1;
@@ -185,8 +183,7 @@ async function runVerb(
       return 0;
     }
     default:
-      throw new CommandLineError(
-        verb === undefined ? 'which coherence command?' : `unknown coherence command: ${verb}`,
-      );
+      // The command line admits only the verbs above.
+      throw new CommandLineError(`unknown subcommand ${verb} for vmark coherence`);
   }
 }

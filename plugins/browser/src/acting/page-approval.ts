@@ -1,0 +1,43 @@
+/**
+ * Asking a person before vmark changes a page (vmark-notes §3.1): through the approval broker,
+ * bound to the asking connection (the broker's own rule), to the page's origin, to the
+ * operation, and to exactly what it does — the element, the text, the script. The page's
+ * generation is part of what is approved, so any navigation of the tab (an in-page one
+ * included) spends an approval given before it. A standing "allow on this site" grant covers an
+ * operation on the origin; `eval`, `session` and `record` never get one.
+ */
+import type { Approvals, ToolCall } from '@vmark/sdk';
+import { approvalDenied, approvalRequired, type Retry } from '../approval-refusal.js';
+import type { BrowserTab } from '../tabs/browser-tab.js';
+import { originForAgent } from '../url/redact.js';
+
+export type PageOperation = 'click' | 'type' | 'scroll' | 'key' | 'style' | 'eval' | 'upload' | 'publish';
+
+const NEVER_STANDING: ReadonlySet<string> = new Set(['eval', 'session', 'record', 'upload']);
+
+export async function approvePageChange(
+  approvals: Approvals,
+  call: ToolCall,
+  request: {
+    readonly tab: BrowserTab;
+    readonly operation: PageOperation;
+    /** Exactly what would happen, in words a person can check: "click button “Submit”". */
+    readonly what: string;
+    readonly retry?: Retry;
+  },
+): Promise<void> {
+  const { tab, operation, what } = request;
+  const origin = originForAgent(tab.page.url());
+  const outcome = await approvals.request(
+    {
+      operation,
+      subject: `${what} — on ${tab.url} (page ${tab.generation})`,
+      origin,
+      grantable: !NEVER_STANDING.has(operation),
+    },
+    call,
+  );
+  if (outcome.decision === 'allowed') return;
+  if (outcome.decision === 'denied') throw approvalDenied(operation, tab.url, outcome.requestId);
+  throw approvalRequired(operation, tab.url, outcome.requestId, request.retry);
+}
