@@ -7,7 +7,7 @@
  * failed, or the file on disk does not hold what was written).
  *
  *   node bench/run.mjs [--quick] [--cold-runs N] [--small-iters N] [--large-iters N] [--huge-iters N]
- *                      [--warmup N] [--only cold,small,large,huge,cjk,workflow,coherence,editor,load] [--tmp DIR] [--keep]
+ *                      [--warmup N] [--only cold,small,large,huge,cjk,workflow,coherence,editor,load,reader] [--tmp DIR] [--keep]
  *                      [--vmark-node-arg=ARG]... [--peer-node-arg=ARG]...
  *
  * Environment: BENCH_QUICK=1, BENCH_COLD_RUNS, BENCH_SMALL_ITERS, BENCH_LARGE_ITERS,
@@ -26,6 +26,7 @@ import { runCjkBench } from './cjk-format.mjs';
 import { runCoherenceEdgesBench } from './coherence-edges.mjs';
 import { runEditorLatencyBench } from './editor-latency.mjs';
 import { runMcpLoadBench } from './mcp-load.mjs';
+import { runReaderBench } from './reader.mjs';
 import { runWorkflowPatchBench } from './workflow-patch.mjs';
 import { fmtBytes, fmtMs, fmtRatio, ratio, round, summarize, table } from './stats.mjs';
 
@@ -49,7 +50,18 @@ const SIZES = {
   large: { label: '1 MB', bytes: 1024 * 1024, seed: 1024 },
   huge: { label: '10 MB', bytes: 10 * 1024 * 1024, seed: 10240 },
 };
-const SECTIONS = ['cold', 'small', 'large', 'huge', 'cjk', 'workflow', 'coherence', 'editor', 'load'];
+const SECTIONS = [
+  'cold',
+  'small',
+  'large',
+  'huge',
+  'cjk',
+  'workflow',
+  'coherence',
+  'editor',
+  'load',
+  'reader',
+];
 const TARGET_NAMES = { small: 'round_trip_10kb', large: 'round_trip_1mb' };
 
 // ---------------------------------------------------------------------------------------------
@@ -121,7 +133,7 @@ function fileHelp() {
   --huge-iters N          10 MB round trips per server (default 8; quick 3)
   --large-iters N         1 MB round trips per server (default 30; quick 8)
   --warmup N              untimed round trips first (default 20 / 5; quick 5 / 2)
-  --only LIST             any of cold,small,large,huge,cjk,workflow,coherence,editor,load (default all)
+  --only LIST             any of cold,small,large,huge,cjk,workflow,coherence,editor,load,reader (default all)
   --tmp DIR               where the temp workspace goes (default the OS temp folder)
   --keep                  keep the temp folder (for inspection)
   --vmark-node-arg=ARG    extra node flag for the vmark server, e.g. --vmark-node-arg=--cpu-prof (repeatable)
@@ -566,6 +578,9 @@ async function main() {
     if (options.only.has('load'))
       results.load = await runMcpLoadBench({ quick: options.quick, tmpBase: root, keep: options.keep, log });
 
+    // Reader mode on the readability and defuddle corpora against both peers (bench/reader.mjs prints its own tables).
+    if (options.only.has('reader')) results.reader = await runReaderBench({ quick: options.quick, log });
+
     // ---- table
     log('\n=== Results (vmark vs ' + PEER_NAME + ', ratio = vmark / peer; lower is better) ===\n');
     if (results.cold) log(coldStartReport(results.cold) + '\n');
@@ -615,6 +630,7 @@ async function main() {
     if (results.workflow) summary.workflow_patch = results.workflow;
     if (results.editor) summary.editor = results.editor;
     if (results.load) summary.mcp_load = results.load;
+    if (results.reader) summary.reader = results.reader;
     if (results.coherence) {
       summary.coherence_edges = results.coherence;
       if (results.coherence.target) summary.targets.coherence_edges_warm = results.coherence.target;

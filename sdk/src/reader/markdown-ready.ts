@@ -3,7 +3,9 @@
  * every link and image URL absolute, and every code block a `<pre><code>` that names its
  * language — taken from the classes highlighters leave (`language-x`, `lang-x`,
  * `highlight-source-x`, MDN's `brush: x`) — so that it becomes a fence that keeps it; a
- * heading's anchor link to itself is only its text.
+ * heading's anchor link to itself is only its text; a table's merged cells (colspan, rowspan)
+ * are spread over the cells they cover, so that it is written as a Markdown table rather than
+ * kept as HTML.
  */
 import { parseHtml } from './parse-html.js';
 
@@ -25,12 +27,61 @@ export function markdownReady(html: string, url: string): string {
     }
   }
   for (const pre of Array.from(body.querySelectorAll('pre'))) fenceable(document, pre);
+  for (const table of Array.from(body.querySelectorAll('table'))) {
+    if (table.querySelector('table') === null) expandSpans(document, table);
+  }
   // A heading's link to itself (`<h2><a href="#syntax">Syntax</a></h2>`) is an anchor, not a link.
   for (const link of Array.from(
     body.querySelectorAll('h1 > a[href^="#"], h2 > a[href^="#"], h3 > a[href^="#"], h4 > a[href^="#"]'),
   ))
     link.replaceWith(...Array.from(link.childNodes));
   return body.innerHTML;
+}
+
+/** Spans past these are a page's attempt to make one cell into millions: left as they are. */
+const MAX_COLSPAN = 32;
+const MAX_ROWSPAN = 64;
+
+/** Gives every row a cell per column: a merged cell keeps its text in its first, the rest empty. */
+function expandSpans(document: Document, table: Element): void {
+  const spanned = table.querySelectorAll('td[colspan], th[colspan], td[rowspan], th[rowspan]');
+  if (spanned.length === 0) return;
+  const rows = Array.from(table.querySelectorAll('tr')).filter((row) => row.closest('table') === table);
+  const span = (cell: Element, name: string, max: number) => {
+    const value = Number(cell.getAttribute(name) ?? 1);
+    return Number.isInteger(value) && value >= 1 && value <= max ? value : null;
+  };
+  if (
+    Array.from(spanned).some(
+      (c) => span(c, 'colspan', MAX_COLSPAN) === null || span(c, 'rowspan', MAX_ROWSPAN) === null,
+    )
+  )
+    return;
+  /** Columns still covered by a cell of an earlier row: column → rows left. */
+  const covered = new Map<number, number>();
+  for (const row of rows) {
+    const cells = Array.from(row.children).filter((c) => c.tagName === 'TD' || c.tagName === 'TH');
+    let column = 0;
+    const fill = (before: Element | null, tag: string) => {
+      while ((covered.get(column) ?? 0) > 0) {
+        covered.set(column, covered.get(column)! - 1);
+        row.insertBefore(document.createElement(tag), before);
+        column++;
+      }
+    };
+    for (const cell of cells) {
+      fill(cell, cell.tagName);
+      const colspan = span(cell, 'colspan', MAX_COLSPAN)!;
+      const rowspan = span(cell, 'rowspan', MAX_ROWSPAN)!;
+      cell.removeAttribute('colspan');
+      cell.removeAttribute('rowspan');
+      for (let extra = 1; extra < colspan; extra++)
+        row.insertBefore(document.createElement(cell.tagName), cell.nextSibling);
+      for (let k = 0; k < colspan; k++) if (rowspan > 1) covered.set(column + k, rowspan - 1);
+      column += colspan;
+    }
+    fill(null, 'TD');
+  }
 }
 
 function absoluteUrl(value: string, base: string): string | null {
