@@ -49,7 +49,7 @@ export class PageReader {
     const result = await this.#read(html, url);
     return {
       title: text(result.title),
-      byline: result.byline === null ? null : text(result.byline),
+      byline: typeof result.byline === 'string' ? result.byline : null,
       url: url.protocol === 'file:' ? url.href : urlForAgent(url.href),
       markdown: safeMarkdown(text(result.markdown)),
       textLength: Number.isFinite(result.textLength) ? Math.max(0, Math.trunc(result.textLength)) : 0,
