@@ -10,6 +10,7 @@ export default defineConfig({
     alias: [
       { find: /^@vmark\/sdk\/testing$/, replacement: here('./sdk/testing/index.ts') },
       { find: /^@vmark\/sdk\/markdown$/, replacement: here('./sdk/src/markdown.ts') },
+      { find: /^@vmark\/sdk\/reader$/, replacement: here('./sdk/src/reader/index.ts') },
       { find: /^@vmark\/sdk$/, replacement: here('./sdk/src/index.ts') },
       { find: /^@vmark\/core$/, replacement: here('./core/index.ts') },
     ],

@@ -7,7 +7,7 @@
  * failed, or the file on disk does not hold what was written).
  *
  *   node bench/run.mjs [--quick] [--cold-runs N] [--small-iters N] [--large-iters N] [--huge-iters N]
- *                      [--warmup N] [--only cold,small,large,huge,cjk,workflow,coherence,editor,load,browser] [--tmp DIR] [--keep]
+ *                      [--warmup N] [--only cold,small,large,huge,cjk,workflow,coherence,editor,load,browser,reader] [--tmp DIR] [--keep]
  *                      [--vmark-node-arg=ARG]... [--peer-node-arg=ARG]...
  *
  * Environment: BENCH_QUICK=1, BENCH_COLD_RUNS, BENCH_SMALL_ITERS, BENCH_LARGE_ITERS,
@@ -27,6 +27,7 @@ import { runCjkBench } from './cjk-format.mjs';
 import { runCoherenceEdgesBench } from './coherence-edges.mjs';
 import { runEditorLatencyBench } from './editor-latency.mjs';
 import { runMcpLoadBench } from './mcp-load.mjs';
+import { runReaderBench } from './reader.mjs';
 import { runWorkflowPatchBench } from './workflow-patch.mjs';
 import { fmtBytes, fmtMs, fmtRatio, ratio, round, summarize, table } from './stats.mjs';
 
@@ -61,6 +62,7 @@ const SECTIONS = [
   'editor',
   'load',
   'browser',
+  'reader',
 ];
 const TARGET_NAMES = { small: 'round_trip_10kb', large: 'round_trip_1mb' };
 
@@ -133,7 +135,7 @@ function fileHelp() {
   --huge-iters N          10 MB round trips per server (default 8; quick 3)
   --large-iters N         1 MB round trips per server (default 30; quick 8)
   --warmup N              untimed round trips first (default 20 / 5; quick 5 / 2)
-  --only LIST             any of cold,small,large,huge,cjk,workflow,coherence,editor,load,browser (default all)
+  --only LIST             any of cold,small,large,huge,cjk,workflow,coherence,editor,load,browser,reader (default all)
   --tmp DIR               where the temp workspace goes (default the OS temp folder)
   --keep                  keep the temp folder (for inspection)
   --vmark-node-arg=ARG    extra node flag for the vmark server, e.g. --vmark-node-arg=--cpu-prof (repeatable)
@@ -581,6 +583,8 @@ async function main() {
     // browser_read read against Playwright's AI snapshot on the readability corpus, same Chromium (bench/browser-snapshot.mjs).
     if (options.only.has('browser'))
       results.browser = await runBrowserSnapshotBench({ quick: options.quick, log });
+    // Reader mode on the readability and defuddle corpora against both peers (bench/reader.mjs prints its own tables).
+    if (options.only.has('reader')) results.reader = await runReaderBench({ quick: options.quick, log });
 
     // ---- table
     log('\n=== Results (vmark vs ' + PEER_NAME + ', ratio = vmark / peer; lower is better) ===\n');
@@ -637,6 +641,7 @@ async function main() {
       for (const [name, target] of Object.entries(browser.targets))
         summary.targets[`browser_read_${name}`] = target;
     }
+    if (results.reader) summary.reader = results.reader;
     if (results.coherence) {
       summary.coherence_edges = results.coherence;
       if (results.coherence.target) summary.targets.coherence_edges_warm = results.coherence.target;

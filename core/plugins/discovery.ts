@@ -42,7 +42,10 @@ function registerSdkResolution(): void {
   register(hook, { data: { hostURL: import.meta.url } });
 }
 
-/** Every `<root>/<folder>/manifest.json`, in a stable order. Missing roots are simply empty. */
+/**
+ * Every `<root>/<folder>/manifest.json` (and `<root>/<group>/<folder>/manifest.json` for a folder
+ * without one), in a stable order. Missing roots are simply empty.
+ */
 export async function discoverPlugins(roots: readonly PluginRoot[]): Promise<PluginCandidate[]> {
   const found: PluginCandidate[] = [];
   for (const root of roots) {
@@ -51,12 +54,23 @@ export async function discoverPlugins(roots: readonly PluginRoot[]): Promise<Plu
       continue;
     }
     for (const dir of await subfolders(root.dir)) {
-      const text = await readFile(path.join(dir, 'manifest.json'), 'utf8').catch(() => null);
-      if (text === null) continue;
-      found.push(candidateFromFolder(root.source, dir, text));
+      const text = await readManifest(dir);
+      if (text !== null) {
+        found.push(candidateFromFolder(root.source, dir, text));
+        continue;
+      }
+      // A folder without a manifest may group plugins, one level deep (plugins/site-extractors/<id>/).
+      for (const member of await subfolders(dir)) {
+        const memberText = await readManifest(member);
+        if (memberText !== null) found.push(candidateFromFolder(root.source, member, memberText));
+      }
     }
   }
   return found;
+}
+
+function readManifest(dir: string): Promise<string | null> {
+  return readFile(path.join(dir, 'manifest.json'), 'utf8').catch(() => null);
 }
 
 /**

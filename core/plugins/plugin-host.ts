@@ -21,9 +21,10 @@ import type { HostOptions } from '../tokens/host-options.js';
 import { LogHub } from '../log/log-hub.js';
 import { ToolRegistry } from './tool-registry.js';
 import { CommandRegistry } from './command-registry.js';
-import { type Diagnostic, error, warning } from './diagnostics.js';
+import { type Diagnostic, error, hasErrors, warning } from './diagnostics.js';
 import { discoverPlugins, type PluginCandidate, type PluginRoot, type PluginSource } from './discovery.js';
 import type { SettingDeclaration } from '../settings/setting-declaration.js';
+import { contributedPoints, ExtensionPointRegistry } from './extension-points.js';
 import type { PanelContribution, PluginManifest } from './manifest.js';
 import { PanelRegistry } from './panel-registry.js';
 import { PluginFolderWatch } from './plugin-folder-watch.js';
@@ -68,6 +69,9 @@ export interface ActivePanel {
   readonly panel: PanelContribution;
 }
 
+/** Whose contributions to an extension point take precedence when two collide. */
+const SOURCE_RANK: Record<PluginSource, number> = { builtin: 0, inline: 0, user: 1, npm: 2 };
+
 interface Entry extends CheckedPlugin {
   readonly candidate: PluginCandidate;
 }
@@ -100,6 +104,12 @@ export class PluginHost {
   #listeners = new Set<() => void>();
   /** The host halves of the active plugins' panels; the UI server routes panel requests here. */
   readonly panels = new PanelRegistry();
+  /** The extension points the active plugins opened, and what others contributed to them. */
+  readonly extensionPoints = new ExtensionPointRegistry();
+  /** The plugin ids of the last resolution, in activation order: whose contributions take precedence. */
+  #order: readonly string[] = [];
+  /** The candidate keys that won their ids in the last resolution. */
+  #chosen = new Set<string>();
 
   constructor(
     @inject(HostContainerToken) private readonly root: Container,
@@ -231,6 +241,8 @@ export class PluginHost {
       for (const d of this.#resolutionProblems.get(entry.key) ?? [])
         if (!before.some((b) => b.message === d.message)) this.#tell(entry, d);
     }
+    this.#order = resolution.order;
+    this.#chosen = new Set(resolution.chosen.values());
     const wanted = new Set(resolution.order);
     for (const id of [...this.#active.keys()].reverse()) {
       if (!wanted.has(id) || this.#active.get(id)!.key !== resolution.chosen.get(id))
@@ -287,6 +299,13 @@ export class PluginHost {
   async #activate(entry: Entry): Promise<void> {
     const manifest = entry.manifest!;
     this.#runtimeProblems.delete(entry.key);
+    // The owners check what the plugin contributes to their points before any of its code runs.
+    const verdicts = this.extensionPoints.check(manifest, (pointId) => this.#peers(entry, pointId));
+    for (const diagnostic of verdicts) this.#addProblem(entry, diagnostic);
+    if (hasErrors(verdicts)) {
+      this.#addProblem(entry, error('not activated: its contributions were refused'));
+      return;
+    }
     const subscriptions = new DisposableStore();
     const container = new Container({ parent: this.root });
     // Each plugin speaks under its own id (`vmark: <id>: ...` on stderr).
@@ -330,6 +349,16 @@ export class PluginHost {
         }
         return subscriptions.add(this.panels.add(manifest.id, provider));
       },
+      declareExtensionPoint: (id, options) => {
+        if (!manifest.contributes?.extensionPoints?.some((p) => p.id === id)) {
+          throw new Error(
+            `plugin "${manifest.id}" opens extension point "${id}" that its manifest does not declare`,
+          );
+        }
+        return subscriptions.add(this.extensionPoints.declare(manifest.id, id, options));
+      },
+      contribute: (pointId, value) =>
+        subscriptions.add(this.extensionPoints.contribute(manifest, pointId, value)),
       track: (disposable) => subscriptions.add(disposable),
     };
     try {
@@ -379,6 +408,28 @@ export class PluginHost {
         if (entry) this.#addProblem(entry, warning(`deactivation failed: ${message}`));
       }
     }
+  }
+
+  /**
+   * The declarations for `pointId` that take precedence over `entry`'s: of the plugins that run,
+   * built-ins first, then user plugins, then npm packages, each in activation order.
+   */
+  #peers(entry: Entry, pointId: string): Array<{ pluginId: string; declaration: unknown }> {
+    const rank = (e: Entry) =>
+      [SOURCE_RANK[e.candidate.source], this.#order.indexOf(e.manifest!.id)] as const;
+    const [ownRank, ownPlace] = rank(entry);
+    return this.#entries
+      .filter((e) => e !== entry && this.#chosen.has(e.key) && this.#order.includes(e.manifest!.id))
+      .filter((e) => {
+        const [r, place] = rank(e);
+        return r < ownRank || (r === ownRank && place < ownPlace);
+      })
+      .sort((a, b) => rank(a)[0] - rank(b)[0] || rank(a)[1] - rank(b)[1])
+      .flatMap((e) =>
+        contributedPoints(e.manifest!)
+          .filter(([key]) => key === pointId)
+          .map(([, declaration]) => ({ pluginId: e.manifest!.id, declaration })),
+      );
   }
 
   #addProblem(entry: Entry, diagnostic: Diagnostic): void {

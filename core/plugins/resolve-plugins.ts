@@ -1,5 +1,6 @@
 import satisfies from 'semver/functions/satisfies.js';
 import { type Diagnostic, error, hasErrors } from './diagnostics.js';
+import { contributedPoints } from './extension-points.js';
 import type { PluginManifest } from './manifest.js';
 
 export interface CheckedPlugin {
@@ -74,6 +75,24 @@ export function resolvePlugins(
     for (const c of manifest.contributes?.commands ?? []) claimedCommands.set(c.name, manifest.id);
     for (const t of manifest.contributes?.tools ?? []) claimedTools.set(t.name, manifest.id);
     for (const k of manifest.contributes?.kinds ?? []) claimedKinds.set(k.id, manifest.id);
+  }
+
+  // A contribution to an extension point needs the point's owner among the plugin's dependencies:
+  // the owner then runs first and checks it.
+  for (const [id, plugin] of byId) {
+    for (const [pointId] of contributedPoints(plugin.manifest)) {
+      const owned = Object.keys(plugin.manifest.dependencies ?? {}).some((dep) =>
+        byId.get(dep)?.manifest.contributes?.extensionPoints?.some((p) => p.id === pointId),
+      );
+      if (!owned) {
+        report(
+          plugin.key,
+          error(`contributes to extension point "${pointId}", which none of its dependencies declares`),
+        );
+        byId.delete(id);
+        break;
+      }
+    }
   }
 
   const running = new Set([...byId.keys()].filter(isEnabled));

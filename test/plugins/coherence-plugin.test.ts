@@ -16,7 +16,10 @@ const plugins = [
     manifest: readManifest(new URL('../../plugins/document/manifest.json', import.meta.url)),
     plugin: documentPlugin,
   },
-  { manifest: readManifest(new URL('../../plugins/coherence/manifest.json', import.meta.url)), plugin: coherencePlugin },
+  {
+    manifest: readManifest(new URL('../../plugins/coherence/manifest.json', import.meta.url)),
+    plugin: coherencePlugin,
+  },
 ];
 
 let workspace: string;

@@ -20,7 +20,10 @@ const plugins = [
     manifest: readManifest(new URL('../../plugins/document/manifest.json', import.meta.url)),
     plugin: documentPlugin,
   },
-  { manifest: readManifest(new URL('../../plugins/coherence/manifest.json', import.meta.url)), plugin: coherencePlugin },
+  {
+    manifest: readManifest(new URL('../../plugins/coherence/manifest.json', import.meta.url)),
+    plugin: coherencePlugin,
+  },
 ];
 
 const FIXTURES = fileURLToPath(new URL('../../plugins/coherence/test/fixtures/', import.meta.url));

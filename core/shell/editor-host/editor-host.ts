@@ -13,7 +13,6 @@ import { HostVault } from '../../vault/host-vault.js';
 import { RENDERER_DIR, vmarkHome } from '../../composition/environment.js';
 import { startHost } from '../../composition/start-host.js';
 
-
 export interface EditorHostOptions {
   readonly workspace?: string | undefined;
   readonly open?: readonly string[] | undefined;

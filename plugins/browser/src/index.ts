@@ -1,9 +1,12 @@
 import { ApprovalsToken, definePlugin, HostInfoToken, SettingsToken, WorkbenchToken } from '@vmark/sdk';
 import { BrowserSettings } from './browser-settings.js';
+import { extractCommand } from './cli/extract-command.js';
 import { BrowserEngine } from './engine/browser-engine.js';
 import { probeGate } from './gates/gate-probe.js';
 import { systemResolver } from './guard/resolver.js';
 import { Navigator } from './navigation/navigator.js';
+import { PageReader } from './reader/page-reader.js';
+import { openSiteExtractors } from './reader/site-extractors.js';
 import { BrowserSessions } from './session/browser-session.js';
 import { Keychain } from './session/keychain.js';
 import { TabRegistry } from './tabs/tab-registry.js';
@@ -42,7 +45,9 @@ export default definePlugin({
     const approvals = context.get(ApprovalsToken);
     const sessions = new BrowserSessions(new Keychain(context.get(HostInfoToken).home), approvals);
     context.registerTool(browserTool({ workbench, registry, navigator, settings, sessions, approvals }));
-    context.registerTool(browserReadTool({ registry, navigator, settings }));
+    const reader = new PageReader(openSiteExtractors(context));
+    context.registerTool(browserReadTool({ registry, navigator, settings, reader }));
+    context.registerCommand(extractCommand({ engine, resolver, settings, reader }));
   },
   async deactivate() {
     await engine?.dispose();

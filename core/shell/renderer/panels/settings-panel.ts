@@ -1,4 +1,9 @@
-import type { UiSetting, UiSettings, UiSettingsGroup, UiSettingValue } from '../../../protocol/panel-protocol.js';
+import type {
+  UiSetting,
+  UiSettings,
+  UiSettingsGroup,
+  UiSettingValue,
+} from '../../../protocol/panel-protocol.js';
 import type { Connection } from '../connection.js';
 import { ToolbarModal } from '../dialogs/toolbar-modal.js';
 import { element } from '../element.js';

@@ -12,6 +12,7 @@ import { withDeadline } from '../perception/deadline.js';
 import { query } from '../perception/query.js';
 import { screenshot } from '../perception/screenshot.js';
 import { waitFor } from '../perception/wait-for.js';
+import type { PageReader } from '../reader/page-reader.js';
 import type { TabRegistry } from '../tabs/tab-registry.js';
 import { tabArg, timeoutArg } from './browser-args.js';
 import { consoleOutput } from './console-output.js';
@@ -22,13 +23,14 @@ export interface BrowserReadToolServices {
   readonly registry: TabRegistry;
   readonly navigator: Navigator;
   readonly settings: BrowserSettings;
+  readonly reader: PageReader;
 }
 
 /** How long a page has to answer a read (a busy page is refused with TIMEOUT, never waited on for ever). */
 const PAGE_DEADLINE_MS = 20_000;
 
 export function browserReadTool(services: BrowserReadToolServices): ToolDefinition {
-  const { registry, navigator, settings } = services;
+  const { registry, navigator, settings, reader } = services;
   const tabFor = (tabId: string | undefined) => {
     settings.assertEnabled();
     return registry.resolve(tabId);
@@ -43,7 +45,10 @@ export function browserReadTool(services: BrowserReadToolServices): ToolDefiniti
       'iframes and shadow roots included; refs last until the page navigates. ' +
       'screenshot {tabId?} → a JPEG of the visible part. ' +
       'query {tabId?, selector, fields?: {attributes?, box?, styles?: string[]}} → {count, elements: [{ref, tag, text, …}], ' +
-      'truncated?} (50 elements at most). console {tabId?} → {entries: [{level, text}], url}. ' +
+      'truncated?} (50 elements at most). ' +
+      'extract {tabId?} → {title, byline, url, markdown, textLength, truncated, untrusted}: the page in reader mode, as ' +
+      'Markdown (a site extractor for its origin first, else the generic reader); truncated: the page was over ' +
+      '2,000,000 characters of HTML and its end was not read. console {tabId?} → {entries: [{level, text}], url}. ' +
       'wait {tabId?, navigationId?, timeoutMs?} → the result of a navigation already started (never starts one). ' +
       'wait_for {tabId?, exactly one of ref | role (+name) | text | urlContains, timeoutMs?} → {matched, ref?}.',
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
@@ -73,6 +78,15 @@ export function browserReadTool(services: BrowserReadToolServices): ToolDefiniti
             PAGE_DEADLINE_MS,
             'query',
           );
+        },
+      }),
+      extract: defineAction({
+        args: { tabId: tabArg() },
+        truncationRecovery:
+          'the page is too long to return whole in reader mode — read the part you need with browser_read query ' +
+          '(a CSS selector such as "article" or "main h2") instead.',
+        run: async ({ tabId }) => {
+          return reader.extractTab(tabFor(tabId));
         },
       }),
       console: defineAction({

@@ -1,0 +1,122 @@
+/**
+ * HTML made ready for the Markdown serializer, whoever chose it (a reader or a site extractor):
+ * every link and image URL absolute, and every code block a `<pre><code>` that names its
+ * language — taken from the classes highlighters leave (`language-x`, `lang-x`,
+ * `highlight-source-x`, MDN's `brush: x`) — so that it becomes a fence that keeps it; a
+ * heading's anchor link to itself is only its text; a table's merged cells (colspan, rowspan)
+ * are spread over the cells they cover, so that it is written as a Markdown table rather than
+ * kept as HTML.
+ */
+import { parseHtml } from './parse-html.js';
+
+const LANGUAGE_CLASS =
+  /(?:^|\s)(?:language|lang|highlight-source)-([A-Za-z0-9_+#-]+)|brush:\s*([A-Za-z0-9_+#-]+)/;
+
+export function markdownReady(html: string, url: string): string {
+  const document = parseHtml(`<!doctype html><html><body>${html}</body></html>`);
+  const body = document.body;
+  if (!body) return html;
+  for (const [selector, attribute] of [
+    ['a[href]', 'href'],
+    ['img[src]', 'src'],
+  ] as const) {
+    for (const element of Array.from(body.querySelectorAll(selector))) {
+      const absolute = absoluteUrl(element.getAttribute(attribute)!, url);
+      if (absolute === null) element.removeAttribute(attribute);
+      else element.setAttribute(attribute, absolute);
+    }
+  }
+  for (const pre of Array.from(body.querySelectorAll('pre'))) fenceable(document, pre);
+  for (const table of Array.from(body.querySelectorAll('table'))) {
+    if (table.querySelector('table') === null) expandSpans(document, table);
+  }
+  // A heading's link to itself (`<h2><a href="#syntax">Syntax</a></h2>`) is an anchor, not a link.
+  for (const link of Array.from(
+    body.querySelectorAll('h1 > a[href^="#"], h2 > a[href^="#"], h3 > a[href^="#"], h4 > a[href^="#"]'),
+  ))
+    link.replaceWith(...Array.from(link.childNodes));
+  return body.innerHTML;
+}
+
+/** Spans past these are a page's attempt to make one cell into millions: left as they are. */
+const MAX_COLSPAN = 32;
+const MAX_ROWSPAN = 64;
+
+/** Gives every row a cell per column: a merged cell keeps its text in its first, the rest empty. */
+function expandSpans(document: Document, table: Element): void {
+  const spanned = table.querySelectorAll('td[colspan], th[colspan], td[rowspan], th[rowspan]');
+  if (spanned.length === 0) return;
+  const rows = Array.from(table.querySelectorAll('tr')).filter((row) => row.closest('table') === table);
+  const span = (cell: Element, name: string, max: number) => {
+    const value = Number(cell.getAttribute(name) ?? 1);
+    return Number.isInteger(value) && value >= 1 && value <= max ? value : null;
+  };
+  if (
+    Array.from(spanned).some(
+      (c) => span(c, 'colspan', MAX_COLSPAN) === null || span(c, 'rowspan', MAX_ROWSPAN) === null,
+    )
+  )
+    return;
+  /** Columns still covered by a cell of an earlier row: column → rows left. */
+  const covered = new Map<number, number>();
+  for (const row of rows) {
+    const cells = Array.from(row.children).filter((c) => c.tagName === 'TD' || c.tagName === 'TH');
+    let column = 0;
+    const fill = (before: Element | null, tag: string) => {
+      while ((covered.get(column) ?? 0) > 0) {
+        covered.set(column, covered.get(column)! - 1);
+        row.insertBefore(document.createElement(tag), before);
+        column++;
+      }
+    };
+    for (const cell of cells) {
+      fill(cell, cell.tagName);
+      const colspan = span(cell, 'colspan', MAX_COLSPAN)!;
+      const rowspan = span(cell, 'rowspan', MAX_ROWSPAN)!;
+      cell.removeAttribute('colspan');
+      cell.removeAttribute('rowspan');
+      for (let extra = 1; extra < colspan; extra++)
+        row.insertBefore(document.createElement(cell.tagName), cell.nextSibling);
+      for (let k = 0; k < colspan; k++) if (rowspan > 1) covered.set(column + k, rowspan - 1);
+      column += colspan;
+    }
+    fill(null, 'TD');
+  }
+}
+
+function absoluteUrl(value: string, base: string): string | null {
+  if (value.startsWith('#')) return value;
+  try {
+    return new URL(value, base).href;
+  } catch {
+    return null;
+  }
+}
+
+/** `<pre>` → `<pre><code class="language-x">` with its text, unless it already is one. */
+function fenceable(document: Document, pre: Element): void {
+  const only = pre.children.length === 1 ? pre.firstElementChild : null;
+  const code = only?.tagName === 'CODE' && textOutside(pre, only) === '' ? only : null;
+  const language = languageOf(code) ?? languageOf(pre) ?? languageOf(pre.parentElement);
+  if (code !== null) {
+    if (language !== null && languageOf(code) === null) code.setAttribute('class', `language-${language}`);
+    return;
+  }
+  const replacement = document.createElement('code');
+  if (language !== null) replacement.setAttribute('class', `language-${language}`);
+  replacement.textContent = pre.textContent ?? '';
+  pre.replaceChildren(replacement);
+}
+
+function languageOf(element: Element | null | undefined): string | null {
+  const match = LANGUAGE_CLASS.exec(element?.getAttribute('class') ?? '');
+  return match ? (match[1] ?? match[2]!).toLowerCase() : null;
+}
+
+function textOutside(parent: Element, child: Element): string {
+  return Array.from(parent.childNodes)
+    .filter((node) => node !== child)
+    .map((node) => node.textContent ?? '')
+    .join('')
+    .trim();
+}
