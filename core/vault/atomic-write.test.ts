@@ -151,3 +151,67 @@ describe('what a save refuses before it writes', () => {
     expect(error.message).toContain('does not exist');
   });
 });
+
+describe('crash safety', () => {
+  it('a concurrent reader only ever sees the whole old or the whole new content (20 MB)', async () => {
+    const size = 20 * 1024 * 1024;
+    const versions = [Buffer.alloc(size, 'a'), Buffer.alloc(size, 'b'), Buffer.alloc(size - 4096, 'c')];
+    await fs.writeFile(target, versions[0] ?? '');
+    let writing = true;
+    let reads = 0;
+    const torn: string[] = [];
+    const reader = (async () => {
+      while (writing) {
+        const seen = await fs.readFile(target);
+        reads += 1;
+        if (!versions.some((version) => version.equals(seen))) {
+          torn.push(
+            `read ${reads}: ${seen.length} bytes starting ${JSON.stringify(seen.subarray(0, 8).toString())}`,
+          );
+        }
+        // Yields so the writer's callbacks interleave with the reads.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    try {
+      for (const version of [1, 2, 0, 1, 2]) await writeFileAtomic(target, versions[version] ?? '');
+    } finally {
+      writing = false;
+      await reader;
+    }
+    expect(torn).toEqual([]);
+    expect(reads).toBeGreaterThan(0);
+    expect((await fs.readFile(target)).equals(versions[2] ?? Buffer.alloc(0))).toBe(true);
+    expect(await tempFilesIn(tmp)).toEqual([]);
+  });
+
+  it('a failure at the rename step (a simulated crash) leaves the original intact and no temp file', async () => {
+    await fs.writeFile(target, 'ORIGINAL');
+    const crash = Object.assign(new Error('EIO: simulated failure, rename'), { code: 'EIO' });
+    const rename = vi.spyOn(fs, 'rename').mockRejectedValueOnce(crash);
+    await expect(writeFileAtomic(target, 'NEW CONTENT')).rejects.toBe(crash);
+    expect(rename).toHaveBeenCalledOnce();
+    expect(await fs.readFile(target, 'utf8')).toBe('ORIGINAL');
+    expect(await tempFilesIn(tmp)).toEqual([]);
+  });
+
+  it('the temp file is complete on disk before the rename makes it visible', async () => {
+    await fs.writeFile(target, 'ORIGINAL');
+    const payload = 'x'.repeat(1 << 20);
+    let tempAtRename = '';
+    vi.spyOn(fs, 'rename').mockImplementationOnce(async (from) => {
+      tempAtRename = String(from);
+      expect(await fs.readFile(from, 'utf8')).toBe(payload);
+      throw Object.assign(new Error('stop before rename'), { code: 'EIO' });
+    });
+    await expect(writeFileAtomic(target, payload)).rejects.toThrow('stop before rename');
+    // The temp file sat next to the target, hidden, and was cleaned up.
+    expect(path.dirname(tempAtRename)).toBe(tmp);
+    // Named after this process, so that a sweep can tell it from one a crash left.
+    expect(path.basename(tempAtRename)).toBe(
+      `.note.md.${ownerTag()}.${path.basename(tempAtRename).split('.').at(-2)!}.vmark-tmp`,
+    );
+    expect(await tempFilesIn(tmp)).toEqual([]);
+    expect(await fs.readFile(target, 'utf8')).toBe('ORIGINAL');
+  });
+});
