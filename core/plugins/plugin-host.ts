@@ -15,6 +15,7 @@ import { CommandRegistry } from './command-registry.js';
 import { precedingDeclarations } from './contribution-precedence.js';
 import { discoverPlugins, type PluginCandidate, type PluginRoot } from './discovery.js';
 import { ExtensionPointRegistry } from './extension-points.js';
+import type { PluginManifest } from './manifest.js';
 import { PanelRegistry } from './panel-registry.js';
 import { checkCandidates, type PluginEntry, pluginIdOf } from './plugin-entry.js';
 import { PluginFolderWatch } from './plugin-folder-watch.js';
@@ -144,11 +145,9 @@ export class PluginHost {
 
   /** The panels the active plugins declare, in activation order (a plugin in memory has no files to serve). */
   activePanels(): ActivePanel[] {
-    return this.#running.manifests().flatMap(({ pluginId, key, manifest }) => {
-      const dir = this.#entries.find((e) => e.key === key)?.candidate.dir;
-      if (dir == null) return [];
-      return (manifest.contributes?.panels ?? []).map((panel) => ({ pluginId, dir, panel }));
-    });
+    return this.#activeFolders().flatMap(({ pluginId, dir, manifest }) =>
+      (manifest.contributes?.panels ?? []).map((panel) => ({ pluginId, dir, panel })),
+    );
   }
 
   /** Called after every reconciliation (the plugin manager refreshes from it). */
@@ -165,6 +164,14 @@ export class PluginHost {
     this.#stateWatch = undefined;
     await this.#queue;
     for (const id of this.#running.ids().reverse()) await this.#running.deactivate(id);
+  }
+
+  /** The active plugins that ship from a folder, in activation order. */
+  #activeFolders(): { pluginId: string; dir: string; manifest: PluginManifest }[] {
+    return this.#running.manifests().flatMap(({ pluginId, key, manifest }) => {
+      const dir = this.#entries.find((e) => e.key === key)?.candidate.dir;
+      return dir == null ? [] : [{ pluginId, dir, manifest }];
+    });
   }
 
   async #reconcile(): Promise<void> {
