@@ -15,7 +15,14 @@ import type {
   Vault,
   WriteOptions,
 } from '@vmark/sdk';
-import { DocumentKindsToken, DomainError, isDomainError, staleError, VaultToken } from '@vmark/sdk';
+import {
+  DocumentKindsToken,
+  DomainError,
+  isDomainError,
+  KeyedQueue,
+  staleError,
+  VaultToken,
+} from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
 import { HostHooksToken } from '../tokens/host-tokens.js';
 import { LogHub } from '../log/log-hub.js';
@@ -27,7 +34,6 @@ import { quotePath } from '../vault/path-scope.js';
 import { sweepTempFiles } from '../vault/sweep-temp-files.js';
 import { saveLockPathFor } from '../vault/temp-files.js';
 import { FolderWatcher } from './folder-watcher.js';
-import { KeyedQueue } from './keyed-queue.js';
 import { readTextFile } from './read-text-file.js';
 import { newRevision } from './revision.js';
 

@@ -13,6 +13,7 @@ import {
   HOST_API_VERSION,
   HostLogToken,
   isPluginDefinition,
+  SerialQueue,
 } from '@vmark/sdk';
 import { Container, inject, injectable } from 'inversify';
 import { HostContainerToken, HostHooksToken, HostOptionsToken } from '../tokens/host-tokens.js';
@@ -95,7 +96,7 @@ export class PluginHost {
   /** From activating and deactivating: kept until that candidate is activated again. */
   #runtimeProblems = new Map<string, readonly Diagnostic[]>();
   #state: PluginState = { disabled: [] };
-  #queue: Promise<void> = Promise.resolve();
+  readonly #queue = new SerialQueue();
   #watcher: FSWatcher | undefined;
   #watchTimer: NodeJS.Timeout | undefined;
   /** The user and npm plugin folders, followed with `watchPluginState` once `discover` ran. */
@@ -147,10 +148,8 @@ export class PluginHost {
 
   /** Brings the running set in line with the manifests and the enabled state on disk. */
   reconcile(): Promise<void> {
-    const run = this.#queue.then(() => this.#reconcile());
-    // One failed pass must not block the ones after it.
-    this.#queue = run.catch(() => undefined);
-    return run;
+    // One failed pass does not block the ones after it.
+    return this.#queue.run(() => this.#reconcile());
   }
 
   async setEnabled(id: string, enabled: boolean): Promise<void> {
@@ -225,7 +224,7 @@ export class PluginHost {
     this.#watcher?.close();
     this.#watcher = undefined;
     clearTimeout(this.#watchTimer);
-    await this.#queue;
+    await this.#queue.idle();
     for (const id of [...this.#active.keys()].reverse()) await this.#deactivate(id);
   }
 
@@ -264,7 +263,7 @@ export class PluginHost {
 
   /** Discovers again, in the queue with every reconciliation, then follows the folders there are now. */
   #rediscover(roots: readonly PluginRoot[], extra: readonly PluginCandidate[]): Promise<void> {
-    const run = this.#queue.then(async () => {
+    return this.#queue.run(async () => {
       if (this.#disposed) return;
       const found = checkCandidates([...(await discoverPlugins(roots)), ...extra]);
       const known = new Set(this.#entries.map((e) => e.key));
@@ -275,8 +274,6 @@ export class PluginHost {
       await this.#reconcile();
       await this.#folderWatch?.sync();
     });
-    this.#queue = run.catch(() => undefined);
-    return run;
   }
 
   /**

@@ -9,6 +9,8 @@ export * from './tool.js';
 export * from './command.js';
 export * from './command-line.js';
 export * from './content.js';
+export * from './error-code.js';
+export * from './serial-queue.js';
 export type * from './services/approvals.js';
 export type * from './services/documents.js';
 export type * from './services/editors.js';

@@ -6,6 +6,7 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { ReportProgress } from '@vmark/sdk';
+import { SerialQueue } from '@vmark/sdk';
 import { uuidv7 } from '../kernel/identity/index.js';
 import {
   appendEntries,
@@ -126,7 +127,7 @@ export class CoherenceWorkspace {
   #graph: Derived<RevisionGraph> | undefined;
   #objects: Derived<ObjectIndex> | undefined;
   #projection: Derived<{ rows: readonly EdgeRow[]; until: number }> | undefined;
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #queue = new SerialQueue();
   /** Captures waiting for their turn, recorded together (see `capture`). */
   #captures: WaitingCapture[] = [];
 
@@ -148,9 +149,7 @@ export class CoherenceWorkspace {
 
   /** Runs `task` after every operation queued before it. */
   #exclusive<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(task, task);
-    this.#queue = run.catch(() => undefined);
-    return run;
+    return this.#queue.run(task);
   }
 
   get #factory(): EntryFactory {

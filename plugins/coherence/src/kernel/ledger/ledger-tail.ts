@@ -9,6 +9,7 @@
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { SerialQueue } from '@vmark/sdk';
 import { EntryMerge, listSegments, parseSegmentLines } from './ledger-merge.js';
 import { quarantineLines, type QuarantinedLine } from './quarantine.js';
 import type { LedgerRead, ReadLedgerOptions } from './read-ledger.js';
@@ -58,7 +59,7 @@ export class LedgerTail {
   private merge = new EntryMerge();
   private last: LedgerTailRead | null = null;
   private version = 0;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
 
   constructor(
     private readonly vmarkDir: string,
@@ -77,12 +78,7 @@ export class LedgerTail {
    * `onSegment` is called as each segment has been read (unchanged ones at once).
    */
   refresh(onSegment?: (done: number, total: number) => void): Promise<LedgerTailRead> {
-    const run = this.queue.then(
-      () => this.refreshNow(onSegment),
-      () => this.refreshNow(onSegment),
-    );
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queue.run(() => this.refreshNow(onSegment));
   }
 
   /** Forgets everything: the next refresh reads the whole ledger (its version still moves on only on change). */
