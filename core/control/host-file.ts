@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../vault/atomic-write.js';
-import { errorCode } from '../vault/error-code.js';
+import { errorCode } from '@vmark/sdk';
 import { processAlive } from '../vault/process-owner.js';
 
 /**

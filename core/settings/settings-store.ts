@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Settings, z } from '@vmark/sdk';
-import { ArgumentError, DomainError, SerialQueue } from '@vmark/sdk';
+import { ArgumentError, DomainError, errorCode, SerialQueue } from '@vmark/sdk';
 import { inject, injectable, type ServiceIdentifier } from 'inversify';
 import { HostOptionsToken } from '../tokens/host-tokens.js';
 import type { HostOptions } from '../tokens/host-options.js';
@@ -112,7 +112,7 @@ async function readForWrite(file: string): Promise<Record<string, unknown>> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if (errorCode(error) === 'ENOENT') return {};
     throw new DomainError(
       'READ_ONLY',
       `${file} cannot be read (${(error as Error).message}); nothing was changed`,

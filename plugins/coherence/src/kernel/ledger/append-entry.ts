@@ -4,7 +4,7 @@
  */
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import { resolve, join } from 'node:path';
-import { KeyedQueue } from '@vmark/sdk';
+import { errorCode, KeyedQueue } from '@vmark/sdk';
 import { uuidString } from './bodies.js';
 import { serializeEntry, type WriteRules } from './entry.js';
 import { ledgerDir, ROTATE_AT_BYTES, segmentName, segmentRotation } from './segments.js';
@@ -37,7 +37,7 @@ async function sizeIfPresent(path: string): Promise<number | null> {
   try {
     return (await stat(path)).size;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (errorCode(error) === 'ENOENT') return null;
     throw error;
   }
 }
