@@ -10,6 +10,7 @@ export * from './command.js';
 export * from './command-line.js';
 export * from './content.js';
 export * from './error-code.js';
+export * from './parse-json.js';
 export * from './serial-queue.js';
 export type * from './services/approvals.js';
 export type * from './services/documents.js';
