@@ -15,6 +15,24 @@ export function quoteSubject(subject: string): string {
   return out;
 }
 
+/** What a person deciding is shown of a request: the operation, its subject, and the optional notes that were given. */
+export type ShownRequest = Pick<
+  ApprovalRequest,
+  'operation' | 'subject' | 'origin' | 'requested' | 'warning' | 'detail'
+>;
+
+/** The shown part of `request`, without the notes it does not have (not even as `undefined`: it goes out as JSON). */
+export function shownRequest(request: ApprovalRequest): ShownRequest {
+  return {
+    operation: request.operation,
+    subject: request.subject,
+    ...(request.origin === undefined ? {} : { origin: request.origin }),
+    ...(request.requested === undefined ? {} : { requested: request.requested }),
+    ...(request.warning === undefined ? {} : { warning: request.warning }),
+    ...(request.detail === undefined ? {} : { detail: request.detail }),
+  };
+}
+
 /** Who asks, as the broker keeps it and `vmark approvals list` receives it. */
 export type ApprovalAsker = Pick<ToolCaller, 'connectionId' | 'clientName' | 'principal'>;
 
