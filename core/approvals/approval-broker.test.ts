@@ -4,6 +4,7 @@ import { domainErrorOf } from '@vmark/sdk/testing';
 import { Container } from 'inversify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApprovalNotFoundError } from './approval-entry.js';
+import { DECEPTIVE_CHARACTERS } from '../protocol/deceptive-characters.js';
 import { APPROVAL_ID } from './approval-id.js';
 import {
   ALLOWED_TTL_MS,
@@ -118,6 +119,17 @@ describe('elicitation', () => {
     expect(question).toBe('VMark: allow save_as on "/tmp/a\\" on \\"/etc\\nb\\u202etxt.md\\u200b"');
     // The quoted part decodes back to exactly the subject.
     const quoted = question.slice('VMark: allow save_as on '.length);
+    expect(JSON.parse(quoted)).toBe(subject);
+  });
+
+  it("escapes every deceptive character of the protocol's list in the question", async () => {
+    const elicit = vi.fn((_message: string) => Promise.resolve<ElicitationAnswer>('decline'));
+    const ends = DECEPTIVE_CHARACTERS.flatMap(({ first, last }) => [first, last]);
+    const subject = `/tmp/${String.fromCodePoint(...ends)}.md`;
+    await broker.request({ operation: 'save_as', subject, grantable: false }, toolCall(elicit));
+    const message = elicit.mock.calls[0]![0];
+    const quoted = message.slice('VMark: allow save_as on '.length, message.indexOf('? Asked by '));
+    expect(quoted).toMatch(/^"\/tmp\/(\\u[0-9a-f]{4})+\.md"$/);
     expect(JSON.parse(quoted)).toBe(subject);
   });
 

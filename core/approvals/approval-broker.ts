@@ -12,7 +12,7 @@ import { inject, injectable, optional } from 'inversify';
 import type { ApprovalDecision, ApprovalDesk, ApprovalEntry, ApprovalStatus } from './approval-entry.js';
 import { ApprovalNotFoundError } from './approval-entry.js';
 import { newApprovalId } from './approval-id.js';
-import { type ApprovalAsker, approvalQuestion } from './approval-message.js';
+import { type ApprovalAsker, approvalQuestion, shownRequest } from './approval-message.js';
 import type { Approver } from './approver.js';
 import { type Clock, ClockToken, systemClock } from './clock.js';
 
@@ -293,12 +293,7 @@ function publicEntry(entry: Pending): ApprovalEntry {
   const { request } = entry;
   return {
     id: entry.id,
-    operation: request.operation,
-    subject: request.subject,
-    ...(request.origin === undefined ? {} : { origin: request.origin }),
-    ...(request.requested === undefined ? {} : { requested: request.requested }),
-    ...(request.warning === undefined ? {} : { warning: request.warning }),
-    ...(request.detail === undefined ? {} : { detail: request.detail }),
+    ...shownRequest(request),
     status: entry.status,
     createdAt: new Date(entry.createdAt).toISOString(),
     expiresAt: new Date(entry.expiresAt).toISOString(),

@@ -1,33 +1,36 @@
+import { escapedCodePoint, isDeceptive } from '../protocol/deceptive-characters.js';
 import type { ApprovalRequest, ToolCaller } from '@vmark/sdk';
 
 /**
- * Characters that would let a subject look like something it is not: C1
- * controls, bidirectional marks, overrides and isolates (a path that reads
- * backwards), zero-width characters and line or paragraph separators.
- * JSON.stringify escapes C0 controls but leaves these alone.
- */
-function isDeceptive(code: number): boolean {
-  return (
-    (code >= 0x7f && code <= 0x9f) ||
-    code === 0x061c ||
-    (code >= 0x200b && code <= 0x200f) ||
-    (code >= 0x2028 && code <= 0x202e) ||
-    (code >= 0x2060 && code <= 0x2069) ||
-    code === 0xfeff
-  );
-}
-
-/**
  * A subject as one unambiguous double-quoted string: where it starts and ends,
- * quotes, newlines and invisible characters are all visible.
+ * quotes, newlines and invisible characters are all visible (JSON.stringify escapes
+ * C0 controls, the protocol's list of deceptive characters the rest).
  */
 export function quoteSubject(subject: string): string {
   let out = '';
   for (const char of JSON.stringify(subject)) {
     const code = char.codePointAt(0)!;
-    out += isDeceptive(code) ? `\\u${code.toString(16).padStart(4, '0')}` : char;
+    out += isDeceptive(code) ? escapedCodePoint(code) : char;
   }
   return out;
+}
+
+/** What a person deciding is shown of a request: the operation, its subject, and the optional notes that were given. */
+export type ShownRequest = Pick<
+  ApprovalRequest,
+  'operation' | 'subject' | 'origin' | 'requested' | 'warning' | 'detail'
+>;
+
+/** The shown part of `request`, without the notes it does not have (not even as `undefined`: it goes out as JSON). */
+export function shownRequest(request: ApprovalRequest): ShownRequest {
+  return {
+    operation: request.operation,
+    subject: request.subject,
+    ...(request.origin === undefined ? {} : { origin: request.origin }),
+    ...(request.requested === undefined ? {} : { requested: request.requested }),
+    ...(request.warning === undefined ? {} : { warning: request.warning }),
+    ...(request.detail === undefined ? {} : { detail: request.detail }),
+  };
 }
 
 /** Who asks, as the broker keeps it and `vmark approvals list` receives it. */

@@ -1,4 +1,4 @@
-import { CommandLineError, runCommandLine } from '@vmark/sdk';
+import { CommandLineError, runCommandLine, z } from '@vmark/sdk';
 import type { ApprovalEntry } from '../approvals/approval-entry.js';
 import { APPROVAL_ID } from '../approvals/approval-id.js';
 import { describeAsker, quoteSubject } from '../approvals/approval-message.js';
@@ -161,23 +161,24 @@ function age(iso: string, now: number): string {
 }
 
 /** A host of another version might send other shapes: only well-formed entries are shown. */
+/** What a host's answer must hold to be shown as an entry; the entry is printed as the host sent it. */
+const listedEntry = z.object({
+  id: z.string(),
+  operation: z.string(),
+  subject: z.string(),
+  origin: z.string().optional(),
+  requested: z.string().optional(),
+  warning: z.string().optional(),
+  detail: z.string().optional(),
+  status: z.enum(['waiting', 'allowed', 'denied']),
+  createdAt: z.string(),
+  clientName: z.string(),
+  connectionId: z.string(),
+  principal: z.string().nullable(),
+});
+
 function isEntry(value: unknown): value is ApprovalEntry {
-  if (typeof value !== 'object' || value === null) return false;
-  const entry = value as Record<string, unknown>;
-  return (
-    typeof entry.id === 'string' &&
-    typeof entry.operation === 'string' &&
-    typeof entry.subject === 'string' &&
-    (entry.origin === undefined || typeof entry.origin === 'string') &&
-    (entry.requested === undefined || typeof entry.requested === 'string') &&
-    (entry.warning === undefined || typeof entry.warning === 'string') &&
-    (entry.detail === undefined || typeof entry.detail === 'string') &&
-    (entry.status === 'waiting' || entry.status === 'allowed' || entry.status === 'denied') &&
-    typeof entry.createdAt === 'string' &&
-    typeof entry.clientName === 'string' &&
-    typeof entry.connectionId === 'string' &&
-    (entry.principal === null || typeof entry.principal === 'string')
-  );
+  return listedEntry.safeParse(value).success;
 }
 
 function messageOf(body: unknown): string {

@@ -1,12 +1,17 @@
-import { realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import type { DocumentSnapshot } from '@vmark/sdk';
 import { isDomainError, runCommandLine } from '@vmark/sdk';
 import { HostDocumentStore } from '../documents/document-store.js';
 import type { Host } from '../composition/host.js';
-import type { Checkpoint, CheckpointEntry } from '../history/checkpoint-entry.js';
+import type { CheckpointEntry } from '../history/checkpoint-entry.js';
 import { CheckpointStore, UnknownCheckpointError } from '../history/checkpoint-store.js';
-import { sizeChange } from '../history/describe-change.js';
+import {
+  type CheckpointRestore,
+  NotRestorableError,
+  restorableCheckpoint,
+  restoreCheckpoint,
+  RestoreNotRecordedError,
+} from '../history/restore-checkpoint.js';
 import { CHECKPOINTS_COMMAND_LINE } from './command-lines.js';
 import { vmarkHome } from '../composition/environment.js';
 import { startHost } from '../composition/start-host.js';
@@ -33,88 +38,52 @@ async function list(store: CheckpointStore, json: boolean, file: string | undefi
 }
 
 /**
- * Puts back the text from before a checkpoint's edit as a new revision, through
- * a host: the host's save refuses a file that changed on disk meanwhile, and a
- * running `vmark mcp` sees an ordinary change on disk. The restore is itself
- * recorded, so that it can be undone too.
+ * Restores through a host of its own (`restoreCheckpoint`): the host's save refuses a file
+ * that changed on disk meanwhile, and a running `vmark mcp` sees an ordinary change on disk.
  */
 async function restore(store: CheckpointStore, id: string): Promise<number> {
-  let checkpoint: Checkpoint;
+  let host: Host | undefined;
   try {
-    checkpoint = await store.get(id);
-  } catch (error) {
-    if (error instanceof UnknownCheckpointError)
-      return refuse(`${error.message} (see vmark checkpoints list)`);
-    throw error;
-  }
-  const { filePath } = checkpoint;
-  if (filePath === null)
-    return refuse(`checkpoint ${id} is of an untitled document: there is no file to restore`);
-  if (!(await isFile(filePath))) {
-    return refuse(`${JSON.stringify(filePath)} no longer exists; nothing was restored`);
-  }
-
-  let host: Host;
-  try {
+    // Checked before a host starts: a missing file is refused, not opened (and not created).
+    const { filePath } = await restorableCheckpoint(store, id);
     host = await startHost({ open: [filePath] });
-  } catch (error) {
-    if (isDomainError(error)) return refuse(`${error.message} (${error.code}); nothing was restored`);
-    throw error;
-  }
-  try {
-    // startHost opened the file; opening it again only finds its tab.
-    const { tabId } = await host.workbench.openFile(filePath, { consented: true });
-    const { documentId } = host.workbench.resolveTab(tabId);
-    const documents = host.container.get(HostDocumentStore);
-    const current = documents.get(documentId);
-    if (current.content === checkpoint.contentBefore) {
+    const result = await restoreCheckpoint(
+      {
+        store,
+        workbench: host.workbench,
+        documents: host.container.get(HostDocumentStore),
+        tabOutlivesCall: false,
+      },
+      id,
+    );
+    if (!result.changed) {
       process.stderr.write(
         `vmark: ${JSON.stringify(filePath)} already holds that text; nothing to restore\n`,
       );
-      return report(id, filePath, current.revision);
     }
-
-    let saved: DocumentSnapshot;
-    try {
-      await documents.replace(documentId, checkpoint.contentBefore, { origin: { kind: 'host' } });
-      saved = await documents.save(documentId);
-    } catch (error) {
-      // The replaced text lived only in this process's buffer, which goes with it: the file is untouched.
-      if (isDomainError(error)) return refuse(`${error.message} (${error.code}); nothing was restored`);
-      throw error;
-    }
-
-    try {
-      await store.append({
-        // This host's tab ends with the command: no tab is left to name.
-        tabId: null,
-        filePath,
-        tool: 'checkpoints.restore',
-        description: `Restored ${id} (${sizeChange(current.content, checkpoint.contentBefore)})`,
-        revisionBefore: current.revision,
-        revisionAfter: saved.revision,
-        contentBefore: current.content,
-      });
-    } catch (error) {
-      report(id, filePath, saved.revision);
-      const reason = error instanceof Error ? error.message : String(error);
-      return refuse(
-        `the file was restored, but the restore could not be recorded (so cannot be undone): ${reason}`,
-      );
-    }
-    return report(id, filePath, saved.revision);
+    return report(result);
+  } catch (error) {
+    return refused(error);
   } finally {
-    await host.dispose();
+    await host?.dispose();
   }
 }
 
-async function isFile(filePath: string): Promise<boolean> {
-  return (await stat(filePath).catch(() => null))?.isFile() === true;
+function report({ restored, filePath, revision }: CheckpointRestore): number {
+  process.stdout.write(JSON.stringify({ restored, filePath, revision }) + '\n');
+  return 0;
 }
 
-function report(id: string, filePath: string, revision: string): number {
-  process.stdout.write(JSON.stringify({ restored: id, filePath, revision }) + '\n');
-  return 0;
+/** Nothing was restored (or, told first, the restore could not be recorded). */
+function refused(error: unknown): number {
+  if (error instanceof UnknownCheckpointError) return refuse(`${error.message} (see vmark checkpoints list)`);
+  if (error instanceof NotRestorableError) return refuse(error.message);
+  if (error instanceof RestoreNotRecordedError) {
+    report(error.restore);
+    return refuse(error.message);
+  }
+  if (isDomainError(error)) return refuse(`${error.message} (${error.code}); nothing was restored`);
+  throw error;
 }
 
 function refuse(message: string): number {

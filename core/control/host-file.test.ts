@@ -74,6 +74,33 @@ describe('listRunningHosts', () => {
   });
 });
 
+describe('a host record that does not hold', () => {
+  it.each([
+    ['a port of 0', { port: 0 }],
+    ['a port past 65535', { port: 65536 }],
+    ['a fractional port', { port: 80.5 }],
+    ['a port as text', { port: '4321' }],
+    ['an empty token', { token: '' }],
+    ['no token', { token: undefined }],
+    ['a version that is not text', { version: 1 }],
+    ['no start time', { startedAt: undefined }],
+  ])('with %s is skipped, and kept: its process lives', async (_name, bad) => {
+    await fs.mkdir(hostsFolder(home), { recursive: true });
+    await fs.writeFile(hostFilePath(home, process.pid), JSON.stringify({ ...hostOf(process.pid), ...bad }));
+    expect(await listRunningHosts(home)).toEqual([]);
+    expect(await fs.readdir(hostsFolder(home))).toEqual([`${process.pid}.json`]);
+  });
+
+  it('is read without the fields it does not know', async () => {
+    await fs.mkdir(hostsFolder(home), { recursive: true });
+    await fs.writeFile(
+      hostFilePath(home, process.pid),
+      JSON.stringify({ ...hostOf(process.pid), later: 'field' }),
+    );
+    expect(await listRunningHosts(home)).toEqual([hostOf(process.pid)]);
+  });
+});
+
 describe('the serve announcement', () => {
   const serve = {
     uiUrl: 'http://127.0.0.1:4680/?token=abc',

@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../vault/atomic-write.js';
-import { errorCode } from '../vault/error-code.js';
+import { errorCode, parseJsonAs, z } from '@vmark/sdk';
 import { processAlive } from '../vault/process-owner.js';
 
 /**
@@ -90,55 +90,35 @@ export async function listRunningHosts(home: string): Promise<RunningHost[]> {
   return hosts.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
 }
 
-function parseHost(text: string): RunningHost | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (typeof value !== 'object' || value === null) return null;
-  const { pid, port, token, version, startedAt, serve } = value as Record<string, unknown>;
-  if (
-    typeof pid !== 'number' ||
-    typeof port !== 'number' ||
-    !Number.isInteger(port) ||
-    port <= 0 ||
-    port > 65535 ||
-    typeof token !== 'string' ||
-    token === '' ||
-    typeof version !== 'string' ||
-    typeof startedAt !== 'string'
-  ) {
-    return null;
-  }
-  if (serve === undefined) return { pid, port, token, version, startedAt };
-  // A malformed announcement makes the host unreachable for attaching, not invisible to `approvals`.
-  const announced = parseServe(serve);
-  return announced
-    ? { pid, port, token, version, startedAt, serve: announced }
-    : { pid, port, token, version, startedAt };
-}
+const serveSchema = z.object({
+  uiUrl: z.string().refine(isLoopbackUrl),
+  mcpUrl: z.string().refine(isLoopbackUrl),
+  token: z.string().min(1),
+  workspaceRoots: z.array(z.string().refine((root) => path.isAbsolute(root))),
+});
 
-function parseServe(value: unknown): ServeAnnouncement | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const { uiUrl, mcpUrl, token, workspaceRoots } = value as Record<string, unknown>;
-  if (
-    !isLoopbackUrl(uiUrl) ||
-    !isLoopbackUrl(mcpUrl) ||
-    typeof token !== 'string' ||
-    token === '' ||
-    !Array.isArray(workspaceRoots) ||
-    !workspaceRoots.every((root): root is string => typeof root === 'string' && path.isAbsolute(root))
-  ) {
-    return null;
-  }
-  return { uiUrl, mcpUrl, token, workspaceRoots };
+const hostSchema = z.object({
+  pid: z.number(),
+  port: z.number().int().min(1).max(65535),
+  token: z.string().min(1),
+  version: z.string(),
+  startedAt: z.string(),
+  serve: z.unknown().optional(),
+});
+
+function parseHost(text: string): RunningHost | null {
+  const parsed = parseJsonAs(hostSchema, text);
+  if (parsed === undefined) return null;
+  const { serve, ...host } = parsed;
+  if (serve === undefined) return host;
+  // A malformed announcement makes the host unreachable for attaching, not invisible to `approvals`.
+  const announced = serveSchema.safeParse(serve);
+  return announced.success ? { ...host, serve: announced.data } : host;
 }
 
 /** The token goes wherever the file points: never anywhere but this machine's loopback. */
-function isLoopbackUrl(value: unknown): value is string {
-  if (typeof value !== 'string' || !URL.canParse(value)) return false;
+function isLoopbackUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
   const url = new URL(value);
   return url.protocol === 'http:' && url.hostname === '127.0.0.1';
 }

@@ -15,19 +15,25 @@ import type {
   Vault,
   WriteOptions,
 } from '@vmark/sdk';
-import { DocumentKindsToken, DomainError, isDomainError, staleError, VaultToken } from '@vmark/sdk';
+import {
+  DocumentKindsToken,
+  DomainError,
+  isDomainError,
+  KeyedQueue,
+  staleError,
+  VaultToken,
+} from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
 import { HostHooksToken } from '../tokens/host-tokens.js';
 import { LogHub } from '../log/log-hub.js';
 import { changedOnDisk, type DiskState } from '../vault/file-fingerprint.js';
 import { withFileLock } from '../vault/file-lock.js';
-import { type FoundFile, replaceIfUnchanged } from '../vault/guarded-replace.js';
+import { type FoundFile, type GuardedOutcome, replaceIfUnchanged } from '../vault/guarded-replace.js';
 import type { LateWrite } from '../vault/late-writes.js';
 import { quotePath } from '../vault/path-scope.js';
 import { sweepTempFiles } from '../vault/sweep-temp-files.js';
 import { saveLockPathFor } from '../vault/temp-files.js';
 import { FolderWatcher } from './folder-watcher.js';
-import { KeyedQueue } from './keyed-queue.js';
 import { readTextFile } from './read-text-file.js';
 import { newRevision } from './revision.js';
 
@@ -244,12 +250,7 @@ export class HostDocumentStore implements DocumentStore {
     return this.#queue.run(documentId, async () => {
       const record = this.#record(documentId);
       const content = await this.#proposeSave(record, record.content, null);
-      const outcome = await replaceIfUnchanged(
-        canonicalTarget,
-        Buffer.from(content, 'utf8'),
-        existing?.disk ?? null,
-        { onLateWrite: (late) => this.#lateWrite(documentId, canonicalTarget, late) },
-      );
+      const outcome = await this.#replaceFile(record, canonicalTarget, content, existing?.disk ?? null);
       if (outcome.kind === 'changed') {
         if (existing === null) throw alreadyExists(canonicalTarget);
         throw new DomainError(
@@ -352,9 +353,7 @@ export class HostDocumentStore implements DocumentStore {
     let outcome;
     try {
       const target = await this.vault.resolve(record.filePath!);
-      outcome = await replaceIfUnchanged(target, Buffer.from(content, 'utf8'), record.disk, {
-        onLateWrite: (late) => this.#lateWrite(record.id, target, late),
-      });
+      outcome = await this.#replaceFile(record, target, content, record.disk);
     } catch (error) {
       // The file cannot be written (read-only, out of scope, busy): the change stays in the buffer.
       this.#applyEdit(record, content, options);
@@ -382,6 +381,22 @@ export class HostDocumentStore implements DocumentStore {
     this.hooks.documentWritten.call({ before, after: snapshotOf(record), origin: options.origin });
     this.hooks.documentSaved.call({ document: snapshotOf(record) });
     return { revision: record.revision, saved: true };
+  }
+
+  /**
+   * The one way a document's text reaches its file (save, save_as, a tool's write): `content`
+   * replaces `target` only if the file still holds `expected` (null: only where there is none),
+   * and another program's write that lands just as it does is replayed, not lost.
+   */
+  #replaceFile(
+    record: DocumentRecord,
+    target: string,
+    content: string,
+    expected: DiskState | null,
+  ): Promise<GuardedOutcome> {
+    return replaceIfUnchanged(target, Buffer.from(content, 'utf8'), expected, {
+      onLateWrite: (late) => this.#lateWrite(record.id, target, late),
+    });
   }
 
   /** The bytes to save for `content`, with what the `beforeDocumentSave` taps add. */
@@ -452,11 +467,11 @@ export class HostDocumentStore implements DocumentStore {
     }
     const revision = record.revision;
     const content = await this.#proposeSave(record, record.content, null);
-    const outcome = await replaceIfUnchanged(
+    const outcome = await this.#replaceFile(
+      record,
       target,
-      Buffer.from(content, 'utf8'),
+      content,
       conflict === null ? record.disk : conflict.observed,
-      { onLateWrite: (late) => this.#lateWrite(record.id, target, late) },
     );
     if (outcome.kind === 'changed') {
       this.#conflictFound(

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { parseJsonAs, z } from '@vmark/sdk';
 
 /** One line of `index.jsonl`: what an AI edit changed, without the text it replaced. */
 export interface CheckpointEntry {
@@ -57,48 +58,24 @@ export function serializeEntry(entry: CheckpointEntry): string {
   });
 }
 
+const entrySchema = z.object({
+  id: z.string().refine(isCheckpointId),
+  createdAt: z.string(),
+  tabId: z.string().nullable(),
+  filePath: z.string().nullable(),
+  tool: z.string(),
+  description: z.string(),
+  revisionBefore: z.string(),
+  revisionAfter: z.string(),
+  bytesBefore: z.number().int().min(0),
+});
+
 /**
  * One index line, or undefined for a line that is not a whole entry: the torn
  * tail of an append cut short by a crash, or anything else that is not ours.
  */
 export function parseEntry(line: string): CheckpointEntry | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const v = value as Record<string, unknown>;
-  const isText = (x: unknown): x is string => typeof x === 'string';
-  const isTextOrNull = (x: unknown): x is string | null => x === null || typeof x === 'string';
-  if (
-    !isText(v.id) ||
-    !isCheckpointId(v.id) ||
-    !isText(v.createdAt) ||
-    !isTextOrNull(v.tabId) ||
-    !isTextOrNull(v.filePath) ||
-    !isText(v.tool) ||
-    !isText(v.description) ||
-    !isText(v.revisionBefore) ||
-    !isText(v.revisionAfter) ||
-    typeof v.bytesBefore !== 'number' ||
-    !Number.isSafeInteger(v.bytesBefore) ||
-    v.bytesBefore < 0
-  ) {
-    return undefined;
-  }
-  return {
-    id: v.id,
-    createdAt: v.createdAt,
-    tabId: v.tabId,
-    filePath: v.filePath,
-    tool: v.tool,
-    description: v.description,
-    revisionBefore: v.revisionBefore,
-    revisionAfter: v.revisionAfter,
-    bytesBefore: v.bytesBefore,
-  };
+  return parseJsonAs(entrySchema, line);
 }
 
 /** Every whole entry of an index file's text, oldest first. */

@@ -4,7 +4,7 @@ import { inject, injectable } from 'inversify';
 import { HostHooksToken } from '../tokens/host-tokens.js';
 import { pluginHooks } from '../hooks/plugin-hooks.js';
 import { LogHub } from '../log/log-hub.js';
-import { errorCode } from '../vault/error-code.js';
+import { errorCode } from '@vmark/sdk';
 import { HostWorkbench } from '../workbench/workbench.js';
 import { CheckpointStore, type NewCheckpoint } from './checkpoint-store.js';
 import { describeChange, sizeChange } from './describe-change.js';

@@ -17,7 +17,7 @@ import { inject, injectable } from 'inversify';
 import { HostOptionsToken } from '../tokens/host-tokens.js';
 import { writeFileAtomic } from '../vault/atomic-write.js';
 import { TEMP_SUFFIX } from '../vault/temp-files.js';
-import { errorCode } from '../vault/error-code.js';
+import { errorCode } from '@vmark/sdk';
 import {
   type Checkpoint,
   type CheckpointEntry,

@@ -5,7 +5,7 @@
  * disk (plugin-state-watch, plugin-folder-watch) and reports (plugin-report, plugin-problems).
  */
 import type { Disposable, DocumentKinds, HostHooks } from '@vmark/sdk';
-import { DocumentKindsToken } from '@vmark/sdk';
+import { DocumentKindsToken, SerialQueue } from '@vmark/sdk';
 import { type Container, inject, injectable } from 'inversify';
 import { HostContainerToken, HostHooksToken, HostOptionsToken } from '../tokens/host-tokens.js';
 import type { HostOptions } from '../tokens/host-options.js';
@@ -42,7 +42,7 @@ export class PluginHost {
   readonly #problems: PluginProblems;
   readonly #running: RunningPlugins;
   #state: PluginState = { disabled: [] };
-  #queue: Promise<void> = Promise.resolve();
+  readonly #queue = new SerialQueue();
   #stateWatch: PluginStateWatch | undefined;
   /** The user and npm plugin folders, followed with `watchPluginState` once `discover` ran. */
   #folderWatch: PluginFolderWatch | undefined;
@@ -111,10 +111,8 @@ export class PluginHost {
 
   /** Brings the running set in line with the manifests and the enabled state on disk. */
   reconcile(): Promise<void> {
-    const run = this.#queue.then(() => this.#reconcile());
-    // One failed pass must not block the ones after it.
-    this.#queue = run.catch(() => undefined);
-    return run;
+    // One failed pass does not block the ones after it.
+    return this.#queue.run(() => this.#reconcile());
   }
 
   async setEnabled(id: string, enabled: boolean): Promise<void> {
@@ -162,7 +160,7 @@ export class PluginHost {
     this.#folderWatch?.dispose();
     this.#stateWatch?.dispose();
     this.#stateWatch = undefined;
-    await this.#queue;
+    await this.#queue.idle();
     for (const id of this.#running.ids().reverse()) await this.#running.deactivate(id);
   }
 
@@ -195,7 +193,7 @@ export class PluginHost {
 
   /** Discovers again, in the queue with every reconciliation, then follows the folders there are now. */
   #rediscover(roots: readonly PluginRoot[], extra: readonly PluginCandidate[]): Promise<void> {
-    const run = this.#queue.then(async () => {
+    return this.#queue.run(async () => {
       if (this.#disposed) return;
       const found = checkCandidates([...(await discoverPlugins(roots)), ...extra]);
       const known = new Set(this.#entries.map((e) => e.key));
@@ -207,7 +205,5 @@ export class PluginHost {
       await this.#reconcile();
       await this.#folderWatch?.sync();
     });
-    this.#queue = run.catch(() => undefined);
-    return run;
   }
 }

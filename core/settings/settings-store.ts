@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Settings, z } from '@vmark/sdk';
-import { ArgumentError, DomainError } from '@vmark/sdk';
+import { ArgumentError, DomainError, errorCode, SerialQueue } from '@vmark/sdk';
 import { inject, injectable, type ServiceIdentifier } from 'inversify';
 import { HostOptionsToken } from '../tokens/host-tokens.js';
 import type { HostOptions } from '../tokens/host-options.js';
@@ -30,7 +30,7 @@ export const SettingsSchemaToken: ServiceIdentifier<SettingsSchema> = Symbol.for
  */
 @injectable()
 export class SettingsStore implements Settings {
-  #writes: Promise<void> = Promise.resolve();
+  readonly #writes = new SerialQueue();
 
   constructor(
     @inject(HostOptionsToken) private readonly options: HostOptions,
@@ -85,18 +85,16 @@ export class SettingsStore implements Settings {
 
   /** One write at a time, each reading the file afresh: two quick changes both land. */
   #update(change: (current: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
-    const run = this.#writes.then(async () => {
-      await withFileLock(
+    return this.#writes.run(() =>
+      withFileLock(
         `${this.file}.lock`,
         async () => {
           const current = await readForWrite(this.file);
           await writeSettingsFile(this.file, change(current));
         },
         { timeoutMs: 5_000, staleMs: 10_000 },
-      );
-    });
-    this.#writes = run.catch(() => undefined);
-    return run;
+      ),
+    );
   }
 
   #read(): unknown {
@@ -114,7 +112,7 @@ async function readForWrite(file: string): Promise<Record<string, unknown>> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if (errorCode(error) === 'ENOENT') return {};
     throw new DomainError(
       'READ_ONLY',
       `${file} cannot be read (${(error as Error).message}); nothing was changed`,

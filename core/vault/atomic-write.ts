@@ -14,7 +14,7 @@ import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { DomainError } from '@vmark/sdk';
-import { errorCode } from './error-code.js';
+import { errorCode } from '@vmark/sdk';
 import { invalidPath, quotePath } from './path-scope.js';
 import { tempPathFor } from './temp-files.js';
 

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError } from '@vmark/sdk';
-import { errorCode } from './error-code.js';
+import { errorCode } from '@vmark/sdk';
 import { ownerIsGone, ownerTag, parseOwnerTag } from './process-owner.js';
 import { TEMP_SUFFIX } from './temp-files.js';
 

@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FolderProbe } from '@vmark/sdk';
-import { errorCode } from './error-code.js';
+import { errorCode } from '@vmark/sdk';
 import { lexicalResolve } from './path-scope.js';
 
 /** Errors that mean "nothing is there" rather than "something is there that may not be read". */

@@ -19,7 +19,7 @@
 import { type BigIntStats, fstatSync, lstatSync, renameSync } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import { stageFile } from './atomic-write.js';
-import { errorCode } from './error-code.js';
+import { errorCode } from '@vmark/sdk';
 import { type DiskState, diskStateOf, fingerprint } from './file-fingerprint.js';
 import { withFileLock } from './file-lock.js';
 import { type LateWrite, watchForLateWrites } from './late-writes.js';

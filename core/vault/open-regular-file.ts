@@ -8,7 +8,7 @@
 import type { BigIntStats } from 'node:fs';
 import { constants } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
-import { errorCode } from './error-code.js';
+import { errorCode } from '@vmark/sdk';
 
 export type NotAFile = 'folder' | 'fifo' | 'socket' | 'device' | 'symlink' | 'other';
 

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { errorCode } from './error-code.js';
+import { errorCode } from '@vmark/sdk';
 
 export interface ProcessOwner {
   /** A short hash of the machine's name. */

@@ -10,7 +10,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { errorCode } from './error-code.js';
+import { errorCode } from '@vmark/sdk';
 import { invalidPath, isWithinRoot, lexicalResolve, quotePath } from './path-scope.js';
 import {
   INSIDE_LEDGER_FOLDER,

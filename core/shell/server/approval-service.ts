@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Disposable } from '@vmark/sdk';
 import { ArgumentError, toDisposable } from '@vmark/sdk';
 import { MAX_WAITING, MAX_WAITING_PER_CONNECTION } from '../../approvals/approval-broker.js';
+import { shownRequest } from '../../approvals/approval-message.js';
 import type { Approver, ApproverAnswer, ApproverQuestion } from '../../approvals/approver.js';
 import type { PanelMessage, UiApprovalAnswer, UiApprovalAsk } from '../../protocol/panel-protocol.js';
 
@@ -112,12 +113,7 @@ export class UiApprovals implements Disposable {
       const ask: UiApprovalAsk = {
         askId: `ask-${randomUUID()}`,
         requestId,
-        operation: request.operation,
-        subject: request.subject,
-        ...(request.origin === undefined ? {} : { origin: request.origin }),
-        ...(request.requested === undefined ? {} : { requested: request.requested }),
-        ...(request.warning === undefined ? {} : { warning: request.warning }),
-        ...(request.detail === undefined ? {} : { detail: request.detail }),
+        ...shownRequest(request),
         grantable: request.grantable,
         client: {
           connectionId: caller.connectionId,

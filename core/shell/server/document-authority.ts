@@ -1,12 +1,11 @@
 import { ChangeSet } from '@codemirror/state';
 import type { Disposable, DocumentWrittenEvent, HostHooks } from '@vmark/sdk';
-import { ArgumentError, DisposableStore, isDomainError, toDisposable } from '@vmark/sdk';
+import { ArgumentError, DisposableStore, isDomainError, KeyedQueue, toDisposable } from '@vmark/sdk';
 import type { HostDocumentStore } from '../../documents/document-store.js';
 import { pluginHooks } from '../../hooks/plugin-hooks.js';
 import { HOST_CLIENT_ID, type UpdateJson } from '../../protocol/protocol.js';
 import { applyChangeSet } from './apply-change-set.js';
 import { minimalChange } from './minimal-change.js';
-import { KeyedQueue } from '../../documents/keyed-queue.js';
 
 /** Who hears of confirmed updates: the documents' editors, through their connections. */
 export type UpdatesListener = (documentId: string, version: number, updates: readonly UpdateJson[]) => void;

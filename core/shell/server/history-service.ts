@@ -1,12 +1,12 @@
-import { mkdir, realpath, stat } from 'node:fs/promises';
+import { mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Disposable } from '@vmark/sdk';
-import { ArgumentError, DomainError, toDisposable } from '@vmark/sdk';
+import { ArgumentError, toDisposable } from '@vmark/sdk';
 import type { HostDocumentStore } from '../../documents/document-store.js';
 import type { FolderWatcher } from '../../documents/folder-watcher.js';
-import type { Checkpoint, CheckpointEntry } from '../../history/checkpoint-entry.js';
+import type { CheckpointEntry } from '../../history/checkpoint-entry.js';
 import { type CheckpointStore, INDEX_FILE, UnknownCheckpointError } from '../../history/checkpoint-store.js';
-import { sizeChange } from '../../history/describe-change.js';
+import { restoreCheckpoint } from '../../history/restore-checkpoint.js';
 import type { HostWorkbench } from '../../workbench/workbench.js';
 import type { PanelMessage, PanelRequests, UiCheckpoint } from '../../protocol/panel-protocol.js';
 import { debounce } from './debounce.js';
@@ -20,10 +20,8 @@ const INDEX_SETTLE_MS = 50;
  * The AI edit history panel's side in the host: the checkpoints, newest first,
  * a push to every window for each new one (this process's at once, other
  * processes' — `vmark checkpoints restore` in a terminal, another `vmark mcp` —
- * from a watch of the index while a window is attached), and restore with the
- * semantics of `vmark checkpoints restore`: the text from before the edit
- * becomes a new revision, saved through the host (a file changed on disk
- * meanwhile is not overwritten), shown live in open editors, and itself recorded.
+ * from a watch of the index while a window is attached), and restore: the one
+ * `restoreCheckpoint` that `vmark checkpoints restore` runs too.
  */
 export class UiHistory implements Disposable {
   readonly #sinks = new Set<(message: PanelMessage) => void>();
@@ -64,62 +62,17 @@ export class UiHistory implements Disposable {
   }
 
   /**
-   * @throws ArgumentError for an id that is not in the history; DomainError INVALID_PATH for an
-   *   untitled document or a file that no longer exists, and the save's own refusals (a file
-   *   changed on disk). Nothing is restored then.
+   * `restoreCheckpoint`, as `vmark checkpoints restore` does it, shown live in open editors.
+   * @throws ArgumentError for an id that is not in the history; its DomainErrors otherwise.
    */
   async restore(id: string): Promise<RestoreResult> {
-    let checkpoint: Checkpoint;
+    const { store, workbench, documents } = this;
     try {
-      checkpoint = await this.store.get(id);
+      return await restoreCheckpoint({ store, workbench, documents, tabOutlivesCall: true }, id);
     } catch (error) {
       if (error instanceof UnknownCheckpointError) throw new ArgumentError(error.message);
       throw error;
     }
-    const { filePath } = checkpoint;
-    if (filePath === null) {
-      throw new DomainError(
-        'INVALID_PATH',
-        `Checkpoint ${id} is of an untitled document: there is no file to restore`,
-      );
-    }
-    if ((await stat(filePath).catch(() => null))?.isFile() !== true) {
-      throw new DomainError(
-        'INVALID_PATH',
-        `${JSON.stringify(filePath)} no longer exists; nothing was restored`,
-      );
-    }
-    // The person chose this edit in the history: its file opens even outside the workspace, as from the CLI.
-    const { tabId } = await this.workbench.openFile(filePath, { consented: true });
-    const { documentId } = this.workbench.resolveTab(tabId);
-    const current = this.documents.get(documentId);
-    if (current.content === checkpoint.contentBefore) {
-      return { restored: id, filePath, revision: current.revision, changed: false };
-    }
-    await this.documents.replace(documentId, checkpoint.contentBefore, {
-      origin: { kind: 'host' },
-      expectedRevision: current.revision,
-    });
-    let saved;
-    try {
-      saved = await this.documents.save(documentId);
-    } catch (error) {
-      // Not saved (the file changed on disk, say): put the text back, so that nothing was restored.
-      await this.documents
-        .replace(documentId, current.content, { origin: { kind: 'host' } })
-        .catch(() => undefined);
-      throw error;
-    }
-    await this.store.append({
-      tabId,
-      filePath,
-      tool: 'checkpoints.restore',
-      description: `Restored ${id} (${sizeChange(current.content, checkpoint.contentBefore)})`,
-      revisionBefore: current.revision,
-      revisionAfter: saved.revision,
-      contentBefore: current.content,
-    });
-    return { restored: id, filePath, revision: saved.revision, changed: true };
   }
 
   dispose(): void {

@@ -11,7 +11,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from '@vmark/sdk';
 import { writeFileAtomic } from '../../vault/atomic-write.js';
-import { errorCode } from '../../vault/error-code.js';
+import { errorCode } from '@vmark/sdk';
 
 export const RECOVERY_FOLDER = 'recovery';
 const SUFFIX = '.json';

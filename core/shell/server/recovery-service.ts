@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Disposable } from '@vmark/sdk';
 import { ArgumentError, DomainError, toDisposable } from '@vmark/sdk';
 import type { HostDocumentStore } from '../../documents/document-store.js';
-import { errorCode } from '../../vault/error-code.js';
+import { errorCode } from '@vmark/sdk';
 import { fingerprint } from '../../vault/file-fingerprint.js';
 import type { HostWorkbench } from '../../workbench/workbench.js';
 import type { RecoveryMessage, RecoveryRequests, UiRecoveredEdit } from '../../protocol/recovery-protocol.js';

@@ -1,5 +1,5 @@
 import type { Disposable } from '@vmark/sdk';
-import { isArgumentError, isDomainError } from '@vmark/sdk';
+import { isArgumentError, isDomainError, SerialQueue } from '@vmark/sdk';
 import type { HostDocumentStore } from '../../documents/document-store.js';
 import type { FolderWatcher } from '../../documents/folder-watcher.js';
 import type { HostVault } from '../../vault/host-vault.js';
@@ -62,7 +62,7 @@ type Handlers = {
 export class UiConnection implements Disposable {
   /** documentId → the tabId this renderer knows the document by. */
   #subscribed = new Map<string, string>();
-  #queue: Promise<void> = Promise.resolve();
+  readonly #queue = new SerialQueue();
   readonly #handlers: Handlers;
   readonly #tree: TreeWatch;
 
@@ -117,7 +117,7 @@ export class UiConnection implements Disposable {
 
   /** A message from the renderer; requests are answered one after another, in order. */
   receive(raw: string): void {
-    this.#queue = this.#queue.then(() => this.#answer(raw));
+    void this.#queue.run(() => this.#answer(raw));
   }
 
   /** Confirmed updates of a document, forwarded if this renderer shows it. */

@@ -1,24 +1,12 @@
-/**
- * Characters that would let a subject look like something it is not: C1
- * controls, bidirectional marks, overrides and isolates (a path that reads
- * backwards), zero-width characters, line and paragraph separators. The same
- * set the broker escapes in its elicitation question.
- */
-function isDeceptive(code: number): boolean {
-  return (
-    (code < 0x20 && code !== 0x0a && code !== 0x09) ||
-    (code >= 0x7f && code <= 0x9f) ||
-    code === 0x061c ||
-    (code >= 0x200b && code <= 0x200f) ||
-    (code >= 0x2028 && code <= 0x202e) ||
-    (code >= 0x2060 && code <= 0x2069) ||
-    code === 0xfeff
-  );
-}
+import { escapedCodePoint, isDeceptive } from '../../../protocol/deceptive-characters.js';
+
+/** Newlines and tabs lay a script out; every other deceptive character is shown escaped. */
+const LAYOUT = new Set([0x0a, 0x09]);
 
 /**
- * Text as DOM nodes in which every deceptive character shows as a marked
- * `\u202e`-style escape, so that a person reads exactly what they allow.
+ * Text as DOM nodes in which every deceptive character (the protocol's one list, which
+ * the broker's question escapes too) shows as a marked `\u202e`-style escape, so that
+ * a person reads exactly what they allow.
  * Newlines and tabs stay (a script is read as a script).
  */
 export function visibleText(text: string): Node[] {
@@ -26,7 +14,7 @@ export function visibleText(text: string): Node[] {
   let plain = '';
   for (const char of text) {
     const code = char.codePointAt(0)!;
-    if (!isDeceptive(code)) {
+    if (!isDeceptive(code) || LAYOUT.has(code)) {
       plain += char;
       continue;
     }
@@ -35,7 +23,7 @@ export function visibleText(text: string): Node[] {
     const escape = document.createElement('span');
     escape.className = 'invisible-char';
     escape.title = 'An invisible or direction-changing character';
-    escape.textContent = `\\u${code.toString(16).padStart(4, '0')}`;
+    escape.textContent = escapedCodePoint(code);
     nodes.push(escape);
   }
   if (plain !== '') nodes.push(document.createTextNode(plain));

@@ -8,7 +8,7 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type CliCommand, type CommandIo, defineCommandLine, runCommandLine } from '@vmark/sdk';
+import { defineCommandLine, errorCode, runCommandLine, type CliCommand, type CommandIo } from '@vmark/sdk';
 import { parseHtml } from '@vmark/sdk/reader';
 import type { BrowserSettings } from '../browser-settings.js';
 import type { BrowserEngine } from '../engine/browser-engine.js';
@@ -114,7 +114,7 @@ async function readCapped(file: string): Promise<{ html: string; truncated: bool
   try {
     handle = await open(file, 'r');
   } catch (error) {
-    throw new ExtractFailed(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new ExtractFailed(`cannot read ${file}: ${errorCode(error) ?? String(error)}`);
   }
   try {
     if (!(await handle.stat()).isFile()) throw new ExtractFailed(`not a regular file: ${file}`);

@@ -5,7 +5,7 @@
  * world of their document (world/world-refs.ts); this table knows which document each ref of
  * the current generation belongs to, and hands out numbers one document at a time.
  */
-import { TokenError } from '@vmark/sdk';
+import { SerialQueue, TokenError } from '@vmark/sdk';
 import type { FrameDocument } from './page-frames.js';
 
 /** Refs remembered per generation at most: a page that keeps re-rendering cannot grow this without end. */
@@ -18,7 +18,7 @@ export class RefTable {
   #first = 1;
   #next = 1;
   readonly #documents = new Map<string, FrameDocument>();
-  #turn: Promise<unknown> = Promise.resolve();
+  readonly #turns = new SerialQueue();
 
   /**
    * Runs `assign` with the next free number for `document`'s world to number from, and
@@ -41,9 +41,7 @@ export class RefTable {
       }
       return result;
     };
-    const turn = this.#turn.then(run, run);
-    this.#turn = turn.catch(() => undefined);
-    return turn;
+    return this.#turns.run(run);
   }
 
   /**

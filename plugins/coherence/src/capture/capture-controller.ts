@@ -29,6 +29,7 @@ import type {
   SaveProposal,
   ToolCaller,
 } from '@vmark/sdk';
+import { SerialQueue } from '@vmark/sdk';
 import { assignIdentity, uuidv7 } from '../kernel/identity/index.js';
 import { isWalkedMarkdownPath } from '../kernel/scan/index.js';
 import type { WorkspaceRegistry } from '../workspace/workspace-registry.js';
@@ -81,7 +82,7 @@ export class CaptureController {
    * must not overtake it), then handed to their workspace, which records them in that order —
    * together, when they pile up.
    */
-  #prepared: Promise<void> = Promise.resolve();
+  readonly #prepared = new SerialQueue();
   /** Captures handed to a workspace and not yet recorded. */
   readonly #recording = new Set<Promise<unknown>>();
 
@@ -205,7 +206,7 @@ export class CaptureController {
     const file = document.filePath;
     const failed = (error: unknown) =>
       this.#report(`capture of ${file} failed: ${messageOf(error)}`, pending.connectionId);
-    this.#prepared = this.#prepared.then(() =>
+    void this.#prepared.run(() =>
       this.#capture(file, saved).then((handed) => {
         if (handed === null) return;
         const tracked = handed.recording.catch(failed);
@@ -217,7 +218,7 @@ export class CaptureController {
 
   /** Resolves when every capture started so far has been recorded (or has failed). */
   async settled(): Promise<void> {
-    await this.#prepared;
+    await this.#prepared.idle();
     await Promise.all([...this.#recording]);
   }
 

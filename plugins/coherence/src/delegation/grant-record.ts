@@ -15,7 +15,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from '@vmark/sdk';
+import { errorCode, z } from '@vmark/sdk';
 import { isUuid } from '../kernel/identity/index.js';
 import { parseTime } from '../kernel/ledger/index.js';
 
@@ -79,8 +79,7 @@ export class GrantRecord {
     try {
       names = await readdir(folder);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-        return { readable: true, grants: [], damaged: [] };
+      if (errorCode(error) === 'ENOENT') return { readable: true, grants: [], damaged: [] };
       return { readable: false, reason: `${folder} cannot be listed (${codeOf(error)})` };
     }
     const files = names.filter((n) => GRANT_FILE.test(n));
@@ -208,5 +207,5 @@ async function writeWhole(file: string, text: string): Promise<void> {
 }
 
 function codeOf(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code ?? String(error);
+  return errorCode(error) ?? String(error);
 }

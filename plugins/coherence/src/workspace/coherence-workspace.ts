@@ -4,6 +4,7 @@
  * on disk is the only truth, and what the caches keep in memory is rebuilt by the next scan.
  */
 import type { ReportProgress } from '@vmark/sdk';
+import { SerialQueue } from '@vmark/sdk';
 import type { CurrentClaimRow } from '../kernel/projection/index.js';
 import type { CaptureRequest } from '../capture/plan-capture.js';
 import type { GrantRecord } from '../delegation/grant-record.js';
@@ -28,7 +29,7 @@ export class CoherenceWorkspace {
   readonly #breakdown: WorkspaceBreakdown;
   readonly #captures: CaptureBatcher;
   readonly #delegations: WorkspaceDelegations;
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #queue = new SerialQueue();
 
   constructor(
     readonly root: string,
@@ -53,9 +54,7 @@ export class CoherenceWorkspace {
 
   /** Runs `task` after every operation queued before it. */
   #exclusive<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(task, task);
-    this.#queue = run.catch(() => undefined);
-    return run;
+    return this.#queue.run(task);
   }
 
   initialized(): Promise<boolean> {

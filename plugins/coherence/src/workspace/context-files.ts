@@ -2,6 +2,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseContextManifest, type ContextManifest } from '../kernel/projection/index.js';
+import { errorCode } from '@vmark/sdk';
 
 export const CONTEXTS_DIR = 'contexts';
 
@@ -17,7 +18,7 @@ export async function readContextFiles(vmarkDir: string): Promise<ContextFiles> 
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { manifests: [], errors: [] };
+    if (errorCode(error) === 'ENOENT') return { manifests: [], errors: [] };
     throw error;
   }
   const manifests: ContextManifest[] = [];

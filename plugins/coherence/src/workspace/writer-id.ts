@@ -5,6 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isUuid, uuidv7 } from '../kernel/identity/index.js';
+import { errorCode } from '@vmark/sdk';
 
 export const WRITER_ID_FILE = 'coherence-writer-id';
 
@@ -14,7 +15,7 @@ export async function loadWriterId(home: string): Promise<string> {
     // `wx`: when two processes start at once, one creates the id and the other reads it.
     await writeFile(file, `${uuidv7()}\n`, { flag: 'wx', mode: 0o600 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (errorCode(error) !== 'EEXIST') throw error;
   }
   const id = (await readFile(file, 'utf8')).trim().toLowerCase();
   // Replacing a damaged id would silently start a second writer; a person should look first.

@@ -4,6 +4,7 @@
  */
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import { resolve, join } from 'node:path';
+import { errorCode, KeyedQueue } from '@vmark/sdk';
 import { uuidString } from './bodies.js';
 import { serializeEntry, type WriteRules } from './entry.js';
 import { ledgerDir, ROTATE_AT_BYTES, segmentName, segmentRotation } from './segments.js';
@@ -30,27 +31,13 @@ export class LedgerAppendError extends Error {
  * Appends are serialized per (ledger, writer) within this process: choosing the segment,
  * checking its tail and writing must not interleave with another append of the same writer.
  */
-const queues = new Map<string, Promise<unknown>>();
-
-function serialized<T>(key: string, task: () => Promise<T>): Promise<T> {
-  const previous = queues.get(key) ?? Promise.resolve();
-  const run = previous.then(task, task);
-  const settled = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  queues.set(key, settled);
-  void settled.then(() => {
-    if (queues.get(key) === settled) queues.delete(key);
-  });
-  return run;
-}
+const appends = new KeyedQueue();
 
 async function sizeIfPresent(path: string): Promise<number | null> {
   try {
     return (await stat(path)).size;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (errorCode(error) === 'ENOENT') return null;
     throw error;
   }
 }
@@ -138,7 +125,7 @@ export async function appendEntries(
   if (lines.length === 0) return [];
 
   const dir = ledgerDir(vmarkDir);
-  return serialized(`${resolve(dir)}\0${writerId}`, async () => {
+  return appends.run(`${resolve(dir)}\0${writerId}`, async () => {
     await mkdir(dir, { recursive: true });
     const segment = await currentSegment(dir, writerId, options.rotateAtBytes ?? ROTATE_AT_BYTES);
     const path = join(dir, segment);

@@ -6,6 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LEDGER_DIR } from './segments.js';
+import { errorCode } from '@vmark/sdk';
 
 /** The index is derived and rebuildable, so it stays out of git (with its -wal/-shm files). */
 export const GITIGNORE = 'index.db*\n';
@@ -24,7 +25,7 @@ async function createIfAbsent(path: string, content: string): Promise<boolean> {
     await writeFile(path, content, { flag: 'wx' });
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (errorCode(error) === 'EEXIST') return false;
     throw error;
   }
 }

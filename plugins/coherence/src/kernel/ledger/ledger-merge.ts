@@ -8,6 +8,7 @@ import { parseLine, type LedgerEntry, type LineBounds } from './entry.js';
 import type { QuarantinedLine } from './quarantine.js';
 import { compareNames, isSegmentName } from './segments.js';
 import { parseTime } from './time.js';
+import { errorCode } from '@vmark/sdk';
 
 const NEWLINE = 0x0a;
 // ignoreBOM keeps a BOM in the text, so such a line fails JSON parsing as it would elsewhere.
@@ -23,7 +24,7 @@ export async function listSegments(dir: string): Promise<string[]> {
       .sort(compareNames);
   } catch (error) {
     // No ledger yet: the workspace has never captured anything.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if (errorCode(error) === 'ENOENT') return [];
     throw error;
   }
 }

@@ -9,6 +9,7 @@
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { errorCode, SerialQueue } from '@vmark/sdk';
 import { EntryMerge, listSegments, parseSegmentLines } from './ledger-merge.js';
 import { quarantineLines, type QuarantinedLine } from './quarantine.js';
 import type { LedgerRead, ReadLedgerOptions } from './read-ledger.js';
@@ -58,7 +59,7 @@ export class LedgerTail {
   private merge = new EntryMerge();
   private last: LedgerTailRead | null = null;
   private version = 0;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
 
   constructor(
     private readonly vmarkDir: string,
@@ -77,12 +78,7 @@ export class LedgerTail {
    * `onSegment` is called as each segment has been read (unchanged ones at once).
    */
   refresh(onSegment?: (done: number, total: number) => void): Promise<LedgerTailRead> {
-    const run = this.queue.then(
-      () => this.refreshNow(onSegment),
-      () => this.refreshNow(onSegment),
-    );
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queue.run(() => this.refreshNow(onSegment));
   }
 
   /** Forgets everything: the next refresh reads the whole ledger (its version still moves on only on change). */
@@ -156,7 +152,7 @@ export class LedgerTail {
     const known = this.segments.get(name);
     if (known !== undefined) {
       const info = await stat(path, { bigint: true }).catch((error: unknown) => {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Reread();
+        if (errorCode(error) === 'ENOENT') throw new Reread();
         throw error;
       });
       if (info.dev !== known.dev || info.ino !== known.ino || info.size < known.size) throw new Reread();
@@ -172,7 +168,7 @@ export class LedgerTail {
       handle = await open(path, 'r');
     } catch (error) {
       // Listed a moment ago and gone now: let a full read decide what the ledger is.
-      if (known !== undefined && (error as NodeJS.ErrnoException).code === 'ENOENT') throw new Reread();
+      if (known !== undefined && errorCode(error) === 'ENOENT') throw new Reread();
       throw error;
     }
     try {

@@ -5,6 +5,7 @@
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { quarantineDir, quarantineFileName } from './segments.js';
+import { errorCode } from '@vmark/sdk';
 
 export interface QuarantinedLine {
   readonly lineNumber: number;
@@ -33,7 +34,7 @@ async function readIfPresent(path: string): Promise<Buffer> {
   try {
     return await readFile(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
+    if (errorCode(error) === 'ENOENT') return Buffer.alloc(0);
     throw error;
   }
 }

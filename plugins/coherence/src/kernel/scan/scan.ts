@@ -19,6 +19,7 @@ import { readGitState } from './git-state.js';
 import { buildObjectIndex, type ObjectIndex } from './object-index.js';
 import { planReconciliation, type ReconciliationPlan } from './reconcile.js';
 import { walkWorkspace, type ScanDiagnostic, type WalkOptions, type WalkResult } from './walk-workspace.js';
+import { errorCode } from '@vmark/sdk';
 
 export interface ScanOptions extends Pick<EntryFactory, 'now' | 'newId'> {
   readonly walk?: WalkOptions;
@@ -60,7 +61,7 @@ async function isDirectory(path: string): Promise<boolean> {
   try {
     return (await lstat(path)).isDirectory();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    if (errorCode(error) === 'ENOENT') return false;
     throw error;
   }
 }

@@ -9,6 +9,7 @@ import { constants, lstatSync, type BigIntStats } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { digestFile, type FileDigest } from './file-digest.js';
+import { errorCode } from '@vmark/sdk';
 
 /** Directory names never entered, at any depth: coherence state, git internals, dependencies. */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['.vmark', '.git', 'node_modules']);
@@ -181,8 +182,9 @@ const isMarkdownName = (name: string): boolean =>
 
 const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-const errorCode = (error: unknown): string =>
-  (error as NodeJS.ErrnoException | undefined)?.code ?? (error instanceof Error ? error.message : 'error');
+/** The system error's code, or else its message: what a diagnostic says went wrong. */
+const failureOf = (error: unknown): string =>
+  errorCode(error) ?? (error instanceof Error ? error.message : 'error');
 
 // `fatal` so invalid UTF-8 is detected rather than replaced; the BOM is content (canonical-text.ts).
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -200,7 +202,7 @@ async function readMarkdown(abs: string, rel: string, maxBytes: number): Promise
   try {
     handle = await open(abs, OPEN_FLAGS);
   } catch (error) {
-    const code = errorCode(error);
+    const code = failureOf(error);
     // ELOOP is how O_NOFOLLOW reports a link that appeared after the listing.
     if (code === 'ELOOP') {
       return { diagnostic: { code: 'symlink', path: rel, message: 'symbolic link not followed' } };
@@ -225,7 +227,7 @@ async function readMarkdown(abs: string, rel: string, maxBytes: number): Promise
     }
     return { bytes, info };
   } catch (error) {
-    return { diagnostic: { code: 'unreadable', path: rel, message: `cannot read: ${errorCode(error)}` } };
+    return { diagnostic: { code: 'unreadable', path: rel, message: `cannot read: ${failureOf(error)}` } };
   } finally {
     await handle.close();
   }
@@ -295,7 +297,7 @@ export async function walkWorkspace(root: string, options: WalkOptions = {}): Pr
       diagnostics.push({
         code: 'unreadable',
         path: dirRel,
-        message: `cannot list folder: ${errorCode(error)}`,
+        message: `cannot list folder: ${failureOf(error)}`,
       });
       skippedDirs.push(dirRel);
       continue;
