@@ -2,15 +2,21 @@
  * HTML made ready for the Markdown serializer, whoever chose it (a reader or a site extractor):
  * every link and image URL absolute, and every code block a `<pre><code>` that names its
  * language — taken from the classes highlighters leave (`language-x`, `lang-x`,
- * `highlight-source-x`, MDN's `brush: x`) — so that it becomes a fence that keeps it; a
- * heading's anchor link to itself is only its text; a table's merged cells (colspan, rowspan)
- * are spread over the cells they cover, so that it is written as a Markdown table rather than
- * kept as HTML.
+ * `highlight-source-x`, Sphinx's `highlight-x`, MDN's `brush: x`) — so that it becomes a fence that keeps it, without
+ * the highlighter's line numbers (`code-lines.ts`); a heading's anchor link to itself is only
+ * its text; a table's merged cells (colspan, rowspan) are spread over the cells they cover, so
+ * that it is written as a Markdown table rather than kept as HTML; a list right after another
+ * list stays a list of its own (the serializer puts no blank line between them, and in
+ * CommonMark `3. x` straight after a list item is that item's text).
  */
+import { withoutLineNumbers } from './code-lines.js';
 import { parseHtml } from './parse-html.js';
 
 const LANGUAGE_CLASS =
-  /(?:^|\s)(?:language|lang|highlight-source)-([A-Za-z0-9_+#-]+)|brush:\s*([A-Za-z0-9_+#-]+)/;
+  /(?:^|\s)(?:language|lang|highlight-source|highlight)-([A-Za-z0-9_+#-]+)|brush:\s*([A-Za-z0-9_+#-]+)/;
+
+/** What Sphinx's `highlight-x` says when it names no language. */
+const NO_LANGUAGE = new Set(['default', 'none']);
 
 export function markdownReady(html: string, url: string): string {
   const document = parseHtml(`<!doctype html><html><body>${html}</body></html>`);
@@ -26,7 +32,9 @@ export function markdownReady(html: string, url: string): string {
       else element.setAttribute(attribute, absolute);
     }
   }
+  withoutLineNumbers(document, body);
   for (const pre of Array.from(body.querySelectorAll('pre'))) fenceable(document, pre);
+  for (const list of Array.from(body.querySelectorAll('ul, ol'))) apartFromListBefore(document, list);
   for (const table of Array.from(body.querySelectorAll('table'))) {
     if (table.querySelector('table') === null) expandSpans(document, table);
   }
@@ -36,6 +44,15 @@ export function markdownReady(html: string, url: string): string {
   ))
     link.replaceWith(...Array.from(link.childNodes));
   return body.innerHTML;
+}
+
+/** Wraps a list that directly follows another in a block of its own, so that a blank line parts them. */
+function apartFromListBefore(document: Document, list: Element): void {
+  const before = list.previousElementSibling;
+  if (before === null || (before.tagName !== 'UL' && before.tagName !== 'OL')) return;
+  const block = document.createElement('div');
+  list.replaceWith(block);
+  block.append(list);
 }
 
 /** Spans past these are a page's attempt to make one cell into millions: left as they are. */
@@ -97,7 +114,7 @@ function absoluteUrl(value: string, base: string): string | null {
 function fenceable(document: Document, pre: Element): void {
   const only = pre.children.length === 1 ? pre.firstElementChild : null;
   const code = only?.tagName === 'CODE' && textOutside(pre, only) === '' ? only : null;
-  const language = languageOf(code) ?? languageOf(pre) ?? languageOf(pre.parentElement);
+  const language = languageOf(code) ?? languageAround(pre);
   if (code !== null) {
     if (language !== null && languageOf(code) === null) code.setAttribute('class', `language-${language}`);
     return;
@@ -108,9 +125,20 @@ function fenceable(document: Document, pre: Element): void {
   pre.replaceChildren(replacement);
 }
 
+/** The language named on a `<pre>` or on one of the few blocks a highlighter wraps it in. */
+function languageAround(pre: Element): string | null {
+  let at: Element | null = pre;
+  for (let hops = 0; at !== null && hops < 4; hops++, at = at.parentElement) {
+    const language = languageOf(at);
+    if (language !== null) return language;
+  }
+  return null;
+}
+
 function languageOf(element: Element | null | undefined): string | null {
   const match = LANGUAGE_CLASS.exec(element?.getAttribute('class') ?? '');
-  return match ? (match[1] ?? match[2]!).toLowerCase() : null;
+  const language = match ? (match[1] ?? match[2]!).toLowerCase() : null;
+  return language === null || NO_LANGUAGE.has(language) ? null : language;
 }
 
 function textOutside(parent: Element, child: Element): string {
