@@ -88,6 +88,21 @@ describe('toMarkdown', () => {
     expect(lists).toEqual(['BulletList', 'OrderedList', 'BulletList']);
   });
 
+  it('writes a list item that opens with a checkbox as a task, checked or not', () => {
+    expect(
+      toMarkdown(
+        '<ul><li><input type="checkbox" checked> done</li><li><input type="checkbox"> open</li><li>plain <input type="checkbox"></li></ul>',
+        URL,
+      ),
+    ).toBe('- [x] done\n- [ ] open\n- plain');
+  });
+
+  it('writes an image given by srcset alone with its largest candidate', () => {
+    expect(toMarkdown('<p><img srcset="/b-1x.png 1x, /b-2x.png 2x" alt="B"></p>', URL)).toBe(
+      '![B](https://example.com/b-2x.png)',
+    );
+  });
+
   it("writes a heading's link to itself as the heading's text", () => {
     expect(toMarkdown('<h2 id="syntax"><a href="#syntax">Syntax</a></h2><p>x</p>', URL)).toBe(
       '## Syntax\n\nx',

@@ -1,6 +1,7 @@
 /**
  * HTML made ready for the Markdown serializer, whoever chose it (a reader or a site extractor):
- * every link and image URL absolute, and every code block a `<pre><code>` that names its
+ * every link and image URL absolute (an image given by `srcset` alone too), a list item opening
+ * with a checkbox a task, and every code block a `<pre><code>` that names its
  * language — taken from the classes highlighters leave (`language-x`, `lang-x`,
  * `highlight-source-x`, Sphinx's `highlight-x`, MDN's `brush: x`) — so that it becomes a fence that keeps it, without
  * the highlighter's line numbers (`code-lines.ts`); a heading's anchor link to itself is only
@@ -22,6 +23,7 @@ export function markdownReady(html: string, url: string): string {
   const document = parseHtml(`<!doctype html><html><body>${html}</body></html>`);
   const body = document.body;
   if (!body) return html;
+  for (const image of Array.from(body.querySelectorAll('img[srcset]:not([src])'))) srcFromSrcset(image);
   for (const [selector, attribute] of [
     ['a[href]', 'href'],
     ['img[src]', 'src'],
@@ -32,6 +34,7 @@ export function markdownReady(html: string, url: string): string {
       else element.setAttribute(attribute, absolute);
     }
   }
+  for (const item of Array.from(body.querySelectorAll('li'))) taskItem(item);
   withoutLineNumbers(document, body);
   for (const pre of Array.from(body.querySelectorAll('pre'))) fenceable(document, pre);
   for (const list of Array.from(body.querySelectorAll('ul, ol'))) apartFromListBefore(document, list);
@@ -44,6 +47,29 @@ export function markdownReady(html: string, url: string): string {
   ))
     link.replaceWith(...Array.from(link.childNodes));
   return body.innerHTML;
+}
+
+/**
+ * A list item that opens with a checkbox is a GFM task (`- [x] done`): marked as GitHub marks
+ * one, the way the serializer knows, its state an attribute value the serializer can read
+ * (it takes `checked=""` for unchecked).
+ */
+function taskItem(item: Element): void {
+  const box = item.firstElementChild;
+  if (box?.tagName !== 'INPUT' || box.getAttribute('type')?.toLowerCase() !== 'checkbox') return;
+  if ((item.firstChild?.textContent ?? '').trim() !== '' && item.firstChild !== box) return;
+  item.classList.add('task-list-item');
+  if (box.hasAttribute('checked')) box.setAttribute('checked', 'checked');
+}
+
+/** An image given only by `srcset` is written with its largest candidate (the last, by convention). */
+function srcFromSrcset(image: Element): void {
+  const candidates = (image.getAttribute('srcset') ?? '')
+    .split(',')
+    .map((candidate) => candidate.trim().split(/\s+/)[0] ?? '')
+    .filter((url) => url !== '' && !url.startsWith('data:'));
+  const largest = candidates.at(-1);
+  if (largest !== undefined) image.setAttribute('src', largest);
 }
 
 /** Wraps a list that directly follows another in a block of its own, so that a blank line parts them. */
