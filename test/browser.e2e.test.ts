@@ -182,6 +182,16 @@ describe.each(['stdio', 'http'] as const)('the browser through the built CLI ove
     await closeAll();
   });
 
+  it('open ignores a tabId, as the original does: it always makes a new tab', async () => {
+    const first = await browser({ action: 'open', url: `${pages.origin}/a` });
+    const tabId = (first.data as { tabId: string }).tabId;
+    const second = await browser({ action: 'open', url: `${pages.origin}/a`, tabId });
+    expect(second.isError, second.text).toBe(false);
+    expect((second.data as { tabId: string }).tabId).not.toBe(tabId);
+    expect(await browserTabs()).toHaveLength(2);
+    await closeAll();
+  });
+
   it('refuses close of an unknown tab, of a document tab, and without a tabId', async () => {
     const unknown = await browser({ action: 'close', tabId: 'tab-999' });
     expect(unknown.data).toMatchObject({
