@@ -94,9 +94,13 @@ afterAll(async () => {
   await temp.cleanup();
 });
 
+/** Opens the page, extracts it and closes its tab (eight AI tabs at most). */
 async function extract(url: string) {
-  await call(client, 'browser', { action: 'open', url });
-  return call(client, 'browser_read', { action: 'extract' });
+  const opened = await call(client, 'browser', { action: 'open', url });
+  const { tabId } = opened.data as { tabId: string };
+  const result = await call(client, 'browser_read', { action: 'extract', tabId });
+  await call(client, 'browser', { action: 'close', tabId });
+  return result;
 }
 
 describe('browser_read extract', () => {
@@ -158,19 +162,25 @@ describe('a site extractor from npm (the template)', () => {
 
     const page = `http://${SITE}:${port}/docs/cli/install`;
     const golden = await readFile(path.join(TEMPLATE, 'test/golden/page.md'), 'utf8');
-    const read = await extract(page);
+    // The tab stays open: the same page is read again once the extractor is disabled.
+    const { tabId } = (await call(client, 'browser', { action: 'open', url: page })).data as {
+      tabId: string;
+    };
+    const read = await call(client, 'browser_read', { action: 'extract', tabId });
     expect(read.data).toMatchObject({ byline: 'Docs › CLI', markdown: golden, url: page });
 
     expect((await runCli(['plugins', 'disable', 'site-example'], { VMARK_HOME: home })).code).toBe(0);
     // The running host follows the plugin state: the generic reader takes the page back.
     await eventually(
-      async () => (await call(client, 'browser_read', { action: 'extract' })).data.byline !== 'Docs › CLI',
+      async () =>
+        (await call(client, 'browser_read', { action: 'extract', tabId })).data.byline !== 'Docs › CLI',
       15_000,
     );
-    const generic = await call(client, 'browser_read', { action: 'extract' });
+    const generic = await call(client, 'browser_read', { action: 'extract', tabId });
     expect(generic.data.markdown).not.toBe(golden);
     expect(generic.data.markdown).toContain('npm install --global example-cli');
     expect((await runCli(['plugins', 'enable', 'site-example'], { VMARK_HOME: home })).code).toBe(0);
+    await call(client, 'browser', { action: 'close', tabId });
   });
 });
 
@@ -181,6 +191,37 @@ describe('vmark extract', () => {
     expect(printed.code).toBe(0);
     const tool = await extract(url);
     expect(JSON.parse(printed.stdout)).toEqual(tool.data);
+  });
+
+  it('prints for a saved copy of a page what browser_read extract answers for the page it names', async () => {
+    const url = `${origin}/article`;
+    const dir = await temp.make('vmark-extract-saved-');
+    const saved = path.join(dir, 'saved page.html');
+    // A browser's "save page" keeps the canonical link: links resolve against it, its URL is shown.
+    await writeFile(
+      saved,
+      PAGES['/article']!.replace('<head>', `<head><link rel="canonical" href="${url}">`),
+    );
+    const printed = await runCli(['extract', saved, '--json'], { VMARK_HOME: await temp.make() });
+    expect(printed.code, printed.stderr).toBe(0);
+    const tool = await extract(url);
+    expect(JSON.parse(printed.stdout)).toEqual(tool.data);
+    // Without --json: the title, the URL and the Markdown, for a person.
+    const plain = await runCli(['extract', saved], { VMARK_HOME: await temp.make() });
+    expect(plain.stdout).toMatch(
+      /^# The lighthouse keeper\nBy Ada Keeper\nhttp:\/\/127\.0\.0\.1:\d+\/article \(\d+ characters\)\n\n/,
+    );
+    expect(plain.stdout).toContain(`[more](${origin}/more?ref=rss)`);
+  });
+
+  it('refuses a file that is not there, or is no regular file, saying so', async () => {
+    const dir = await temp.make('vmark-extract-none-');
+    const missing = await runCli(['extract', path.join(dir, 'gone.html')], { VMARK_HOME: await temp.make() });
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing.stderr).toMatch(/^vmark extract: cannot read .*gone\.html: ENOENT/);
+    const folder = await runCli(['extract', dir], { VMARK_HOME: await temp.make() });
+    expect(folder).toMatchObject({ code: 1, stdout: '' });
+    expect(folder.stderr).toMatch(/^vmark extract: not a regular file: /);
   });
 
   it('refuses a private address unless it is allowed, as the browser does', async () => {

@@ -109,6 +109,15 @@ describe.each(['stdio', 'http'] as const)('the browser through the built CLI ove
     for (const tab of await browserTabs()) await browser({ action: 'close', tabId: tab.id });
   };
 
+  it("introduces the browser's loop in the instructions: read, confirm with wait_for, 8 tabs, tokens", () => {
+    const instructions = client.getInstructions() ?? '';
+    expect(instructions).toMatch(/`browser` open → `browser_read` read/);
+    expect(instructions).toMatch(/wait_for \{urlContains\}/);
+    expect(instructions).toMatch(/At most 8 AI tabs/);
+    expect(instructions).toMatch(/`TOKEN: message`/);
+    expect(instructions).toMatch(/untrusted/);
+  });
+
   it('opens an AI tab, shows it in session.get_state with a redacted URL, navigates and closes it', async () => {
     const opened = await browser({ action: 'open', url: `${pages.origin}/a?session=secret#frag` });
     expect(opened.isError, opened.text).toBe(false);
@@ -170,6 +179,16 @@ describe.each(['stdio', 'http'] as const)('the browser through the built CLI ove
       url: `${pages.origin}/spa/inbox`,
       generation: 2,
     });
+    await closeAll();
+  });
+
+  it('open ignores a tabId, as the original does: it always makes a new tab', async () => {
+    const first = await browser({ action: 'open', url: `${pages.origin}/a` });
+    const tabId = (first.data as { tabId: string }).tabId;
+    const second = await browser({ action: 'open', url: `${pages.origin}/a`, tabId });
+    expect(second.isError, second.text).toBe(false);
+    expect((second.data as { tabId: string }).tabId).not.toBe(tabId);
+    expect(await browserTabs()).toHaveLength(2);
     await closeAll();
   });
 

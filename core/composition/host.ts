@@ -39,6 +39,8 @@ export interface CreateHostOptions extends Partial<HostOptions> {
   readonly home: string;
   /** Plugins handed over in memory instead of (or besides) discovered ones. */
   readonly extraPlugins?: readonly PluginCandidate[];
+  /** The host serves the editor's UI (HostInfo.editor). */
+  readonly editor?: boolean;
 }
 
 /** Builds a host, discovers and activates its plugins. The same host serves stdio, HTTP and the UI. */
@@ -51,7 +53,13 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   };
   await mkdir(hostOptions.home, { recursive: true, mode: 0o700 });
   const container = new Container();
-  container.load(hostModule(container, hostOptions, { version: VMARK_VERSION, home: hostOptions.home }));
+  container.load(
+    hostModule(container, hostOptions, {
+      version: VMARK_VERSION,
+      home: hostOptions.home,
+      editor: options.editor ?? false,
+    }),
+  );
 
   // Every AI edit is recorded from the first one on, so the recorder starts before any plugin.
   const recorder = container.get(CheckpointRecorder);

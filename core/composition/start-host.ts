@@ -7,6 +7,8 @@ export interface StartOptions {
   readonly open?: readonly string[];
   /** Follow `vmark plugins enable|disable` run from another terminal. */
   readonly watchPluginState?: boolean;
+  /** The host serves the editor's UI (HostInfo.editor). */
+  readonly editor?: boolean;
 }
 
 /**
@@ -18,6 +20,7 @@ export async function startHost(options: StartOptions = {}): Promise<Host> {
     home: vmarkHome(),
     builtinPluginDirs: [BUILTIN_PLUGINS_DIR],
     watchPluginState: options.watchPluginState ?? false,
+    editor: options.editor ?? false,
   });
   try {
     // Paths typed in a shell are relative to its current folder, not to the workspace.

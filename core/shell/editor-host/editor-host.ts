@@ -41,7 +41,12 @@ export interface EditorHost {
  * attach to it instead of starting hosts of their own.
  */
 export async function startEditorHost(options: EditorHostOptions): Promise<EditorHost> {
-  const host = await startHost({ workspace: options.workspace, open: options.open, watchPluginState: true });
+  const host = await startHost({
+    workspace: options.workspace,
+    open: options.open,
+    watchPluginState: true,
+    editor: true,
+  });
   const token = newBearerToken();
   let ui: Awaited<ReturnType<typeof startUiServer>> | undefined;
   let control: Awaited<ReturnType<typeof startControlServer>> | undefined;

@@ -2,6 +2,7 @@ import { ApprovalsToken, definePlugin, HostInfoToken, SettingsToken, WorkbenchTo
 import { BrowserSettings } from './browser-settings.js';
 import { extractCommand } from './cli/extract-command.js';
 import { BrowserEngine } from './engine/browser-engine.js';
+import { headedBrowser } from './engine/headed.js';
 import { probeGate } from './gates/gate-probe.js';
 import { systemResolver } from './guard/resolver.js';
 import { Navigator } from './navigation/navigator.js';
@@ -28,7 +29,7 @@ export default definePlugin({
       resolver,
       policy: () => ({ allowPrivateNetwork: settings.allowPrivateNetwork() }),
       endpoint: env.VMARK_BROWSER_ENDPOINT,
-      headed: env.VMARK_BROWSER_HEADED === '1',
+      headed: headedBrowser(env, context.get(HostInfoToken).editor ?? false),
       idleMs: IDLE_MS,
       env,
     });

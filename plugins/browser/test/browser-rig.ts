@@ -40,6 +40,8 @@ export interface RigOptions {
   readonly hostRules?: string;
   /** The rest of the environment the engine reads (VMARK_CHROMIUM, VMARK_BROWSER_ENDPOINT). */
   readonly env?: NodeJS.ProcessEnv;
+  /** How long the browser runs on with no tab open (the plugin's is two minutes). */
+  readonly idleMs?: number;
 }
 
 export async function startRig(options: RigOptions): Promise<Rig> {
@@ -56,7 +58,7 @@ export async function startRig(options: RigOptions): Promise<Rig> {
     policy: () => ({ allowPrivateNetwork: settings.allowPrivateNetwork() }),
     endpoint: env.VMARK_BROWSER_ENDPOINT,
     headed: false,
-    idleMs: 60_000,
+    idleMs: options.idleMs ?? 60_000,
     env,
   });
   const registry = new TabRegistry(kit.host.workbench, engine);

@@ -21,6 +21,17 @@ import { safeMarkdown } from './safe-markdown.js';
 /** Below this many characters of text an answer is "very short" and a fuller one is tried. */
 export const SHORT_TEXT = 50;
 
+/** Where a page marks its author, in the original's order (vmark-notes §5.2). */
+const BYLINE = ['[rel=author]', '[itemprop=author]', '.byline', '.author'];
+
+function markedAuthor(document: Document): string | null {
+  for (const selector of BYLINE) {
+    const text = clean(document.querySelector(selector)?.textContent);
+    if (text !== null) return text;
+  }
+  return null;
+}
+
 /** Elements that are never article text, dropped before the whole body is read as the last resort. */
 const NEVER_TEXT = 'script, style, noscript, template, svg, iframe, form, nav, aside, footer, header';
 
@@ -42,12 +53,15 @@ export async function readDocument(document: Document, url: string): Promise<Rea
   neutralize(document);
   ensureBase(document, url);
   const features = pageFeatures(document, url);
-  const forDefuddle = features.found.length > 0 ? (document.cloneNode(true) as Document) : null;
   const pageTitle = document.title;
   const heading = textContent(document.querySelector('h1'));
 
-  const article = readability(document);
-  let defuddled = forDefuddle === null ? null : await defuddle(forDefuddle, url);
+  // Defuddle reads a page with these structures (on a copy: Readability changes what it reads);
+  // when it found an article, that is the answer, and Readability is not run for nothing.
+  let defuddled =
+    features.found.length > 0 ? await defuddle(document.cloneNode(true) as Document, url) : null;
+  const article =
+    defuddled !== null && defuddled.candidate.textLength >= SHORT_TEXT ? null : readability(document);
   let chosen: Candidate | null = defuddled?.candidate ?? article?.candidate ?? null;
 
   if (chosen === null || chosen.textLength < SHORT_TEXT) {
@@ -60,7 +74,15 @@ export async function readDocument(document: Document, url: string): Promise<Rea
     clean(article?.title) ?? clean(defuddled?.title) ?? clean(pageTitle) ?? '',
     heading,
   );
-  const byline = clean(article?.byline) ?? clean(defuddled?.author) ?? null;
+  const byline =
+    clean(article?.byline) ??
+    clean(defuddled?.author) ??
+    // Readability, which looks for one, did not run: the page's author meta, else the places a page
+    // marks its author (vmark-notes §5.2).
+    (article === null
+      ? (clean(document.querySelector('meta[name="author" i]')?.getAttribute('content')) ??
+        markedAuthor(document))
+      : null);
   return {
     title,
     byline,

@@ -141,10 +141,15 @@ class WatchedTarget {
     this.#children.set(sessionId, child);
     try {
       await child.start();
-    } finally {
-      // Messages to a target are handled in order: it runs only once it is watched.
-      await child.send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
+    } catch {
+      // Gone before it could be watched (a frame or worker that ended at once): nothing is left
+      // to guard. One that is still there stays paused: it never runs unwatched. (Called as
+      // `void`: a rejection here would be unhandled and stop the host.)
+      this.#children.delete(sessionId);
+      return;
     }
+    // Messages to a target are handled in order: it runs only once it is watched.
+    await child.send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
   }
 
   /** A first request was the route's to check already; a redirect hop is checked here. */

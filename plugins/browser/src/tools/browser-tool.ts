@@ -41,7 +41,8 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     actions: {
       open: defineAction({
-        args: { url: urlArg(), timeoutMs: timeoutArg() },
+        // A tabId is taken and ignored, as the original does (vmark-notes §3.1): open always makes a new tab.
+        args: { url: urlArg(), timeoutMs: timeoutArg(), tabId: tabArg() },
         run: async ({ url, timeoutMs }, call) => {
           settings.assertEnabled();
           return navigator.open(url, timeoutMs ?? MAX_WAIT_MS, call, windowLabel());
