@@ -37,7 +37,6 @@ export function pluginContext(
   };
   return {
     id: manifest.id,
-    container,
     hooks: {
       tap: (name, fn) => subscriptions.add(hooks.tap(name, fn)),
       tapWaterfall: (name, fn) => subscriptions.add(hooks.tapWaterfall(name, fn)),

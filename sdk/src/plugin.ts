@@ -1,4 +1,4 @@
-import type { Container, ServiceIdentifier } from 'inversify';
+import type { ServiceIdentifier } from 'inversify';
 import type { CliCommand } from './command.js';
 import type { PluginHooks } from './hooks.js';
 import type { Disposable } from './lifecycle.js';
@@ -55,8 +55,6 @@ export interface ExtensionPoint<T> {
 export interface PluginContext {
   /** The plugin's manifest id. */
   readonly id: string;
-  /** The plugin's own child container; host services resolve from its parent. */
-  readonly container: Container;
   readonly hooks: PluginHooks;
   /** Resolves a host service or one of the plugin's own bindings. */
   get<T>(token: ServiceIdentifier<T>): T;
