@@ -25,7 +25,7 @@ import { type Diagnostic, error, hasErrors, warning } from './diagnostics.js';
 import { discoverPlugins, type PluginCandidate, type PluginRoot, type PluginSource } from './discovery.js';
 import type { SettingDeclaration } from '../settings/setting-declaration.js';
 import { contributedPoints, ExtensionPointRegistry } from './extension-points.js';
-import type { PanelContribution, PluginManifest } from './manifest.js';
+import type { PanelContribution, PluginManifest, ViewContribution } from './manifest.js';
 import { PanelRegistry } from './panel-registry.js';
 import { PluginFolderWatch } from './plugin-folder-watch.js';
 import { PLUGIN_STATE_FILE, type PluginState, readPluginState, writePluginState } from './plugin-state.js';
@@ -67,6 +67,14 @@ export interface ActivePanel {
   /** The plugin folder, whose `ui/` the panel's module is served from. */
   readonly dir: string;
   readonly panel: PanelContribution;
+}
+
+/** A kind view of an active plugin that ships from a folder (ADR 35). */
+export interface ActiveView {
+  readonly pluginId: string;
+  /** The plugin folder, whose `ui/` the view's module is served from. */
+  readonly dir: string;
+  readonly view: ViewContribution;
 }
 
 /** Whose contributions to an extension point take precedence when two collide. */
@@ -205,10 +213,22 @@ export class PluginHost {
 
   /** The panels the active plugins declare, in activation order (a plugin in memory has no files to serve). */
   activePanels(): ActivePanel[] {
+    return this.#activeFolders().flatMap(({ pluginId, dir, manifest }) =>
+      (manifest.contributes?.panels ?? []).map((panel) => ({ pluginId, dir, panel })),
+    );
+  }
+
+  /** The kind views the active plugins declare (ADR 35), in activation order, as `activePanels`. */
+  activeViews(): ActiveView[] {
+    return this.#activeFolders().flatMap(({ pluginId, dir, manifest }) =>
+      (manifest.contributes?.views ?? []).map((view) => ({ pluginId, dir, view })),
+    );
+  }
+
+  #activeFolders(): { pluginId: string; dir: string; manifest: PluginManifest }[] {
     return [...this.#active].flatMap(([pluginId, plugin]) => {
       const dir = this.#entries.find((e) => e.key === plugin.key)?.candidate.dir;
-      if (dir == null) return [];
-      return (plugin.manifest.contributes?.panels ?? []).map((panel) => ({ pluginId, dir, panel }));
+      return dir == null ? [] : [{ pluginId, dir, manifest: plugin.manifest }];
     });
   }
 

@@ -158,8 +158,9 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return plain(response, 405, 'Method not allowed');
     if (isPluginUiPath(url.pathname)) {
-      // A panel's module, read from its plugin's ui/ folder on each request (ADR 20).
-      void readPluginUiFile(url.pathname, host.plugins.activePanels()).then((file) =>
+      // A panel's or a kind view's module, read from its plugin's ui/ folder on each request (ADR 20, 35).
+      const folders = [...host.plugins.activePanels(), ...host.plugins.activeViews()];
+      void readPluginUiFile(url.pathname, folders).then((file) =>
         file ? send(response, request, file) : plain(response, 404, 'Not found'),
       );
       return;
