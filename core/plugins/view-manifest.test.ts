@@ -22,7 +22,7 @@ describe('contributes.views', () => {
     expect(errors([{ kind: 'notes', module: 'ui/dist/notes-view.js' }])).toBe('');
   });
 
-  it('refuses a view of a kind the plugin does not declare (another plugin\'s, or none)', () => {
+  it("refuses a view of a kind the plugin does not declare (another plugin's, or none)", () => {
     expect(errors([{ kind: 'markdown', module: 'ui/dist/md.js' }])).toBe(
       'view of kind "markdown": the plugin does not declare that kind in contributes.kinds',
     );
@@ -41,7 +41,9 @@ describe('contributes.views', () => {
   it.each([['../main.js'], ['ui/../main.js'], ['/abs/ui/v.js'], ['ui/v.ts'], ['dist/v.js']])(
     'refuses the module %s',
     (module) => {
-      expect(errors([{ kind: 'notes', module }])).toMatch(/must name a \.js file inside the plugin's ui\/ folder/);
+      expect(errors([{ kind: 'notes', module }])).toMatch(
+        /must name a \.js file inside the plugin's ui\/ folder/,
+      );
     },
   );
 

@@ -145,7 +145,7 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
   );
 
   const guard = new RequestGuard(port, options.token);
-  const csp = contentSecurityPolicy(guard.webSocketOrigins);
+  const csp = contentSecurityPolicy(guard.webSocketOrigins, assets.scriptHashes);
 
   // MCP takes its token as a bearer header and checks Host and Origin itself; it reads the body.
   const mcp = new McpHttpHandler(host, { ...options.mcp, port, token: options.token });
@@ -208,10 +208,11 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
   };
 }
 
-function contentSecurityPolicy(webSocketOrigins: readonly string[]): string {
+function contentSecurityPolicy(webSocketOrigins: readonly string[], scriptHashes: readonly string[]): string {
   return [
     "default-src 'none'",
-    "script-src 'self'",
+    // The page's import map is inline: admitted by its hash alone, never 'unsafe-inline' (ADR 35).
+    ["script-src 'self'", ...scriptHashes].join(' '),
     // CodeMirror writes its theme into <style> elements at run time.
     "style-src 'self' 'unsafe-inline'",
     `connect-src ${webSocketOrigins.join(' ')}`,

@@ -73,9 +73,17 @@ describe('frontMatterRange', () => {
     expect(range('---\na: 1\n...\nbody')).toEqual({ from: 0, to: 12 });
   });
 
-  it('is none when unclosed, closed only on the second line, or not first', () => {
+  it('is none when unclosed or not first', () => {
     expect(range('---\na: 1\nbody')).toBeNull();
-    expect(range('---\n---\nbody')).toBeNull();
     expect(range('intro\n---\na: 1\n---')).toBeNull();
+  });
+
+  it('is empty front matter when the second line closes it, as the CJK transforms read it', () => {
+    expect(range('---\n---\nbody')).toEqual({ from: 0, to: 7 });
+  });
+
+  it('reads past the first 64 KiB for a block that closes later', () => {
+    const long = `---\n${'a: 1\n'.repeat(20_000)}---\nbody`;
+    expect(range(long)).toEqual({ from: 0, to: long.length - '\nbody'.length });
   });
 });

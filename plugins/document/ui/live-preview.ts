@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { syntaxTree } from '@codemirror/language';
 import type { EditorState, Range } from '@codemirror/state';
 import {
