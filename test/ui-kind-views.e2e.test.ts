@@ -77,6 +77,13 @@ describe('views that plugins contribute', () => {
     expect(await shownView().getAttribute('data-view')).toBe('text');
     expect(await page.locator('.cm-editor').getAttribute('class')).toContain('cm-live-preview');
     expect(await notice().isHidden()).toBe(true);
+    // The view brings its own styles: a heading is drawn larger than the text in Live mode.
+    const fontSize = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((line) => parseFloat(getComputedStyle(line).fontSize));
+    expect(await fontSize('.cm-line.cm-lp-h1')).toBeGreaterThan(await fontSize('.cm-line:not(.cm-lp-h1)'));
     // The view's extensions are of the editor's @codemirror/state: one copy, from the import map.
     const modules = await page.evaluate(() =>
       performance

@@ -3,6 +3,7 @@ import type { Extension, Range, Text } from '@codemirror/state';
 import { StateField } from '@codemirror/state';
 import { Decoration, type DecorationSet, EditorView } from '@codemirror/view';
 import { frontMatterLength } from '@vmark/sdk/markdown';
+import { frontMatterTheme } from './markdown-theme.js';
 
 /*
  * The front matter display: Markdown itself knows no front matter — it read the block as
@@ -40,4 +41,4 @@ const frontMatterLines = StateField.define<DecorationSet>({
   provide: (field) => EditorView.decorations.from(field),
 });
 
-export const frontMatter: Extension = frontMatterLines;
+export const frontMatter: Extension = [frontMatterLines, frontMatterTheme];
