@@ -17,25 +17,73 @@ const cli = defineConfig({
   output: { dir: 'core/dist/bundle', format: 'esm', sourcemap: true, cleanDir: true },
 });
 
-/** Copies the renderer's page and styles beside its script, as the UI server expects them. */
+/**
+ * The modules that must be one copy in the editor page (ADR 35): two copies of @codemirror/state
+ * break every extension that crosses between them, and a kind view (a plugin's browser module)
+ * adds extensions to core's editor. Each is built once, on its own, into the renderer's folder;
+ * the page's import map names it for its bare name; the renderer and every view module leave
+ * these names external. A plugin's view module may import any of them, and must bundle the rest.
+ */
+export const SHARED_MODULES = [
+  '@codemirror/state',
+  '@codemirror/view',
+  '@codemirror/language',
+  '@codemirror/commands',
+  '@codemirror/autocomplete',
+  '@lezer/common',
+  '@lezer/highlight',
+  'style-mod',
+];
+
+/** `@codemirror/state` → `codemirror-state.js`: a flat asset name, as the UI server serves them. */
+const sharedFileName = (name) => `${name.replace(/^@/, '').replace('/', '-')}.js`;
+
+/** Each shared module as one file that imports the others by their bare names. */
+const sharedModules = SHARED_MODULES.map((name) =>
+  defineConfig({
+    input: { [sharedFileName(name).slice(0, -'.js'.length)]: name },
+    platform: 'browser',
+    external: SHARED_MODULES.filter((other) => other !== name),
+    output: { dir: 'core/dist/renderer', format: 'esm', minify: true },
+  }),
+);
+
+/**
+ * The import map of the editor page: every shared module by its bare name. Its URLs carry the
+ * token placeholder the UI server fills in; the server admits the map by its hash in the CSP.
+ */
+const importMap = () =>
+  JSON.stringify({
+    imports: Object.fromEntries(
+      SHARED_MODULES.map((name) => [name, `/assets/${sharedFileName(name)}?token=__VMARK_TOKEN__`]),
+    ),
+  });
+
+/** Copies the renderer's page (with its import map) and styles beside its script, as the UI server expects them. */
 const rendererStatics = {
   name: 'vmark-renderer-statics',
   async generateBundle() {
     for (const fileName of ['index.html', 'renderer.css']) {
-      const source = await readFile(new URL(`core/shell/renderer/${fileName}`, import.meta.url), 'utf8');
+      const text = await readFile(new URL(`core/shell/renderer/${fileName}`, import.meta.url), 'utf8');
+      const source = text.replace(
+        '<!-- vmark:importmap -->',
+        `<script type="importmap">${importMap()}</script>`,
+      );
       this.emitFile({ type: 'asset', fileName, source });
     }
   },
 };
 
-/** The editor's browser code (CodeMirror included) as one script, straight from its TypeScript. */
+/** The editor's browser code as one script, straight from its TypeScript; CodeMirror from the shared modules. */
 const renderer = defineConfig({
   input: { renderer: 'core/shell/renderer/main.ts' },
   platform: 'browser',
   tsconfig: 'core/shell/renderer/tsconfig.json',
   resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
+  external: SHARED_MODULES,
   plugins: [rendererStatics],
-  output: { dir: 'core/dist/renderer', format: 'esm', sourcemap: true, minify: true, cleanDir: true },
+  // Not cleaned: the shared modules are written to the same folder at the same time (fixed names all).
+  output: { dir: 'core/dist/renderer', format: 'esm', sourcemap: true, minify: true },
 });
 
 /**
@@ -53,14 +101,26 @@ const electronMain = defineConfig({
 });
 
 /**
- * The browser halves of built-in plugins' panels (ADR 20): each a self-contained ES module in its
- * plugin's ui/dist/ (ignored by git, shipped in the package), which the UI server serves from there.
+ * The browser halves of built-in plugins' panels and kind views (ADR 20, 35): each a self-contained
+ * ES module in its plugin's ui/dist/ (ignored by git, shipped in the package), which the UI server
+ * serves from there. The shared modules stay external: the page's import map provides them.
  */
-const pluginPanels = defineConfig({
-  input: { breakdown: 'plugins/coherence/ui/breakdown.ts' },
-  platform: 'browser',
-  resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
-  output: { dir: 'plugins/coherence/ui/dist', format: 'esm', minify: true, cleanDir: true },
-});
+const pluginUi = (plugin, input) =>
+  defineConfig({
+    input,
+    platform: 'browser',
+    resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
+    external: SHARED_MODULES,
+    output: { dir: `plugins/${plugin}/ui/dist`, format: 'esm', minify: true, cleanDir: true },
+  });
 
-export default [cli, renderer, electronMain, pluginPanels];
+const pluginUis = [
+  pluginUi('coherence', { breakdown: 'plugins/coherence/ui/breakdown.ts' }),
+  pluginUi('document', {
+    'markdown-view': 'plugins/document/ui/markdown-view.ts',
+    'text-view': 'plugins/document/ui/text-view.ts',
+  }),
+  pluginUi('workflow', { 'workflow-view': 'plugins/workflow/ui/workflow-view.ts' }),
+];
+
+export default [cli, renderer, ...sharedModules, electronMain, ...pluginUis];

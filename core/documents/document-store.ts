@@ -114,7 +114,12 @@ export class HostDocumentStore implements DocumentStore {
   }
 
   /** A new untitled buffer of a given kind. */
-  createUntitled(kind: string, content = ''): DocumentSnapshot {
+  /**
+   * A new untitled document. Without a `kind`, the kind its plugins give an untitled document
+   * with this text (the document plugin's Markdown): core names no kind itself.
+   */
+  createUntitled(requested?: string, content = ''): DocumentSnapshot {
+    const kind = requested ?? this.kinds.detect(null, content);
     if (!this.kinds.list().includes(kind)) {
       throw new DomainError('INTERNAL', `kind must be one of: ${this.kinds.list().join(', ')}`);
     }

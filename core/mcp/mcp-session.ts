@@ -4,7 +4,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Disposable, HostHooks, ToolCall, ToolCaller } from '@vmark/sdk';
 import type { LogHub } from '../log/log-hub.js';
 import { registerCompositeTool } from './composite-tool.js';
-import { SERVER_INSTRUCTIONS } from './instructions.js';
+import { serverInstructions } from './instructions.js';
 import { attachSessionLog } from './session-log.js';
 import type { ToolRegistry } from '../plugins/tool-registry.js';
 
@@ -28,7 +28,11 @@ export interface McpSessionOptions {
 export function createMcpSession(options: McpSessionOptions): { server: McpServer } & Disposable {
   const server = new McpServer(
     { name: 'vmark', title: 'VMark', version: options.version },
-    { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: SERVER_INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: true }, logging: {} },
+      // The tools present when the client connects: `initialize` is answered once.
+      instructions: serverInstructions(options.registry.list().map((entry) => entry.tool)),
+    },
   );
   const logging = attachSessionLog(server.server, options.log, options.connectionId);
   const caller = (): ToolCaller => {

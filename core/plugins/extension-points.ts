@@ -22,6 +22,7 @@ export const HOST_CONTRIBUTIONS = new Set([
   'kinds',
   'commands',
   'panels',
+  'views',
   'settings',
   'extensionPoints',
 ]);

@@ -44,6 +44,12 @@ const panelContribution = z.strictObject({
   module: panelModule.optional(),
 });
 
+/** The editor view of one of the plugin's own kinds (ADR 35): a browser module that exports `view`. */
+const viewContribution = z.strictObject({
+  kind: z.string().regex(/^[a-z0-9-]+$/),
+  module: panelModule,
+});
+
 const extensionPoint = z.strictObject({
   id: z.string().regex(/^[a-zA-Z0-9-]+$/),
   description: z.string().optional(),
@@ -63,6 +69,7 @@ export const pluginManifest = z.object({
       kinds: z.array(kindContribution).optional(),
       commands: z.array(commandContribution).optional(),
       panels: z.array(panelContribution).optional(),
+      views: z.array(viewContribution).optional(),
       /** Dotted key → declaration; the key is also its path in `$VMARK_HOME/settings.json`. */
       settings: z.record(z.string(), settingDeclaration).optional(),
       extensionPoints: z.array(extensionPoint).optional(),
@@ -76,3 +83,4 @@ export type PluginManifest = z.infer<typeof pluginManifest>;
 export type ToolContribution = z.infer<typeof toolContribution>;
 export type CommandContribution = z.infer<typeof commandContribution>;
 export type PanelContribution = z.infer<typeof panelContribution>;
+export type ViewContribution = z.infer<typeof viewContribution>;

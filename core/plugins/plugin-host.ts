@@ -23,6 +23,7 @@ import { PluginProblems } from './plugin-problems.js';
 import { keepRunning, runResolved } from './plugin-reconciliation.js';
 import {
   type ActivePanel,
+  type ActiveView,
   declaredSettings,
   pluginReport,
   type PluginReport,
@@ -33,7 +34,7 @@ import { PluginStateWatch } from './plugin-state-watch.js';
 import { resolvePlugins } from './resolve-plugins.js';
 import { RunningPlugins } from './running-plugins.js';
 
-export type { ActivePanel, PluginReport, PluginSettings } from './plugin-report.js';
+export type { ActivePanel, ActiveView, PluginReport, PluginSettings } from './plugin-report.js';
 
 /** Finds, checks, orders, activates and deactivates plugins, and follows the enabled state on disk. */
 @injectable()
@@ -145,6 +146,13 @@ export class PluginHost {
   activePanels(): ActivePanel[] {
     return this.#activeFolders().flatMap(({ pluginId, dir, manifest }) =>
       (manifest.contributes?.panels ?? []).map((panel) => ({ pluginId, dir, panel })),
+    );
+  }
+
+  /** The kind views the active plugins declare (ADR 35), in activation order, as `activePanels`. */
+  activeViews(): ActiveView[] {
+    return this.#activeFolders().flatMap(({ pluginId, dir, manifest }) =>
+      (manifest.contributes?.views ?? []).map((view) => ({ pluginId, dir, view })),
     );
   }
 

@@ -2,7 +2,7 @@
 import type { SettingDeclaration } from '../settings/setting-declaration.js';
 import { type Diagnostic, hasErrors } from './diagnostics.js';
 import type { PluginSource } from './discovery.js';
-import type { PanelContribution } from './manifest.js';
+import type { PanelContribution, ViewContribution } from './manifest.js';
 import { type PluginEntry, pluginIdOf } from './plugin-entry.js';
 
 /** What the plugin manager and `vmark plugins list` show for one plugin. */
@@ -40,6 +40,14 @@ export interface ActivePanel {
   /** The plugin folder, whose `ui/` the panel's module is served from. */
   readonly dir: string;
   readonly panel: PanelContribution;
+}
+
+/** A kind view of an active plugin that ships from a folder (ADR 35). */
+export interface ActiveView {
+  readonly pluginId: string;
+  /** The plugin folder, whose `ui/` the view's module is served from. */
+  readonly dir: string;
+  readonly view: ViewContribution;
 }
 
 /** `entry`'s row; a plugin whose manifest could not be read shows what it says of itself. */

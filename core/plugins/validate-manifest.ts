@@ -94,6 +94,8 @@ export function validateManifest(raw: unknown, hostApiVersion: string): Manifest
     diagnostics.push(error(`panel "${id}" is contributed twice`));
   }
 
+  for (const problem of viewProblems(manifest)) diagnostics.push(error(problem));
+
   const settings = Object.entries(manifest.contributes?.settings ?? {});
   for (const [key, declaration] of settings) {
     for (const problem of declarationProblems(key, declaration)) diagnostics.push(error(problem));
@@ -104,4 +106,18 @@ export function validateManifest(raw: unknown, hostApiVersion: string): Manifest
     if (!KNOWN_KEYS.has(key)) diagnostics.push(warning(`unknown manifest field "${key}" is ignored`));
   }
   return { manifest, diagnostics };
+}
+
+/** A view is of one of the plugin's own kinds, and a kind has one view. */
+function viewProblems(manifest: PluginManifest): string[] {
+  const kinds = new Set((manifest.contributes?.kinds ?? []).map((k) => k.id));
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const { kind } of manifest.contributes?.views ?? []) {
+    if (!kinds.has(kind))
+      problems.push(`view of kind "${kind}": the plugin does not declare that kind in contributes.kinds`);
+    if (seen.has(kind)) problems.push(`kind "${kind}" has more than one view`);
+    seen.add(kind);
+  }
+  return problems;
 }

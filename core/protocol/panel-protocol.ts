@@ -88,6 +88,14 @@ export interface UiPluginPanel {
   readonly modulePath: string;
 }
 
+/** The editor view a plugin contributes for one of its kinds (ADR 35). */
+export interface UiKindView {
+  readonly pluginId: string;
+  readonly kind: string;
+  /** The module's URL path on the UI server (`/plugins/<id>/ui/…js`); the page adds its token. */
+  readonly modulePath: string;
+}
+
 /** A setting's value: settings are booleans, enum strings, whole numbers or strings. */
 export type UiSettingValue = boolean | number | string;
 
@@ -148,6 +156,8 @@ export interface PanelRequests {
     params: { pluginId: string; panelId: string; method: string; params?: unknown };
     result: { value: unknown };
   };
+  /** The active plugins' kind views; the list changes with every `plugins.changed`. */
+  'kindViews.list': { params: Record<string, never>; result: { views: UiKindView[] } };
   'settings.list': { params: Record<string, never>; result: UiSettings };
   /** Writes one declared setting; refused (and nothing written) for an unknown key or a value that does not fit. */
   'settings.set': { params: { key: string; value: UiSettingValue }; result: UiSettings };

@@ -144,7 +144,7 @@ export class HostWorkbench implements Workbench {
 
   newTab(options: { kind?: string; windowLabel?: string } = {}): { tabId: string } {
     const window = this.#window(options.windowLabel ?? this.#focusedWindow);
-    const document = this.documents.createUntitled(options.kind ?? 'markdown');
+    const document = this.documents.createUntitled(options.kind);
     const tab = this.#addTab(window, document.id, window.shownInstanceId);
     return { tabId: tab.id };
   }

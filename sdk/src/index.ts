@@ -5,6 +5,7 @@ export type * from './hooks.js';
 export * from './lifecycle.js';
 export * from './plugin.js';
 export type * from './panel.js';
+export type * from './kind-view.js';
 export * from './tool.js';
 export * from './command.js';
 export * from './command-line.js';

@@ -6,3 +6,4 @@
  */
 export { GFM, MarkdownParser, parser, Strikethrough, Table, TaskList } from '@lezer/markdown';
 export type { BlockContext, InlineContext, MarkdownConfig } from '@lezer/markdown';
+export { frontMatterLength } from './front-matter.js';

@@ -83,6 +83,11 @@ export interface ToolSpec {
    * as coherence's `workspace_root`). Every action must declare each one, not optional.
    */
   readonly requiredArgs?: readonly string[];
+  /**
+   * What an AI client should know of this tool before its first call, told at `initialize`
+   * (the server's instructions) while the tool is present: one or two plain sentences.
+   */
+  readonly instructions?: string;
   readonly actions: Readonly<Record<string, ActionSpec>>;
 }
 

@@ -3,7 +3,7 @@ import { type ConflictChoice, ConflictBar } from './conflict-bar.js';
 import { type Connection, RequestRefused } from './connection.js';
 import { askUnsaved } from './dialogs/unsaved-dialog.js';
 import { DocumentEditor, type EditorMode } from './editor/document-editor.js';
-import { hasLivePreview } from './editor/document-language.js';
+import { KindViews } from './editor/kind-views.js';
 import { SelectionReporter } from './editor/selection-reporter.js';
 import { FileTree } from './file-tree.js';
 import { refusalWords } from './refusal-words.js';
@@ -28,6 +28,7 @@ export class App {
   readonly #toasts: Toasts;
   readonly #reporter: SelectionReporter;
   readonly #conflict: ConflictBar;
+  readonly #views: KindViews;
   #mode: EditorMode = localStorage.getItem(MODE_KEY) === 'source' ? 'source' : 'wysiwyg';
   #state: UiState | null = null;
   #shownTabId: string | null = null;
@@ -43,6 +44,9 @@ export class App {
       (tabId, choice, conflict) => void this.#resolve(tabId, choice, conflict),
     );
     const refused = (error: unknown) => this.#refused(error);
+    this.#views = new KindViews(connection, refused);
+    // A plugin turned off or on: every open tab takes the view its kind has now.
+    this.#views.onChange(() => void this.#showViews());
     startWorkbenchPanels(shell, connection, this.#toasts, refused);
     new RecoveryNotice(shell.conflictBar, connection, refused);
     this.#tree = new FileTree(shell.tree, connection, (path) => void this.#open(path), refused);
@@ -80,6 +84,8 @@ export class App {
       this.#editors.delete(tabId);
       void editor.then((e) => e?.destroy());
     }
+    // A document's kind may change with its text (ADR 6): its view follows.
+    void this.#showViews();
     const active = state.window.tabs.find((t) => t.active) ?? null;
     this.#tree.markActive(active?.filePath ?? null);
     this.#showStatus(active);
@@ -100,10 +106,30 @@ export class App {
     // Another tab may have been chosen while this one loaded.
     if (editor === null || this.#shownTabId !== tab.id) return;
     editor.setMode(this.#mode);
-    this.shell.editorHost.replaceChildren(editor.view.dom);
+    this.shell.editorHost.replaceChildren(editor.dom);
     this.#reporter.show(editor);
-    this.shell.modeGroup.classList.toggle('is-disabled', !hasLivePreview(tab.kind));
+    this.#showModeGroup(editor);
+    editor.refresh();
     editor.view.focus();
+  }
+
+  /** Each open tab's editor takes the view its kind has now; the shown one's mode switch follows. */
+  async #showViews(): Promise<void> {
+    const tabs = new Map(this.#state?.window.tabs.map((t) => [t.id, t]) ?? []);
+    await Promise.all(
+      [...this.#editors].map(async ([tabId, opening]) => {
+        const editor = await opening;
+        const kind = tabs.get(tabId)?.kind;
+        if (editor === null || kind === undefined) return;
+        await editor.showView(this.#views.viewFor(kind));
+        if (tabId === this.#shownTabId) this.#showModeGroup(editor);
+      }),
+    );
+  }
+
+  /** The Live/Source switch is off for a kind with no Live mode. */
+  #showModeGroup(editor: DocumentEditor): void {
+    this.shell.modeGroup.classList.toggle('is-disabled', !editor.hasLiveMode);
   }
 
   #editorOf(tab: UiTab): Promise<DocumentEditor | null> {
@@ -113,11 +139,14 @@ export class App {
         save: () => void this.#save(tab.id),
         refused: (error: unknown) => this.#refused(error),
       };
-      editor = DocumentEditor.open(tab, this.connection, hooks, this.#mode).catch((error: unknown) => {
-        this.#refused(error);
-        this.#editors.delete(tab.id);
-        return null;
-      });
+      const viewFor = (kind: string) => this.#views.viewFor(kind);
+      editor = DocumentEditor.open(tab, this.connection, hooks, this.#mode, viewFor).catch(
+        (error: unknown) => {
+          this.#refused(error);
+          this.#editors.delete(tab.id);
+          return null;
+        },
+      );
       this.#editors.set(tab.id, editor);
     }
     return editor;

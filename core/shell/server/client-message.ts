@@ -66,6 +66,7 @@ const clientMessage = z.discriminatedUnion('method', [
   ),
   request('settings.reset', z.object({ key: z.string().min(1).max(200) })),
   request('pluginPanels.list', z.object({})),
+  request('kindViews.list', z.object({})),
   request('recovery.list', z.object({})),
   request('recovery.restore', z.object({ id: z.string().min(1).max(200) })),
   request('recovery.discard', z.object({ id: z.string().min(1).max(200) })),

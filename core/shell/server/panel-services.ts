@@ -10,6 +10,7 @@ import { SettingsStore } from '../../settings/settings-store.js';
 import type { PanelMessage, PanelRequests } from '../../protocol/panel-protocol.js';
 import { UiApprovals } from './approval-service.js';
 import { UiHistory } from './history-service.js';
+import { UiKindViews } from './kind-view-service.js';
 import { UiPluginPanels } from './plugin-panel-service.js';
 import { UiPlugins } from './plugin-service.js';
 import { UiSettingsService } from './settings-service.js';
@@ -23,6 +24,8 @@ export interface PanelServices extends Disposable {
   readonly settings: UiSettingsService;
   /** The panels plugins contribute (ADR 20). */
   readonly pluginPanels: UiPluginPanels;
+  /** The kind views plugins contribute (ADR 35). */
+  readonly kindViews: UiKindViews;
 }
 
 export type PanelHandlers = {
@@ -51,7 +54,8 @@ export function createPanelServices(host: Host): PanelServices {
       host.plugins,
     ),
   );
-  return { approvals, plugins, history, settings, pluginPanels, dispose: () => store.dispose() };
+  const kindViews = new UiKindViews(host.plugins);
+  return { approvals, plugins, history, settings, pluginPanels, kindViews, dispose: () => store.dispose() };
 }
 
 /** One window's pushes: its dialogs, plugin changes and new checkpoints. Dispose it when the window goes. */
@@ -71,6 +75,7 @@ export function panelHandlers({
   history,
   settings,
   pluginPanels,
+  kindViews,
 }: PanelServices): PanelHandlers {
   return {
     'approval.answer': ({ askId, answer }) => {
@@ -85,6 +90,7 @@ export function panelHandlers({
     'settings.set': ({ key, value }) => settings.set(key, value),
     'settings.reset': ({ key }) => settings.reset(key),
     'pluginPanels.list': () => ({ panels: pluginPanels.list() }),
+    'kindViews.list': () => ({ views: kindViews.list() }),
     'pluginPanels.request': async ({ pluginId, panelId, method, params }) => ({
       value: await pluginPanels.request(pluginId, panelId, method, params),
     }),

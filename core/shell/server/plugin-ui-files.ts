@@ -1,7 +1,6 @@
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import type { ActivePanel } from '../../plugins/plugin-host.js';
-import type { PanelContribution } from '../../plugins/manifest.js';
+import type { PanelContribution, ViewContribution } from '../../plugins/manifest.js';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -24,6 +23,17 @@ export function panelModulePath(pluginId: string, panel: PanelContribution): str
   return `/plugins/${pluginId}/${panel.module ?? `ui/${panel.id}.js`}`;
 }
 
+/** The URL path of a kind view's module (ADR 35). */
+export function viewModulePath(pluginId: string, view: ViewContribution): string {
+  return `/plugins/${pluginId}/${view.module}`;
+}
+
+/** An active plugin with a `ui/` folder to serve: one that contributes panels or kind views. */
+export interface PluginUiFolder {
+  readonly pluginId: string;
+  readonly dir: string;
+}
+
 export function isPluginUiPath(pathname: string): boolean {
   return pathname.startsWith('/plugins/');
 }
@@ -35,7 +45,7 @@ export function isPluginUiPath(pathname: string): boolean {
  */
 export async function readPluginUiFile(
   pathname: string,
-  activePanels: readonly ActivePanel[],
+  folders: readonly PluginUiFolder[],
 ): Promise<PluginUiFile | null> {
   const match = PLUGIN_UI_URL.exec(pathname);
   if (!match) return null;
@@ -44,8 +54,8 @@ export async function readPluginUiFile(
   const segments = rest.split('/');
   if (!segments.every((s) => SEGMENT.test(s))) return null;
   const type = TYPES[path.extname(rest)];
-  // Only a plugin that runs and contributes panels has files to serve.
-  const dir = activePanels.find((p) => p.pluginId === pluginId)?.dir;
+  // Only a plugin that runs and contributes panels or views has files to serve.
+  const dir = folders.find((p) => p.pluginId === pluginId)?.dir;
   if (type === undefined || dir === undefined) return null;
   try {
     const uiDir = await realpath(path.join(dir, 'ui'));

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DomainError } from '@vmark/sdk';
@@ -21,29 +22,46 @@ export interface Asset {
   readonly type: string;
 }
 
+/** The page's import map (ADR 35): the one inline script it has, admitted by its hash. */
+const IMPORT_MAP = /<script type="importmap">([^<]*)<\/script>/;
+
+/** An import map's URL of a shared module: `/assets/<name>?token=…`. */
+const MAPPED_ASSET = /^\/assets\/([a-z0-9][a-z0-9.-]*)\?/i;
+
 /**
- * The renderer's built files (index.html, its script and styles), read once at
- * start: they never change while the host runs.
+ * The renderer's built files (index.html, its script and styles, and the shared modules its
+ * import map names), read once at start: they never change while the host runs.
  */
 export class StaticAssets {
-  private constructor(private readonly files: ReadonlyMap<string, Asset>) {}
+  private constructor(
+    private readonly files: ReadonlyMap<string, Asset>,
+    /** The CSP sources of the page's inline scripts: its import map's `'sha256-…'`, if it has one. */
+    readonly scriptHashes: readonly string[],
+  ) {}
 
   static async load(folder: string, token: string): Promise<StaticAssets> {
-    const files = new Map<string, Asset>();
-    for (const name of ['index.html', 'renderer.js', 'renderer.css']) {
-      const bytes = await readFile(path.join(folder, name)).catch(() => {
+    const read = (name: string) =>
+      readFile(path.join(folder, name)).catch(() => {
         throw new DomainError(
           'INTERNAL',
           `The editor's files are missing from ${folder} (${name}); run npm run build first`,
         );
       });
-      const body =
-        name === 'index.html'
-          ? Buffer.from(bytes.toString('utf8').replace(TOKEN_PLACEHOLDER, encodeURIComponent(token)))
-          : bytes;
-      files.set(name, { body, type: TYPES[path.extname(name)] ?? 'application/octet-stream' });
+    const files = new Map<string, Asset>();
+    const page = (await read('index.html'))
+      .toString('utf8')
+      .replace(TOKEN_PLACEHOLDER, encodeURIComponent(token));
+    files.set('index.html', { body: Buffer.from(page), type: TYPES['.html']! });
+    const importMap = IMPORT_MAP.exec(page)?.[1];
+    for (const name of ['renderer.js', 'renderer.css', ...sharedModuleNames(importMap)]) {
+      files.set(name, {
+        body: await read(name),
+        type: TYPES[path.extname(name)] ?? 'application/octet-stream',
+      });
     }
-    return new StaticAssets(files);
+    const hashes =
+      importMap === undefined ? [] : [`'sha256-${createHash('sha256').update(importMap).digest('base64')}'`];
+    return new StaticAssets(files, hashes);
   }
 
   /** The asset at a URL path: `/` is index.html, `/assets/<name>` a built file. */
@@ -52,4 +70,14 @@ export class StaticAssets {
     const name = pathname.startsWith('/assets/') ? pathname.slice('/assets/'.length) : '';
     return ASSET_NAME.test(name) && name !== 'index.html' ? this.files.get(name) : undefined;
   }
+}
+
+/** The asset names an import map's URLs point at. */
+function sharedModuleNames(importMap: string | undefined): string[] {
+  if (importMap === undefined) return [];
+  const { imports } = JSON.parse(importMap) as { imports: Record<string, string> };
+  return Object.values(imports).flatMap((url) => {
+    const name = MAPPED_ASSET.exec(url)?.[1];
+    return name === undefined ? [] : [name];
+  });
 }

@@ -145,7 +145,7 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
   );
 
   const guard = new RequestGuard(port, options.token);
-  const csp = contentSecurityPolicy(guard.webSocketOrigins);
+  const csp = contentSecurityPolicy(guard.webSocketOrigins, assets.scriptHashes);
 
   // MCP takes its token as a bearer header and checks Host and Origin itself; it reads the body.
   const mcp = new McpHttpHandler(host, { ...options.mcp, port, token: options.token });
@@ -158,8 +158,9 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return plain(response, 405, 'Method not allowed');
     if (isPluginUiPath(url.pathname)) {
-      // A panel's module, read from its plugin's ui/ folder on each request (ADR 20).
-      void readPluginUiFile(url.pathname, host.plugins.activePanels()).then((file) =>
+      // A panel's or a kind view's module, read from its plugin's ui/ folder on each request (ADR 20, 35).
+      const folders = [...host.plugins.activePanels(), ...host.plugins.activeViews()];
+      void readPluginUiFile(url.pathname, folders).then((file) =>
         file ? send(response, request, file) : plain(response, 404, 'Not found'),
       );
       return;
@@ -207,10 +208,11 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
   };
 }
 
-function contentSecurityPolicy(webSocketOrigins: readonly string[]): string {
+function contentSecurityPolicy(webSocketOrigins: readonly string[], scriptHashes: readonly string[]): string {
   return [
     "default-src 'none'",
-    "script-src 'self'",
+    // The page's import map is inline: admitted by its hash alone, never 'unsafe-inline' (ADR 35).
+    ["script-src 'self'", ...scriptHashes].join(' '),
     // CodeMirror writes its theme into <style> elements at run time.
     "style-src 'self' 'unsafe-inline'",
     `connect-src ${webSocketOrigins.join(' ')}`,

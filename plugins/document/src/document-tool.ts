@@ -36,6 +36,10 @@ export function documentTool(
 ): ToolDefinition {
   return defineTool({
     name: 'document',
+    instructions:
+      'Edit with revisions: `document.read` returns a `revision`; pass it as `expected_revision` to `document.write`. ' +
+      'A STALE error means the document changed since your read (a person typed, another client wrote): re-read, then retry; ' +
+      'never write the stale content back. Use `document.write` for markdown tabs.',
     title: 'VMark Document Read/Write',
     description:
       'Read and write whole documents (markdown and workflow YAML alike). read → {content, revision, filePath, kind, dirty}; ' +

@@ -4,6 +4,8 @@ import { defineAction, defineTool, MCP_SURFACE_PROTOCOL, z } from '@vmark/sdk';
 export function sessionTool(workbench: Workbench, kinds: DocumentKinds, info: HostInfo): ToolDefinition {
   return defineTool({
     name: 'session',
+    instructions:
+      'Orient first: call `session.get_state` once to see every window and tab with its {filePath, dirty, revision, kind}.',
     title: 'VMark Session State',
     description:
       'One call to orient: every window, its tabs ({id, filePath, title, dirty, revision, kind, active, visible}) ' +

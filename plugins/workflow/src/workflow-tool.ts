@@ -38,6 +38,7 @@ export function workflowTool(services: WorkflowToolServices): ToolDefinition {
 
   return defineTool({
     name: 'workflow',
+    instructions: 'Use `workflow.apply_patch` for tabs of kind "yaml-workflow".',
     title: 'VMark GitHub Actions Workflow',
     description:
       'For tabs of kind "yaml-workflow" only. apply_patch edits fields through the YAML syntax tree, so comments, ' +

@@ -4,10 +4,10 @@ import { Compartment, EditorState, type Extension, Transaction } from '@codemirr
 import { drawSelection, EditorView, keymap, placeholder } from '@codemirror/view';
 import type { DocumentSync, UiTab } from '../../../protocol/protocol.js';
 import type { Connection } from '../connection.js';
+import { element } from '../element.js';
 import { Emitter, type Unsubscribe } from '../emitter.js';
 import { CollabSync } from './collab-sync.js';
-import { documentLanguage, hasLivePreview } from './document-language.js';
-import { livePreview } from './live-preview.js';
+import type { PageKindView, ShownView } from './kind-views.js';
 import { editorTheme } from './theme.js';
 
 export type EditorMode = 'source' | 'wysiwyg';
@@ -19,16 +19,27 @@ export interface EditorHooks {
 
 /**
  * One tab's CodeMirror editor, kept while the tab is open so that its undo
- * history and scroll position survive switching tabs.
+ * history and scroll position survive switching tabs. What the kind adds — its
+ * language, its Live mode, or a view of its own — comes from the kind's view
+ * (ADR 35) and can change while the tab is open (its plugin turned off or on).
  */
 export class DocumentEditor {
   readonly view: EditorView;
+  /** What the page shows for the tab: a notice, then the text editor or a custom view. */
+  readonly dom: HTMLElement;
+  readonly #notice: HTMLElement;
+  readonly #custom: HTMLElement;
   readonly #mode = new Compartment();
-  /** Source only: the kind has no live preview (YAML, plain text). */
-  readonly #sourceOnly: boolean;
+  readonly #kindView = new Compartment();
+  #shown: ShownView;
   #modeName: EditorMode;
   #sync: CollabSync;
   readonly #viewUpdated = new Emitter<void>();
+  readonly #textChanged = new Emitter<void>();
+  readonly #refresh = new Emitter<void>();
+  #unmount: (() => void) | undefined;
+  /** Each `showView` gets a number; a view that loads after a newer one was asked for is dropped. */
+  #viewRequest = 0;
 
   private constructor(
     readonly tab: UiTab,
@@ -36,32 +47,66 @@ export class DocumentEditor {
     private readonly hooks: EditorHooks,
     start: DocumentSync,
     mode: EditorMode,
+    shown: ShownView,
   ) {
-    this.#sourceOnly = !hasLivePreview(start.kind);
+    this.#shown = shown;
     this.#modeName = mode;
     this.view = new EditorView({ state: this.#state(start) });
     this.view.dom.dataset.tabId = tab.id;
+    this.#notice = element('p', 'view-notice');
+    this.#custom = element('div', 'kind-view');
+    this.dom = element('div', 'document-view');
+    this.dom.append(this.#notice, this.#custom, this.view.dom);
     this.#sync = this.#newSync();
+    this.#present();
   }
 
-  /** Subscribes to the tab's document and builds its editor. */
+  /** Subscribes to the tab's document and builds its editor with its kind's view. */
   static async open(
     tab: UiTab,
     connection: Connection,
     hooks: EditorHooks,
     mode: EditorMode,
+    viewFor: (kind: string) => Promise<ShownView>,
   ): Promise<DocumentEditor> {
     const start = await connection.request('doc.subscribe', { tabId: tab.id });
-    return new DocumentEditor(tab, connection, hooks, start, mode);
+    const shown = await viewFor(start.kind);
+    return new DocumentEditor(tab, connection, hooks, start, mode, shown);
+  }
+
+  /** Swaps the kind's view for the one that now applies, once it has loaded (the latest asked wins). */
+  async showView(loading: Promise<ShownView>): Promise<void> {
+    const request = ++this.#viewRequest;
+    const shown = await loading;
+    if (request !== this.#viewRequest || shown.key === this.#shown.key) return;
+    this.#shown = shown;
+    this.view.dispatch({
+      effects: [
+        this.#kindView.reconfigure(this.#kindExtension()),
+        this.#mode.reconfigure(this.#modeExtension(this.#modeName)),
+      ],
+    });
+    this.#present();
+    this.#viewUpdated.emit();
+  }
+
+  /** Whether the tab has a Live (wysiwyg) mode: its kind's text view brings one. */
+  get hasLiveMode(): boolean {
+    return this.#textView?.live !== undefined;
+  }
+
+  /** The tab is shown again: a custom view may draw again. */
+  refresh(): void {
+    this.#refresh.emit();
   }
 
   get sync(): CollabSync {
     return this.#sync;
   }
 
-  /** The mode the editor is really in: workflow YAML has no live preview. */
+  /** The mode the editor is really in: a kind without a Live mode is always in source. */
   get mode(): EditorMode {
-    return this.#sourceOnly ? 'source' : this.#modeName;
+    return this.hasLiveMode ? this.#modeName : 'source';
   }
 
   /** Every update of the view: changes, selection, focus, mode. */
@@ -90,6 +135,7 @@ export class DocumentEditor {
   }
 
   destroy(): void {
+    this.#unmountCustom();
     void this.connection.request('doc.unsubscribe', { tabId: this.tab.id }).catch(() => undefined);
     this.view.destroy();
   }
@@ -121,13 +167,14 @@ export class DocumentEditor {
           ...historyKeymap,
           indentWithTab,
         ]),
-        documentLanguage(start.kind, this.tab.filePath),
+        this.#kindView.of(this.#kindExtension()),
         editorTheme,
         this.#mode.of(this.#modeExtension(this.#modeName)),
         EditorView.updateListener.of((update) => {
           if (update.transactions.some((tr) => tr.docChanged && !tr.annotation(Transaction.remote))) {
             this.#sync.changed();
           }
+          if (update.docChanged) this.#textChanged.emit();
           this.#viewUpdated.emit();
         }),
       ],
@@ -135,6 +182,58 @@ export class DocumentEditor {
   }
 
   #modeExtension(mode: EditorMode): Extension {
-    return mode === 'wysiwyg' && !this.#sourceOnly ? livePreview : [];
+    return (mode === 'wysiwyg' && this.#textView?.live) || [];
+  }
+
+  get #textView(): (PageKindView & { type: 'text' }) | undefined {
+    return this.#shown.view?.type === 'text' ? this.#shown.view : undefined;
+  }
+
+  /** The kind's extensions; with no text view, the text is shown as it is and cannot be changed here. */
+  #kindExtension(): Extension {
+    const text = this.#textView;
+    if (text !== undefined) return text.extensions(this.#tabInfo());
+    return [EditorState.readOnly.of(true), EditorView.editable.of(false)];
+  }
+
+  #tabInfo(): { id: string; title: string; filePath: string | null; kind: string } {
+    return { id: this.tab.id, title: this.tab.title, filePath: this.tab.filePath, kind: this.tab.kind };
+  }
+
+  /** The notice, and the custom view or the text editor, as the shown view wants them. */
+  #present(): void {
+    this.#notice.textContent = this.#shown.notice ?? '';
+    this.#notice.hidden = this.#shown.notice === null;
+    this.#unmountCustom();
+    const custom = this.#shown.view?.type === 'custom' ? this.#shown.view : undefined;
+    this.view.dom.hidden = custom !== undefined;
+    this.#custom.hidden = custom === undefined;
+    this.dom.dataset.view = custom ? 'custom' : this.#textView ? 'text' : 'none';
+    if (custom === undefined) return;
+    try {
+      const cleanup = custom.mount(this.#custom, {
+        tab: this.#tabInfo(),
+        text: () => this.view.state.doc.toString(),
+        onTextChange: (listener) => this.#textChanged.on(listener),
+        onRefresh: (listener) => this.#refresh.on(listener),
+      });
+      this.#unmount = typeof cleanup === 'function' ? cleanup : undefined;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.#notice.textContent = `The view of this tab failed to start: ${message}`;
+      this.#notice.hidden = false;
+    }
+  }
+
+  /** A view's own teardown must not stop the editor swapping or closing it. */
+  #unmountCustom(): void {
+    const unmount = this.#unmount;
+    this.#unmount = undefined;
+    try {
+      unmount?.();
+    } catch (error) {
+      console.error('A kind view failed to clean up', error);
+    }
+    this.#custom.replaceChildren();
   }
 }

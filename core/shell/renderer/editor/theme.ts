@@ -18,7 +18,7 @@ const highlight = HighlightStyle.define([
   { tag: t.url, color: '#8a8f98' },
   { tag: t.quote, color: '#4b4f57' },
   { tag: t.monospace, fontFamily: 'var(--font-mono)', fontSize: '0.92em', color: '#3a3f48' },
-  // YAML (workflow tabs).
+  // Data languages (keys, strings, literals): a kind's view picks the language, the colours are the editor's.
   { tag: [t.propertyName, t.definition(t.propertyName)], color: '#2a5db0' },
   { tag: [t.string, t.special(t.string)], color: '#2b7a48' },
   { tag: [t.number, t.bool, t.null], color: '#a4531f' },

@@ -2,6 +2,7 @@ import type { UiPluginPanel } from '../../../protocol/panel-protocol.js';
 import type { Connection } from '../connection.js';
 import { element } from '../element.js';
 import { Emitter } from '../emitter.js';
+import { importPluginModule } from '../plugin-module.js';
 import type { Shell } from '../shell.js';
 
 /** What the page hands a panel's module: the SDK's `PanelApi`, seen from the browser. */
@@ -128,10 +129,7 @@ class PluginPanelView {
       onRefresh: (listener) => this.#refresh.on(listener),
     };
     try {
-      const token = new URLSearchParams(window.location.search).get('token') ?? '';
-      const module = (await import(`${modulePath}?token=${encodeURIComponent(token)}`)) as {
-        mount?: unknown;
-      };
+      const module = await importPluginModule(modulePath);
       if (typeof module.mount !== 'function') throw new Error(`${modulePath} does not export mount()`);
       if (this.#disposed) return undefined;
       const cleanup = (module.mount as (element: HTMLElement, api: PanelApi) => unknown)(this.#body, api);

@@ -5,7 +5,7 @@
  * escapes, reference definitions), plus Markdown's own punctuation, wiki links,
  * footnote markers, character references and, on request, reference sections.
  */
-import { frontMatterLength } from './front-matter.js';
+import { frontMatterLength } from '@vmark/sdk/markdown';
 import { scanMarkdown, type Heading } from './markdown-regions.js';
 import { findMathRegions } from './math-regions.js';
 import { coalesceRegions, insideRegions } from './region-set.js';

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { syntaxTree } from '@codemirror/language';
 import type { EditorState, Range } from '@codemirror/state';
 import {
@@ -10,6 +11,7 @@ import {
 } from '@codemirror/view';
 import type { SyntaxNodeRef } from '@lezer/common';
 import { frontMatterRange } from './front-matter.js';
+import { livePreviewTheme } from './markdown-theme.js';
 
 /*
  * The wysiwyg mode, as Obsidian's live preview: the Markdown source stays the
@@ -169,4 +171,5 @@ export const livePreview = [
     { decorations: (plugin) => plugin.decorations },
   ),
   EditorView.editorAttributes.of({ class: 'cm-live-preview' }),
+  livePreviewTheme,
 ];

@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StaticAssets } from './static-assets.js';
+
+let folder: string;
+const MAP = '{"imports":{"@codemirror/state":"/assets/codemirror-state.js?token=__VMARK_TOKEN__"}}';
+
+beforeEach(async () => {
+  folder = await mkdtemp(path.join(os.tmpdir(), 'vmark-assets-'));
+  await writeFile(
+    path.join(folder, 'index.html'),
+    `<head><script type="importmap">${MAP}</script><script type="module" src="/assets/renderer.js?token=__VMARK_TOKEN__"></script></head>`,
+  );
+  for (const name of ['renderer.js', 'renderer.css', 'codemirror-state.js', 'stray.js'])
+    await writeFile(path.join(folder, name), `/* ${name} */`);
+});
+afterEach(() => rm(folder, { recursive: true, force: true }));
+
+describe('StaticAssets', () => {
+  it('serves the shared modules the import map names, and hashes the map with its token filled in', async () => {
+    const assets = await StaticAssets.load(folder, 'tok en');
+    expect(assets.get('/assets/codemirror-state.js')?.body.toString()).toBe('/* codemirror-state.js */');
+    // What the import map does not name is not served.
+    expect(assets.get('/assets/stray.js')).toBeUndefined();
+    const filled = MAP.replace('__VMARK_TOKEN__', 'tok%20en');
+    expect(assets.get('/')?.body.toString()).toContain(filled);
+    expect(assets.scriptHashes).toEqual([`'sha256-${createHash('sha256').update(filled).digest('base64')}'`]);
+  });
+
+  it('refuses to start when a shared module the map names is missing', async () => {
+    await rm(path.join(folder, 'codemirror-state.js'));
+    await expect(StaticAssets.load(folder, 't')).rejects.toThrow(/codemirror-state\.js\); run npm run build/);
+  });
+
+  it('has no script hash for a page without an import map', async () => {
+    await writeFile(path.join(folder, 'index.html'), '<head></head>');
+    expect((await StaticAssets.load(folder, 't')).scriptHashes).toEqual([]);
+  });
+});

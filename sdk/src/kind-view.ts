@@ -1,0 +1,52 @@
+/*
+ * The editor view of a document kind (ADR 35). A plugin that registers a kind declares its
+ * view in the manifest (`contributes.views: [{ kind, module }]`); the module, a browser ES
+ * module under the plugin's `ui/`, exports `view`, one of two sorts:
+ *
+ * - a text view: CodeMirror extensions that core's editor mounts around the document's text
+ *   (its collab sync, undo, keymap and theme stay core's). The module imports CodeMirror by its
+ *   bare names, which the editor page maps to the one copy it serves (an import map): the view's
+ *   extensions and the editor's must come from the same @codemirror/state.
+ * - a custom view: `mount(element, api)` for a kind that is no text editor (a browser tab).
+ *
+ * The SDK is not browser code: `E` is CodeMirror's `Extension`, `H` the page's `HTMLElement`.
+ */
+
+/** What a view knows of the tab it shows. */
+export interface KindViewTab {
+  readonly id: string;
+  readonly title: string;
+  /** Absolute path on disk; null for an untitled tab. */
+  readonly filePath: string | null;
+  readonly kind: string;
+}
+
+/** A kind edited as text in core's CodeMirror editor. */
+export interface TextKindView<E = unknown> {
+  readonly type: 'text';
+  /** The language, front matter display and whatever else holds in both modes. */
+  extensions(tab: KindViewTab): E;
+  /** The Live (wysiwyg) mode's decorations; absent, the kind has Source mode only. */
+  readonly live?: E;
+}
+
+/** The narrow door a custom view has into the editor: its tab, its text, and refreshes. */
+export interface KindViewApi {
+  readonly tab: KindViewTab;
+  /** The document's text as this window's editor holds it now (the host's, once synced). */
+  text(): string;
+  /** Called after every change of the text, the person's or the host's; returns the unsubscribe. */
+  onTextChange(listener: () => void): () => void;
+  /** Called when the editor asks the view to draw again (e.g. the tab is shown again). */
+  onRefresh(listener: () => void): () => void;
+}
+
+/** A kind that is not a text editor: the view owns `element` until its cleanup runs. */
+export interface CustomKindView<H = unknown> {
+  readonly type: 'custom';
+  /** Draws the view; the cleanup it returns runs when the tab closes or the view goes. */
+  mount(element: H, api: KindViewApi): void | (() => void);
+}
+
+/** What a view module exports as `view`. */
+export type KindView<E = unknown, H = unknown> = TextKindView<E> | CustomKindView<H>;
