@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { domainErrorOf } from '@vmark/sdk/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { assertWritable, writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from './atomic-write.js';
 import { ownerTag } from './process-owner.js';
 import { TEMP_SUFFIX } from './temp-files.js';
 
@@ -127,23 +127,26 @@ describe('writeFileAtomic refusals', () => {
   });
 });
 
-describe('assertWritable', () => {
-  it('passes a writable file and a new file in an existing folder', async () => {
+describe('what a save refuses before it writes', () => {
+  it('saves over a writable file and as a new file in an existing folder', async () => {
     await fs.writeFile(target, 'x');
-    await expect(assertWritable(target)).resolves.toBeUndefined();
-    await expect(assertWritable(path.join(tmp, 'new.md'))).resolves.toBeUndefined();
+    await writeFileAtomic(target, 'y');
+    await writeFileAtomic(path.join(tmp, 'new.md'), 'z');
+    expect(await fs.readFile(target, 'utf8')).toBe('y');
+    expect(await fs.readFile(path.join(tmp, 'new.md'), 'utf8')).toBe('z');
   });
 
   it('refuses a file with no write bit by mode, even for root (where access(W_OK) succeeds)', async () => {
     await fs.writeFile(target, 'x');
     await fs.chmod(target, 0o444);
-    expect((await domainErrorOf(assertWritable(target))).code).toBe('READ_ONLY');
+    expect((await domainErrorOf(writeFileAtomic(target, 'y'))).code).toBe('READ_ONLY');
+    expect(await fs.readFile(target, 'utf8')).toBe('x');
     await fs.chmod(target, 0o200);
-    await expect(assertWritable(target)).resolves.toBeUndefined();
+    await writeFileAtomic(target, 'y');
   });
 
   it('refuses a new file in a missing folder with INVALID_PATH', async () => {
-    const error = await domainErrorOf(assertWritable(path.join(tmp, 'nope', 'new.md')));
+    const error = await domainErrorOf(writeFileAtomic(path.join(tmp, 'nope', 'new.md'), 'y'));
     expect(error.code).toBe('INVALID_PATH');
     expect(error.message).toContain('does not exist');
   });

@@ -26,19 +26,9 @@ export interface StagedFile {
 }
 
 /**
- * Refuses a save the host must not attempt: a missing folder, a folder or other
- * non-file at the target, or a file without any write permission bit. Checked
- * by mode bits rather than access(W_OK), which always succeeds for root.
- * @throws DomainError `INVALID_PATH` or `READ_ONLY`.
- */
-export async function assertWritable(target: string): Promise<void> {
-  await inspectTarget(target);
-}
-
-/**
  * Replaces `target` with `data` atomically, keeping an existing file's mode
  * (and owner, where permitted). Leaves no temp file behind on failure.
- * @throws DomainError `INVALID_PATH` or `READ_ONLY` (see `assertWritable`);
+ * @throws DomainError `INVALID_PATH` or `READ_ONLY` (see `inspectTarget`);
  *   other I/O errors are rethrown as they are.
  */
 export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<BigIntStats> {
@@ -56,7 +46,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array)
  * Writes `data` to a new temp file beside `target` with the target's mode (and owner, where
  * permitted), fsynced, ready to be renamed over it. The caller renames or removes it.
  * Leaves no temp file behind on failure.
- * @throws DomainError `INVALID_PATH` or `READ_ONLY` (see `assertWritable`).
+ * @throws DomainError `INVALID_PATH` or `READ_ONLY` (see `inspectTarget`).
  */
 export async function stageFile(target: string, data: string | Uint8Array): Promise<StagedFile> {
   const existing = await inspectTarget(target);
@@ -82,7 +72,13 @@ export async function stageFile(target: string, data: string | Uint8Array): Prom
   }
 }
 
-/** The target's stats when it exists, `null` when it is a new file in an existing folder. */
+/**
+ * The target's stats when it exists, `null` when it is a new file in an existing folder.
+ * Refuses a save the host must not attempt: a missing folder, a folder or other non-file at the
+ * target, or a file without any write permission bit — by mode bits rather than access(W_OK),
+ * which always succeeds for root.
+ * @throws DomainError `INVALID_PATH` or `READ_ONLY`.
+ */
 async function inspectTarget(target: string): Promise<Stats | null> {
   let stats: Stats;
   try {

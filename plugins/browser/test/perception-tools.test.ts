@@ -49,8 +49,24 @@ describe('the perception actions over MCP', () => {
     const { tools } = await kit.client.listTools();
     const actions = (name: string) =>
       (tools.find((t) => t.name === name)?.inputSchema.properties?.action as { enum: string[] }).enum;
-    expect(actions('browser_read')).toEqual(['read', 'screenshot', 'query', 'console', 'wait', 'wait_for']);
-    expect(actions('browser')).toEqual(['open', 'navigate', 'close', 'console_clear']);
+    expect(actions('browser_read')).toEqual([
+      'read',
+      'screenshot',
+      'query',
+      'extract',
+      'console',
+      'wait',
+      'wait_for',
+    ]);
+    expect(actions('browser')).toEqual([
+      'open',
+      'navigate',
+      'close',
+      'execute_js',
+      'session_save',
+      'session_load',
+      'console_clear',
+    ]);
     for (const tool of manifest.contributes.tools) expect(actions(tool.name)).toEqual(tool.actions);
   });
 

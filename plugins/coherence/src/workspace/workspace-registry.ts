@@ -2,7 +2,8 @@
 import path from 'node:path';
 import type { Disposable, Vault } from '@vmark/sdk';
 import type { GrantRecord } from '../delegation/grant-record.js';
-import { CoherenceWorkspace, type Clock } from './coherence-workspace.js';
+import { CoherenceWorkspace } from './coherence-workspace.js';
+import type { Clock } from './workspace-ledger.js';
 import { checkWorkspaceRoot } from './workspace-root.js';
 
 export interface WorkspaceFileRef {

@@ -22,3 +22,16 @@ export async function loadWriterId(home: string): Promise<string> {
   if (!isUuid(id)) throw new Error(`${file} does not hold a writer UUID; move it away to start a new writer`);
   return id;
 }
+
+/**
+ * The writer id, read (or created) on first use, so a host that never touches coherence writes
+ * nothing; a failed read is tried again by the next call.
+ */
+export function writerIdOnFirstUse(home: string): () => Promise<string> {
+  let writer: Promise<string> | undefined;
+  return () =>
+    (writer ??= loadWriterId(home).catch((error: unknown) => {
+      writer = undefined;
+      throw error;
+    }));
+}

@@ -182,8 +182,6 @@ export const bodySchemas = {
 export type KnownKind = keyof typeof bodySchemas;
 export type BodyOf<K extends KnownKind> = z.infer<(typeof bodySchemas)[K]>;
 
-export const KNOWN_KINDS = Object.keys(bodySchemas) as readonly KnownKind[];
-
 export function isKnownKind(kind: string): kind is KnownKind {
   return Object.hasOwn(bodySchemas, kind);
 }

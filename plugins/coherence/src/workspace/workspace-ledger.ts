@@ -1,0 +1,61 @@
+/** One workspace's ledger: reading it (from where the last read stopped) and appending to this writer's segment. */
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { uuidv7 } from '../kernel/identity/index.js';
+import {
+  appendEntries,
+  ensureLayout,
+  LedgerTail,
+  type EntryFactory,
+  type LedgerEntry,
+  type LedgerTailRead,
+} from '../kernel/ledger/index.js';
+
+const VMARK_DIR = '.vmark';
+
+export interface Clock {
+  readonly now: () => Date;
+  readonly newId: () => string;
+}
+
+export const systemClock: Clock = { now: () => new Date(), newId: () => uuidv7() };
+
+export class WorkspaceLedger {
+  readonly vmarkDir: string;
+  readonly #tail: LedgerTail;
+
+  constructor(
+    readonly root: string,
+    readonly writer: string,
+    readonly clock: Clock,
+  ) {
+    this.vmarkDir = path.join(root, VMARK_DIR);
+    this.#tail = new LedgerTail(this.vmarkDir, { writeQuarantine: true });
+  }
+
+  /** How new entries are stamped: by this writer, at the clock's time. */
+  get factory(): EntryFactory {
+    return { writer: this.writer, now: this.clock.now, newId: this.clock.newId };
+  }
+
+  async initialized(): Promise<boolean> {
+    try {
+      await access(this.vmarkDir);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The whole ledger, reading only what was appended since the last call. */
+  read(onSegment?: (done: number, total: number) => void): Promise<LedgerTailRead> {
+    return this.#tail.refresh(onSegment);
+  }
+
+  /** Appends to this writer's segment, creating `.vmark/` on the workspace's first entry. */
+  async append(entries: readonly LedgerEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await ensureLayout(this.vmarkDir);
+    await appendEntries(this.vmarkDir, this.writer, entries);
+  }
+}
