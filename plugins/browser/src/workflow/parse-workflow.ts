@@ -1,4 +1,5 @@
 import {
+  INPUT_NAME,
   STEP_KINDS,
   type StepKind,
   type Workflow,
@@ -16,7 +17,6 @@ import {
 /** CRLF, CR and LF end a line; U+2028 and U+2029 are ordinary characters. */
 const LINE_BREAK = /\r\n|\r|\n/;
 const FRONT_MATTER_LINE = /^([a-zA-Z_][\w-]*)\s*:\s*([\s\S]*)$/;
-const INPUT_NAME = /^[a-zA-Z_][\w-]*$/;
 const STEP_LINE = /^\s*(?:(?:\d+\.|-)\s*)?([a-z]+)\s*:\s*([\s\S]*)$/;
 const VARIABLE_REF = /\{([a-zA-Z_][\w-]*)\}/g;
 const KNOWN_KEYS = ['site', 'inputs', 'trigger'] as const;

@@ -17,6 +17,9 @@ export interface WorkflowStep {
   readonly line: number;
 }
 
+/** A declared input's name (the `{input}` of an action's text is stricter: no `-`). */
+export const INPUT_NAME = /^[a-zA-Z_][\w-]*$/;
+
 export interface Workflow {
   readonly site: string;
   readonly inputs: readonly string[];
