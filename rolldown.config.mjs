@@ -115,6 +115,7 @@ const pluginUi = (plugin, input) =>
   });
 
 const pluginUis = [
+  pluginUi('browser', { 'workflow-file-view': 'plugins/browser/ui/workflow-file-view.ts' }),
   pluginUi('coherence', { breakdown: 'plugins/coherence/ui/breakdown.ts' }),
   pluginUi('document', {
     'markdown-view': 'plugins/document/ui/markdown-view.ts',

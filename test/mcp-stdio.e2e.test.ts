@@ -120,7 +120,7 @@ describe('vmark mcp over stdio, with the real MCP SDK client', () => {
       },
     ]);
     expect(data.capabilities).toMatchObject({
-      supportedKinds: ['markdown', 'text', 'yaml-workflow'],
+      supportedKinds: ['browser-workflow', 'markdown', 'text', 'yaml-workflow'],
       mcpProtocol: '0.3.0',
     });
   });

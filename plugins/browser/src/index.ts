@@ -13,6 +13,7 @@ import { Keychain } from './session/keychain.js';
 import { TabRegistry } from './tabs/tab-registry.js';
 import { browserReadTool } from './tools/browser-read-tool.js';
 import { browserTool } from './tools/browser-tool.js';
+import { workflowFileKind } from './workflow/workflow-file-kind.js';
 
 /** How long the browser keeps running with no tab open. */
 const IDLE_MS = 120_000;
@@ -49,6 +50,7 @@ export default definePlugin({
     const reader = new PageReader(openSiteExtractors(context));
     context.registerTool(browserReadTool({ registry, navigator, settings, reader }));
     context.registerCommand(extractCommand({ engine, resolver, settings, reader }));
+    context.registerKind(workflowFileKind);
   },
   async deactivate() {
     await engine?.dispose();
