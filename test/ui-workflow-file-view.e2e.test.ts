@@ -5,8 +5,8 @@ import { type EditorSession, launchChromium, startEditorSession } from './suppor
 
 /*
  * The browser-workflow kind's view (ADR 35, 42) through the built CLI, in Debian Chromium: it comes
- * from the browser plugin, shows the workflow parser's diagnostics on their lines, and follows the
- * text as an AI client rewrites it.
+ * from the browser plugin, shows the workflow parser's diagnostics on their lines (and the actions
+ * a run cannot do by itself), and follows the text as an AI client rewrites it.
  */
 
 const BROKEN = ['---', 'inputs: [q]', '---', '1. goal: find {q} and {nope}', 'API: call it', ''].join('\n');
@@ -76,5 +76,18 @@ describe('the browser workflow view', () => {
     await expect.poll(() => count('.cm-lintRange-error')).toBe(0);
     expect(await count('.cm-lintRange-warning')).toBe(0);
     expect(await count('.cm-lint-marker')).toBe(0);
+  });
+
+  it('marks an action a run cannot do by itself, once the file parses', async () => {
+    const read = await call(session.client, 'document', { action: 'read' });
+    const prose = `${FIXED}2. action: click 回复 and submit\n3. action: click "Go" now\n`;
+    await call(session.client, 'document', {
+      action: 'write',
+      content: prose,
+      expected_revision: read.data.revision,
+    });
+    await expect.poll(() => count('.cm-lintRange-info')).toBe(1);
+    expect(await count('.cm-lintRange-warning')).toBe(1);
+    expect(await count('.cm-lintRange-error')).toBe(0);
   });
 });
