@@ -248,7 +248,7 @@ describe('a browser that cannot be had', () => {
         expect(result.data).toMatchObject({ error: 'BROWSER_UNAVAILABLE' });
         // Nothing was left half-made: no tab, and the next call says the same.
         expect(JSON.stringify((await call(client, 'session', { action: 'get_state' })).data)).not.toContain(
-          'browser',
+          '"kind":"browser"',
         );
         expect(
           (await call(client, 'browser', { action: 'open', url: `${pages.origin}/a` })).data,
