@@ -154,7 +154,24 @@ export const NOISE = page(
   </script>`,
 );
 
+/** A page the cache test changes in every way that has no DOM mutation, and a few that have. */
+export const CHANGING = ({ b }: { b: string }) =>
+  page(
+    'Changing',
+    `<style id="sheet">#shy { color: black }</style>
+    <h1>Changing</h1>
+    <label><input id="box" type="checkbox" checked> Remember me</label>
+    <div id="host"></div>
+    <button id="shy">Shy button</button>
+    <late-widget></late-widget>
+    <iframe id="cross" title="Cross origin" src="${b}/child"></iframe>
+    <script>
+      document.getElementById('host').attachShadow({ mode: 'open' }).innerHTML = '<button id="inner">Inner</button>';
+    </script>`,
+  );
+
 export const PAGES: Readonly<Record<string, Fixture>> = {
+  '/changing': CHANGING,
   '/form': FORM,
   '/spa': SPA,
   '/frames': FRAMES,

@@ -117,6 +117,67 @@ describe('read', () => {
     await tab.page.close();
   });
 
+  it('reuses an unchanged page snapshot, and reads it afresh after any change', async () => {
+    const tab = await open('/changing');
+    const names = (snapshot: readonly SnapshotEntry[]) => snapshot.map((e) => `${e.role}:${e.name}`);
+    const first = await read(tab);
+    const before = tab.perception.snapshots.reused;
+    expect(await read(tab)).toEqual(first);
+    // The main document and the cross-origin frame's, both unchanged.
+    expect(tab.perception.snapshots.reused).toBe(before + 2);
+    const box = find(first.snapshot, 'checkbox', 'Remember me');
+    expect(box.checked).toBe(true);
+
+    // Each change below is one a MutationObserver alone would miss, but for the last two.
+    const changes: [string, string, (snapshot: readonly SnapshotEntry[]) => void][] = [
+      [
+        'a script sets .checked (no mutation, no event)',
+        `document.getElementById('box').checked = false`,
+        (snapshot) => expect(find(snapshot, 'checkbox', 'Remember me')).toEqual({ ...box, checked: false }),
+      ],
+      [
+        'a rule inserted through the CSSOM hides a button',
+        `document.getElementById('sheet').sheet.insertRule('#shy { display: none }')`,
+        (snapshot) => expect(names(snapshot)).not.toContain('button:Shy button'),
+      ],
+      [
+        'a custom element defined late renders into a new shadow root',
+        `customElements.define('late-widget', class extends HTMLElement {
+          constructor() { super(); this.attachShadow({ mode: 'open' }).innerHTML = '<button>Late button</button>'; }
+        })`,
+        (snapshot) => expect(names(snapshot)).toContain('button:Late button'),
+      ],
+      [
+        'text changes inside an open shadow root',
+        `document.getElementById('host').shadowRoot.getElementById('inner').textContent = 'Inner renamed'`,
+        (snapshot) => expect(names(snapshot)).toContain('button:Inner renamed'),
+      ],
+      [
+        'a button is added to the light DOM',
+        `document.body.append(Object.assign(document.createElement('button'), { textContent: 'Added' }))`,
+        (snapshot) => expect(names(snapshot)).toContain('button:Added'),
+      ],
+    ];
+    for (const [, script, check] of changes) {
+      await tab.page.evaluate(script);
+      const { snapshot } = await read(tab);
+      check(snapshot);
+      // Unchanged elements keep their refs: the generation is the same.
+      expect(find(snapshot, 'checkbox', 'Remember me').ref).toBe(box.ref);
+    }
+
+    // A change in the cross-origin frame's document: only that document is read again.
+    const cross = tab.page.frames().find((f) => f.url().startsWith(fixtures.origins.b))!;
+    await cross.evaluate(
+      `document.body.append(Object.assign(document.createElement('button'), { textContent: 'Framed' }))`,
+    );
+    const reused = tab.perception.snapshots.reused;
+    const { snapshot } = await read(tab);
+    expect(names(snapshot)).toContain('button:Framed');
+    expect(tab.perception.snapshots.reused).toBe(reused + 1);
+    await tab.page.close();
+  });
+
   it('includes same-origin and cross-origin iframes, each element reachable by its ref', async () => {
     const tab = await open('/frames');
     // The cross-origin frame really is out of process: it has a CDP target of its own.

@@ -15,6 +15,7 @@ import {
 } from './document-snapshot.js';
 import type { FrameDocument, PageFrames } from './page-frames.js';
 import type { RefTable } from './ref-table.js';
+import type { SnapshotCache } from './snapshot-cache.js';
 
 export interface ReadResult {
   readonly url: string;
@@ -30,6 +31,8 @@ export interface ReadContext {
   readonly generation: number;
   readonly url: string;
   readonly plan?: PlanOptions;
+  /** The documents' last snapshots, reused while a document is unchanged. */
+  readonly cache?: SnapshotCache;
 }
 
 /** How deep iframes are followed, and how many documents one read takes in. */
@@ -51,7 +54,7 @@ export async function readSnapshot(context: ReadContext): Promise<ReadResult> {
 
   const read = async (document: FrameDocument, depth: number): Promise<DocumentEntry[]> => {
     documents++;
-    const own = await snapshotDocument(document, context.refs, context.generation, plan);
+    const own = await snapshotDocument(document, context.refs, context.generation, plan, context.cache);
     truncated ||= own.truncated;
     const children = own.entries.map((entry) => {
       if (entry.frameOwner === undefined) return null;

@@ -4,6 +4,7 @@
  * World code (see world-dom.ts): runs in the page's isolated world, self-contained.
  */
 import type { WorldDom } from './world-dom.js';
+import type { WorldEpoch } from './world-epoch.js';
 import type { WorldRefs } from './world-refs.js';
 
 /** A rendered control the accessibility tree left out (an `<a>` without href, a button under aria-hidden). */
@@ -33,8 +34,11 @@ export interface AssignResult {
  * `assign` gives refs to the ones the host picked, plus every rendered control it did not.
  */
 export interface WorldSnapshot {
-  /** How many elements the document has: its size decides how the host reads it. */
-  size(): number;
+  /**
+   * How many elements the document has (its size decides how the host reads it), and the
+   * epoch token: while it stays the same, so does what `read` would find (world-epoch.ts).
+   */
+  state(): { size: number; epoch: string };
   /**
    * The candidate elements of the document and its open shadow roots, kept under a batch
    * number for `assign`: at most `budget`, `more` when there were others.
@@ -55,7 +59,7 @@ export interface WorldSnapshot {
   ): AssignResult;
 }
 
-export function installSnapshot(dom: WorldDom, refs: WorldRefs): WorldSnapshot {
+export function installSnapshot(dom: WorldDom, refs: WorldRefs, epoch: WorldEpoch): WorldSnapshot {
   /** What a person can operate: these must all be addressable (the coverage rule). */
   const CONTROLS = 'a, button, input, select, textarea, [role=button], [tabindex]';
   /** Elements the accessibility tree usually keeps; anything else it keeps is resolved by id. */
@@ -161,7 +165,7 @@ export function installSnapshot(dom: WorldDom, refs: WorldRefs): WorldSnapshot {
   };
 
   return {
-    size: () => document.getElementsByTagName('*').length,
+    state: () => ({ size: document.getElementsByTagName('*').length, epoch: epoch.token() }),
 
     collect(budget) {
       const roots: (Document | ShadowRoot)[] = [document, ...dom.openShadowRoots(document, 1000)];
