@@ -178,6 +178,25 @@ describe('read', () => {
     await tab.page.close();
   });
 
+  it('spends the output bound on the rendered controls first, and says what it left out', async () => {
+    const tab = await open('/many-controls');
+    const result = await read(tab);
+    // Whole, as the output bound prints it: a list the client can parse.
+    expect(Buffer.byteLength(JSON.stringify(result, null, 2))).toBeLessThanOrEqual(75_000);
+    expect(result.truncated).toBe(true);
+    const buttons = result.snapshot.filter((e) => e.role === 'button');
+    expect(buttons).toHaveLength(760);
+    expect(new Set(buttons.map((e) => e.ref)).size).toBe(760);
+    // In document order, each reaching its element, its name shortened to fit.
+    expect(buttons[0]!.name).toBe('Control number 0000…');
+    expect(await idOf(tab, buttons[0]!.ref!)).toBe('c0');
+    expect(await idOf(tab, buttons[759]!.ref!)).toBe('c759');
+    // The excerpts, the links no one sees and the headings went first; then the names got shorter.
+    expect(result.snapshot.filter((e) => e.role !== 'button')).toEqual([]);
+    expect(result.omitted).toEqual({ text: 64, headings: 64, hidden: 64, shortenedNames: 760 });
+    await tab.page.close();
+  });
+
   it('includes same-origin and cross-origin iframes, each element reachable by its ref', async () => {
     const tab = await open('/frames');
     // The cross-origin frame really is out of process: it has a CDP target of its own.
@@ -227,7 +246,9 @@ describe('read', () => {
     expect(result.snapshot.length).toBeGreaterThan(100);
     expect(result.snapshot.length).toBeLessThanOrEqual(2000);
     expect(Buffer.byteLength(JSON.stringify(result, null, 2))).toBeLessThan(75_000);
-    expect(find(result.snapshot, 'heading', 'Huge').level).toBe(1);
+    // The controls have the room: the heading went, and the list says so.
+    expect(result.omitted).toEqual({ headings: 1, controls: expect.any(Number) as number });
+    expect(result.snapshot.some((e) => e.role === 'heading')).toBe(false);
     expect(find(result.snapshot, 'link', 'Link 0').ref).toBeDefined();
     expect(find(result.snapshot, 'button', 'Act 0').ref).toBeDefined();
     await tab.page.close();

@@ -34,9 +34,11 @@ export interface SnapshotEntry {
   readonly upload?: true;
 }
 
-/** An entry with what the reader still needs: the iframe whose document follows it. */
+/** An entry with what the reader still needs: the iframe whose document follows it, whether it shows. */
 export interface DocumentEntry extends SnapshotEntry {
   readonly frameOwner?: number;
+  /** Its element is not rendered (a closed menu's link, say): not what a person sees to operate. */
+  readonly unrendered?: true;
 }
 
 export interface DocumentSnapshot {
@@ -184,6 +186,7 @@ function assemble(
     list.push(entry);
     after.set(entry.after, list);
   }
+  const unrendered = new Set(assigned.unrendered);
   const out: DocumentEntry[] = [];
   /** The text of the last supplement entry: the tree's text that follows it says the same. */
   let said = '';
@@ -224,6 +227,7 @@ function assemble(
         ...(entry.disabled ? { disabled: true as const } : {}),
         ...(uploads.has(entry.backendNodeId) ? { upload: true as const } : {}),
         ...(entry.frame ? { frameOwner: entry.backendNodeId } : {}),
+        ...(unrendered.has(index) ? { unrendered: true as const } : {}),
       });
     }
     pushSupplement(index);

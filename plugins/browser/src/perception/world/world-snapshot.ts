@@ -23,6 +23,8 @@ export interface SupplementEntry {
 export interface AssignResult {
   /** The ref of each pick, in order; null where its element was gone. */
   readonly refs: (string | null)[];
+  /** The picks (indices) whose element is not rendered: the first to go when a snapshot is too big. */
+  readonly unrendered: number[];
   readonly supplement: SupplementEntry[];
   readonly next: number;
 }
@@ -192,8 +194,12 @@ export function installSnapshot(dom: WorldDom, refs: WorldRefs, epoch: WorldEpoc
       const pool = batches.get(batch) ?? [];
       const elements = picks.map((pick) => (pick >= 0 ? pool[pick] : extras[-pick - 1]) ?? null);
       const assigned = refs.refsFor(generation, elements, next);
+      const unrendered: number[] = [];
+      elements.forEach((element, index) => {
+        if (element !== null && !dom.rendered(element)) unrendered.push(index);
+      });
       const supplement: SupplementEntry[] = [];
-      if (coverage === 'none') return { refs: assigned.refs, supplement, next: assigned.next };
+      if (coverage === 'none') return { refs: assigned.refs, unrendered, supplement, next: assigned.next };
 
       const pickedSet = new Set<Element>();
       const picked: { element: Element; index: number }[] = [];
@@ -214,7 +220,7 @@ export function installSnapshot(dom: WorldDom, refs: WorldRefs, epoch: WorldEpoc
       missing.forEach((element, i) =>
         supplement.push(describe(element, more.refs[i]!, position(picked, element))),
       );
-      return { refs: assigned.refs, supplement, next: more.next };
+      return { refs: assigned.refs, unrendered, supplement, next: more.next };
     },
   };
 }
