@@ -163,7 +163,7 @@ function printedSize(entry: SnapshotEntry): number {
  * of the rendered controls are shortened, and only then does the list lose its tail: every
  * control a person sees stays addressable for as long as there is any room.
  */
-export function bounded(
+function bounded(
   entries: readonly DocumentEntry[],
   budget: number,
 ): { snapshot: SnapshotEntry[]; omitted: Omitted | null } {
