@@ -10,8 +10,10 @@
  *
  *   - bytes of each answer, and the ratio;
  *   - refs handed out;
- *   - time: the first read of the page (the usual case: read once, then act) and the median
- *     of the repeats;
+ *   - time: the first read of the page (the usual case: read once, then act), the median
+ *     of the repeats (vmark answers an unchanged page from its last read, ADR 41), and the
+ *     median of reads each just after a DOM change (an attribute set on <html>), which vmark
+ *     must read afresh;
  *   - coverage: of the rendered `a, button, input, select, textarea, [role=button], [tabindex]`
  *     of the main document (open shadow roots included), the share that got a ref — for vmark
  *     through its isolated world's refs, for the peer through its `aria-ref=` locators.
@@ -46,6 +48,8 @@ const PEER_NAME = "Playwright page.ariaSnapshot({mode: 'ai'})";
 const CONTROLS = 'a, button, input, select, textarea, [role=button], [tabindex]';
 const TARGETS = { bytes: 0.5, time: 1.0, coverage: 1.0 };
 const TABS = 8;
+/** Reads of each page just after a DOM change, per reader. */
+const CHANGED_RUNS = 3;
 
 function chromiumPath() {
   const chosen = process.env.VMARK_CHROMIUM;
@@ -157,6 +161,21 @@ async function measurePages(options, corpus) {
           (who === 'ours' ? ours : peer).push(performance.now() - started);
         }
       }
+      const oursChanged = [];
+      const peerChanged = [];
+      for (let run = 0; run < CHANGED_RUNS; run++) {
+        const oursFirst = (index + run) % 2 === 0;
+        for (const who of oursFirst ? ['ours', 'peer'] : ['peer', 'ours']) {
+          await page.evaluate(
+            (n) => document.documentElement.setAttribute('data-bench-change', String(n)),
+            run,
+          );
+          const started = performance.now();
+          if (who === 'ours') ourResult = await perception.read(url);
+          else peerYaml = await page.ariaSnapshot({ mode: 'ai', timeout: 0 });
+          (who === 'ours' ? oursChanged : peerChanged).push(performance.now() - started);
+        }
+      }
       const text = JSON.stringify(ourResult, null, 2);
       const refs = ourResult.snapshot.filter((entry) => entry.ref !== undefined).map((entry) => entry.ref);
       const frameId = await world.mainFrameId();
@@ -189,6 +208,8 @@ async function measurePages(options, corpus) {
           peer_first: peer[0],
           ours_median: quantile(ours, 0.5),
           peer_median: quantile(peer, 0.5),
+          ours_changed: quantile(oursChanged, 0.5),
+          peer_changed: quantile(peerChanged, 0.5),
         },
         coverage: {
           total: coverage.total,
@@ -201,6 +222,7 @@ async function measurePages(options, corpus) {
       log(
         `  ${name.padEnd(28)} bytes ${String(row.bytes.ours).padStart(6)} / ${String(row.bytes.peer).padStart(6)}` +
           `  ms ${fmtMs(row.ms.ours_median).padStart(8)} / ${fmtMs(row.ms.peer_median).padStart(8)}` +
+          `  changed ${fmtMs(row.ms.ours_changed).padStart(8)} / ${fmtMs(row.ms.peer_changed).padStart(8)}` +
           `  coverage ${coverage.covered}/${coverage.total}` +
           (peerCovered ? ` (peer ${peerCovered.covered}/${peerCovered.total})` : ''),
       );
@@ -316,7 +338,9 @@ export async function runBrowserSnapshotBench(settings = {}) {
     log(
       `\n[browser read] ${options.pages.length} corpus pages × ${options.runs} reads each, vmark vs ${PEER_NAME}`,
     );
-    log('  page                         bytes vmark / peer      ms vmark / peer (median)   coverage');
+    log(
+      '  page                         bytes vmark / peer      ms vmark / peer (median)   after a change   coverage',
+    );
     const pages = await measurePages(options, corpus);
     const memory = options.rss ? await measureMemory(options, corpus) : null;
     const summary = summarizePages(pages, memory);
@@ -331,6 +355,7 @@ function summarizePages(pages, memory) {
   const byteRatios = pages.map((p) => ratio(p.bytes.ours, p.bytes.peer));
   const firstRatios = pages.map((p) => ratio(p.ms.ours_first, p.ms.peer_first));
   const medianRatios = pages.map((p) => ratio(p.ms.ours_median, p.ms.peer_median));
+  const changedRatios = pages.map((p) => ratio(p.ms.ours_changed, p.ms.peer_changed));
   const total = pages.reduce((n, p) => n + p.coverage.total, 0);
   const covered = pages.reduce((n, p) => n + p.coverage.ours, 0);
   const peerCovered = pages.every((p) => p.coverage.peer !== null)
@@ -364,6 +389,8 @@ function summarizePages(pages, memory) {
       ratio_median: round(quantile(medianRatios, 0.5)),
       ratio_geomean: round(geomean(medianRatios)),
       first_ratio_median: round(quantile(firstRatios, 0.5)),
+      changed_ratio_median: round(quantile(changedRatios, 0.5)),
+      changed_ratio_geomean: round(geomean(changedRatios)),
       ours_total_ms: round(sum((p) => p.ms.ours_median)),
       peer_total_ms: round(sum((p) => p.ms.peer_median)),
     },
@@ -389,6 +416,11 @@ function summarizePages(pages, memory) {
         target: TARGETS.time,
         median: round(quantile(medianRatios, 0.5)),
         met: quantile(medianRatios, 0.5) <= TARGETS.time,
+      },
+      first_read_time: {
+        target: TARGETS.time,
+        median: round(quantile(firstRatios, 0.5)),
+        met: quantile(firstRatios, 0.5) <= TARGETS.time,
       },
       coverage: {
         target: TARGETS.coverage,
@@ -437,6 +469,12 @@ function report(summary) {
         '',
         '',
         `${fmtRatio(s.time.ratio_median)} / ${fmtRatio(s.time.ratio_geomean)} / ${fmtRatio(s.time.first_ratio_median)}`,
+      ],
+      [
+        'time ratio, read just after a DOM change: median / geomean',
+        '',
+        '',
+        `${fmtRatio(s.time.changed_ratio_median)} / ${fmtRatio(s.time.changed_ratio_geomean)}`,
       ],
       [
         'coverage of rendered controls',

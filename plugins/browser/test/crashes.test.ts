@@ -87,6 +87,38 @@ describe('a renderer that crashes', () => {
   });
 });
 
+describe('a browser that stops answering', () => {
+  it('fails a close with TAB_TEARDOWN_FAILED instead of hanging; the tab closes once it answers', async () => {
+    const tab = await open();
+    const [browser, ...others] = browsers();
+    expect(browser).toBeDefined();
+    expect(others).toHaveLength(0);
+    // Frozen, the browser reads no CDP message: Target.closeTarget waits in its pipe.
+    process.kill(browser!.pid, 'SIGSTOP');
+    let refusal: unknown;
+    try {
+      refusal = await rig.registry.close(tab).then(
+        () => new Error('expected a refusal'),
+        (error: unknown) => error,
+      );
+    } finally {
+      process.kill(browser!.pid, 'SIGCONT');
+    }
+    expect(refusal).toMatchObject({
+      token: 'TAB_TEARDOWN_FAILED',
+      message: `tab ${tab.id} could not be closed (the browser did not confirm it within 5 s); do not retry`,
+      data: { tabId: tab.id, destroyed: false },
+    });
+    // Not closed as far as anyone knows: still listed, still the tab a call names.
+    expect(rig.registry.resolve(tab.id)).toBe(tab);
+    // Awake again, the browser reads the close it was sent, and the tab reports it.
+    await expect.poll(() => tab.closed, { timeout: 10_000 }).toBe('closed');
+    expect((await tokenOf(Promise.resolve().then(() => rig.registry.resolve(tab.id)))).token).toBe(
+      'TAB_CLOSED',
+    );
+  });
+});
+
 describe('a browser that goes away', () => {
   it('closes every tab in it; the next open starts a new browser', async () => {
     const endless = await rig.open();

@@ -154,7 +154,41 @@ export const NOISE = page(
   </script>`,
 );
 
+/** A page the cache test changes in every way that has no DOM mutation, and a few that have. */
+export const CHANGING = ({ b }: { b: string }) =>
+  page(
+    'Changing',
+    `<style id="sheet">#shy { color: black }</style>
+    <h1>Changing</h1>
+    <label><input id="box" type="checkbox" checked> Remember me</label>
+    <div id="host"></div>
+    <button id="shy">Shy button</button>
+    <late-widget></late-widget>
+    <iframe id="cross" title="Cross origin" src="${b}/child"></iframe>
+    <script>
+      document.getElementById('host').attachShadow({ mode: 'open' }).innerHTML = '<button id="inner">Inner</button>';
+    </script>`,
+  );
+
+/**
+ * More than the output bound holds: 760 rendered buttons with long names, between headings,
+ * paragraphs and links that have no box (the accessibility tree keeps them; no one sees them).
+ */
+export const MANY_CONTROLS = page(
+  'Many controls',
+  Array.from(
+    { length: 760 },
+    (_, i) =>
+      (i % 12 === 0
+        ? `<h2>Section ${i / 12 + 1} of the long page</h2><p>Some words about section ${i / 12 + 1}, which a reader might like.</p>` +
+          `<a href="/nowhere/${i}" style="display:inline-block;width:0;height:0;overflow:hidden">Unseen ${i}</a>`
+        : '') + `<button id="c${i}">Control number ${String(i).padStart(4, '0')} of the many</button>`,
+  ).join(''),
+);
+
 export const PAGES: Readonly<Record<string, Fixture>> = {
+  '/many-controls': MANY_CONTROLS,
+  '/changing': CHANGING,
   '/form': FORM,
   '/spa': SPA,
   '/frames': FRAMES,

@@ -117,6 +117,86 @@ describe('read', () => {
     await tab.page.close();
   });
 
+  it('reuses an unchanged page snapshot, and reads it afresh after any change', async () => {
+    const tab = await open('/changing');
+    const names = (snapshot: readonly SnapshotEntry[]) => snapshot.map((e) => `${e.role}:${e.name}`);
+    const first = await read(tab);
+    const before = tab.perception.snapshots.reused;
+    expect(await read(tab)).toEqual(first);
+    // The main document and the cross-origin frame's, both unchanged.
+    expect(tab.perception.snapshots.reused).toBe(before + 2);
+    const box = find(first.snapshot, 'checkbox', 'Remember me');
+    expect(box.checked).toBe(true);
+
+    // Each change below is one a MutationObserver alone would miss, but for the last two.
+    const changes: [string, string, (snapshot: readonly SnapshotEntry[]) => void][] = [
+      [
+        'a script sets .checked (no mutation, no event)',
+        `document.getElementById('box').checked = false`,
+        (snapshot) => expect(find(snapshot, 'checkbox', 'Remember me')).toEqual({ ...box, checked: false }),
+      ],
+      [
+        'a rule inserted through the CSSOM hides a button',
+        `document.getElementById('sheet').sheet.insertRule('#shy { display: none }')`,
+        (snapshot) => expect(names(snapshot)).not.toContain('button:Shy button'),
+      ],
+      [
+        'a custom element defined late renders into a new shadow root',
+        `customElements.define('late-widget', class extends HTMLElement {
+          constructor() { super(); this.attachShadow({ mode: 'open' }).innerHTML = '<button>Late button</button>'; }
+        })`,
+        (snapshot) => expect(names(snapshot)).toContain('button:Late button'),
+      ],
+      [
+        'text changes inside an open shadow root',
+        `document.getElementById('host').shadowRoot.getElementById('inner').textContent = 'Inner renamed'`,
+        (snapshot) => expect(names(snapshot)).toContain('button:Inner renamed'),
+      ],
+      [
+        'a button is added to the light DOM',
+        `document.body.append(Object.assign(document.createElement('button'), { textContent: 'Added' }))`,
+        (snapshot) => expect(names(snapshot)).toContain('button:Added'),
+      ],
+    ];
+    for (const [, script, check] of changes) {
+      await tab.page.evaluate(script);
+      const { snapshot } = await read(tab);
+      check(snapshot);
+      // Unchanged elements keep their refs: the generation is the same.
+      expect(find(snapshot, 'checkbox', 'Remember me').ref).toBe(box.ref);
+    }
+
+    // A change in the cross-origin frame's document: only that document is read again.
+    const cross = tab.page.frames().find((f) => f.url().startsWith(fixtures.origins.b))!;
+    await cross.evaluate(
+      `document.body.append(Object.assign(document.createElement('button'), { textContent: 'Framed' }))`,
+    );
+    const reused = tab.perception.snapshots.reused;
+    const { snapshot } = await read(tab);
+    expect(names(snapshot)).toContain('button:Framed');
+    expect(tab.perception.snapshots.reused).toBe(reused + 1);
+    await tab.page.close();
+  });
+
+  it('spends the output bound on the rendered controls first, and says what it left out', async () => {
+    const tab = await open('/many-controls');
+    const result = await read(tab);
+    // Whole, as the output bound prints it: a list the client can parse.
+    expect(Buffer.byteLength(JSON.stringify(result, null, 2))).toBeLessThanOrEqual(75_000);
+    expect(result.truncated).toBe(true);
+    const buttons = result.snapshot.filter((e) => e.role === 'button');
+    expect(buttons).toHaveLength(760);
+    expect(new Set(buttons.map((e) => e.ref)).size).toBe(760);
+    // In document order, each reaching its element, its name shortened to fit.
+    expect(buttons[0]!.name).toBe('Control number 0000…');
+    expect(await idOf(tab, buttons[0]!.ref!)).toBe('c0');
+    expect(await idOf(tab, buttons[759]!.ref!)).toBe('c759');
+    // The excerpts, the links no one sees and the headings went first; then the names got shorter.
+    expect(result.snapshot.filter((e) => e.role !== 'button')).toEqual([]);
+    expect(result.omitted).toEqual({ text: 64, headings: 64, hidden: 64, shortenedNames: 760 });
+    await tab.page.close();
+  });
+
   it('includes same-origin and cross-origin iframes, each element reachable by its ref', async () => {
     const tab = await open('/frames');
     // The cross-origin frame really is out of process: it has a CDP target of its own.
@@ -166,7 +246,9 @@ describe('read', () => {
     expect(result.snapshot.length).toBeGreaterThan(100);
     expect(result.snapshot.length).toBeLessThanOrEqual(2000);
     expect(Buffer.byteLength(JSON.stringify(result, null, 2))).toBeLessThan(75_000);
-    expect(find(result.snapshot, 'heading', 'Huge').level).toBe(1);
+    // The controls have the room: the heading went, and the list says so.
+    expect(result.omitted).toEqual({ headings: 1, controls: expect.any(Number) as number });
+    expect(result.snapshot.some((e) => e.role === 'heading')).toBe(false);
     expect(find(result.snapshot, 'link', 'Link 0').ref).toBeDefined();
     expect(find(result.snapshot, 'button', 'Act 0').ref).toBeDefined();
     await tab.page.close();

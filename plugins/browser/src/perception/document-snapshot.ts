@@ -11,11 +11,15 @@
  *
  * A document of more than LARGE_DOCUMENT elements is read within a budget instead: the first
  * candidates in document order, each asked of the accessibility tree on its own, no text.
+ *
+ * A document unchanged since its last read (the same generation and epoch token, see
+ * snapshot-cache.ts) is not read again: its last snapshot is the answer, refs and all.
  */
 import { NAME_CHARS, planEntries, type Checked, type PlanOptions, type PlannedEntry } from './ax-plan.js';
 import type { DeepSerializedValue } from './cdp-types.js';
 import type { FrameDocument } from './page-frames.js';
 import type { RefTable } from './ref-table.js';
+import type { SnapshotCache } from './snapshot-cache.js';
 import { libraryCall } from './world/world-library.js';
 import type { AssignResult, SupplementEntry } from './world/world-snapshot.js';
 
@@ -30,9 +34,11 @@ export interface SnapshotEntry {
   readonly upload?: true;
 }
 
-/** An entry with what the reader still needs: the iframe whose document follows it. */
+/** An entry with what the reader still needs: the iframe whose document follows it, whether it shows. */
 export interface DocumentEntry extends SnapshotEntry {
   readonly frameOwner?: number;
+  /** Its element is not rendered (a closed menu's link, say): not what a person sees to operate. */
+  readonly unrendered?: true;
 }
 
 export interface DocumentSnapshot {
@@ -65,13 +71,31 @@ export async function snapshotDocument(
   refs: RefTable,
   generation: number,
   plan: PlanOptions,
+  cache?: SnapshotCache,
 ): Promise<DocumentSnapshot> {
+  // The size decides how to read; the epoch whether to read at all.
+  const state = await document.world.library<{ size: number; epoch: string }>(
+    document.frameId,
+    'snapshot',
+    'state',
+    [],
+  );
+  const kept = cache?.get(document, generation, state.epoch) ?? null;
+  if (kept !== null) {
+    // The refs are the world's still; the table hears of them again (it may have let some go).
+    const refsOf = kept.entries.flatMap((entry) => (entry.ref === undefined ? [] : [entry.ref]));
+    await refs.allocate(
+      generation,
+      document,
+      (next) => Promise.resolve({ next }),
+      () => refsOf,
+    );
+    return kept;
+  }
   const session = await document.world.session();
   const group = `vmark-read-${++reads}`;
   try {
-    // The size decides how to read; then the candidates and the tree are fetched side by side.
-    const count = await document.world.library<number>(document.frameId, 'snapshot', 'size', []);
-    const large = count > LARGE_DOCUMENT;
+    const large = state.size > LARGE_DOCUMENT;
     let collected: Collected;
     let planned: PlannedEntry[];
     if (large) {
@@ -133,11 +157,16 @@ export async function snapshotDocument(
     const uploads = new Set(collected.candidates.filter((c) => c.upload).map((c) => c.backendNodeId));
     const entries = assemble(planned, elements, assigned, uploads);
     const cut = elements.some((entry) => entry.cut) || assigned.supplement.some((s) => s.cut);
-    return {
+    const snapshot: DocumentSnapshot = {
       entries,
       truncated:
         collected.more || cut || elements.length < planned.filter((e) => e.kind === 'element').length,
     };
+    // An element the world could not offer (in a closed shadow root, say) is somewhere its
+    // epoch does not watch: such a document is read afresh every time.
+    if (missing.length === 0) cache?.set(document, generation, state.epoch, snapshot);
+    else cache?.drop(document);
+    return snapshot;
   } finally {
     // Not waited for: the session keeps the order, so it lands before the next read's calls.
     session.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => undefined);
@@ -157,6 +186,7 @@ function assemble(
     list.push(entry);
     after.set(entry.after, list);
   }
+  const unrendered = new Set(assigned.unrendered);
   const out: DocumentEntry[] = [];
   /** The text of the last supplement entry: the tree's text that follows it says the same. */
   let said = '';
@@ -197,6 +227,7 @@ function assemble(
         ...(entry.disabled ? { disabled: true as const } : {}),
         ...(uploads.has(entry.backendNodeId) ? { upload: true as const } : {}),
         ...(entry.frame ? { frameOwner: entry.backendNodeId } : {}),
+        ...(unrendered.has(index) ? { unrendered: true as const } : {}),
       });
     }
     pushSupplement(index);

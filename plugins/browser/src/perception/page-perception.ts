@@ -10,6 +10,7 @@ import { ConsoleCapture } from './console/console-capture.js';
 import type { IsolatedWorld, WorldFunction } from './isolated-world.js';
 import { type FrameDocument, PageFrames } from './page-frames.js';
 import { RefTable } from './ref-table.js';
+import { SnapshotCache } from './snapshot-cache.js';
 import { readSnapshot, type ReadResult } from './snapshot.js';
 import type { RefProblem } from './world/world-refs.js';
 
@@ -22,6 +23,8 @@ export interface ElementHandle {
 export class PagePerception {
   readonly frames: PageFrames;
   readonly refs = new RefTable();
+  /** Each document's last snapshot, reused while the document is unchanged. */
+  readonly snapshots = new SnapshotCache();
   readonly console: ConsoleCapture;
 
   constructor(
@@ -33,8 +36,16 @@ export class PagePerception {
     this.console = new ConsoleCapture(world);
   }
 
+  /** The page's snapshot; with another `plan` than the default, read afresh and not kept. */
   read(url: string, plan?: PlanOptions): Promise<ReadResult> {
-    return readSnapshot({ frames: this.frames, refs: this.refs, generation: this.generation(), url, plan });
+    return readSnapshot({
+      frames: this.frames,
+      refs: this.refs,
+      generation: this.generation(),
+      url,
+      plan,
+      ...(plan === undefined ? { cache: this.snapshots } : {}),
+    });
   }
 
   /**

@@ -15,11 +15,14 @@ import {
 } from './document-snapshot.js';
 import type { FrameDocument, PageFrames } from './page-frames.js';
 import type { RefTable } from './ref-table.js';
+import type { SnapshotCache } from './snapshot-cache.js';
 
 export interface ReadResult {
   readonly url: string;
   readonly snapshot: SnapshotEntry[];
   readonly truncated?: true;
+  /** What did not fit the output bound, by kind (only when something did not). */
+  readonly omitted?: Omitted;
   /** Frames whose document could not be read (not loaded, unreachable, not answering). */
   readonly unreachable?: { readonly frames: number };
 }
@@ -30,6 +33,8 @@ export interface ReadContext {
   readonly generation: number;
   readonly url: string;
   readonly plan?: PlanOptions;
+  /** The documents' last snapshots, reused while a document is unchanged. */
+  readonly cache?: SnapshotCache;
 }
 
 /** How deep iframes are followed, and how many documents one read takes in. */
@@ -38,10 +43,12 @@ const MAX_DOCUMENTS = 32;
 /** An iframe that does not answer in this time is counted unreachable; the rest of the page is not held up. */
 const FRAME_DEADLINE_MS = 5000;
 /**
- * The snapshot's share of the 75,000-byte output bound (the JSON is pretty-printed, two spaces):
- * past it the read stops adding entries, so the client gets a list it can parse.
+ * The host's output bound (vmark-notes §1.3: 75,000 bytes of the result pretty-printed, two
+ * spaces), which the snapshot must fit whole so the client gets a list it can parse; less the
+ * room kept for the result's other fields (`truncated`, `omitted`, `unreachable`).
  */
-const SNAPSHOT_BYTES = 72_000;
+const OUTPUT_BOUND = 75_000;
+const OTHER_FIELDS = 400;
 
 export async function readSnapshot(context: ReadContext): Promise<ReadResult> {
   const plan = context.plan ?? DEFAULT_PLAN;
@@ -51,7 +58,7 @@ export async function readSnapshot(context: ReadContext): Promise<ReadResult> {
 
   const read = async (document: FrameDocument, depth: number): Promise<DocumentEntry[]> => {
     documents++;
-    const own = await snapshotDocument(document, context.refs, context.generation, plan);
+    const own = await snapshotDocument(document, context.refs, context.generation, plan, context.cache);
     truncated ||= own.truncated;
     const children = own.entries.map((entry) => {
       if (entry.frameOwner === undefined) return null;
@@ -91,17 +98,19 @@ export async function readSnapshot(context: ReadContext): Promise<ReadResult> {
   };
 
   const entries = await read(await context.frames.main(), 0);
-  const snapshot = bounded(entries, context.url);
-  if (snapshot.length < entries.length) truncated = true;
+  // The result's frame around the entries: `{"url": …, "snapshot": [ … ]}`.
+  const frame = Buffer.byteLength(JSON.stringify({ url: context.url, snapshot: [] }, null, 2)) + 4;
+  const { snapshot, omitted } = bounded(entries, OUTPUT_BOUND - frame - OTHER_FIELDS);
   return {
     url: context.url,
     snapshot,
-    ...(truncated ? { truncated: true as const } : {}),
+    ...(truncated || omitted !== null ? { truncated: true as const } : {}),
+    ...(omitted !== null ? { omitted } : {}),
     ...(unreachable > 0 ? { unreachable: { frames: unreachable } } : {}),
   };
 }
 
-/** What goes first when a snapshot does not fit: the text, then the markers, never a control before them. */
+/** Section markers: they go before headings and controls when a snapshot does not fit. */
 const MARKERS = new Set([
   'banner',
   'navigation',
@@ -115,42 +124,98 @@ const MARKERS = new Set([
   'iframe',
 ]);
 
-function rank(entry: SnapshotEntry): number {
-  if (entry.role === 'text') return 2;
-  return MARKERS.has(entry.role) ? 1 : 0;
+/** What a snapshot leaves out when it does not fit, in the order it goes. */
+export interface Omitted {
+  /** Excerpts of text between elements. */
+  readonly text?: number;
+  /** Landmarks, images and iframes. */
+  readonly markers?: number;
+  /** Controls whose element is not rendered (a closed menu's links, a closed select's options). */
+  readonly hidden?: number;
+  readonly headings?: number;
+  /** Rendered controls, from the end, when even they alone do not fit. */
+  readonly controls?: number;
+  /** Names of controls shortened (with "…") so that every control fits. */
+  readonly shortenedNames?: number;
+}
+
+const KINDS = ['controls', 'headings', 'hidden', 'markers', 'text'] as const;
+
+function kindOf(entry: DocumentEntry): (typeof KINDS)[number] {
+  if (entry.role === 'text') return 'text';
+  if (MARKERS.has(entry.role)) return 'markers';
+  if (entry.role === 'heading') return 'headings';
+  return entry.unrendered ? 'hidden' : 'controls';
+}
+
+/** Name lengths tried, longest first, before a rendered control is left out. */
+const SHORTER_NAMES = [120, 80, 50, 32, 20];
+
+/** An entry's bytes as the output bound prints it: two levels in, one property a line, then ",\n". */
+function printedSize(entry: SnapshotEntry): number {
+  return Buffer.byteLength(JSON.stringify(entry, null, 2)) + 4 * (Object.keys(entry).length + 2) + 2;
 }
 
 /**
  * The entries that fit MAX_ENTRIES and the byte budget, without the reader's own fields. When
- * they do not all fit, the excerpts of text go first (from the end), then the section markers,
- * so that every control and heading stays addressable for as long as there is room.
+ * they do not all fit, whole kinds go in turn, each from the end — the excerpts of text, the
+ * section markers, the controls that are not rendered, the headings — then the longest names
+ * of the rendered controls are shortened, and only then does the list lose its tail: every
+ * control a person sees stays addressable for as long as there is any room.
  */
-function bounded(entries: readonly DocumentEntry[], url: string): SnapshotEntry[] {
-  const visible = entries.map(({ frameOwner: _frameOwner, ...entry }) => entry);
-  // As the output bound prints each: two levels in, one property a line.
-  const sizes = visible.map(
-    (entry) => Buffer.byteLength(JSON.stringify(entry, null, 2)) + 4 * (Object.keys(entry).length + 2) + 2,
-  );
-  // The result's frame: `{"url": …, "snapshot": [ … ], "truncated": true, "unreachable": …}`.
-  const budget = SNAPSHOT_BYTES - Buffer.byteLength(JSON.stringify(url)) - 200;
+function bounded(
+  entries: readonly DocumentEntry[],
+  budget: number,
+): { snapshot: SnapshotEntry[]; omitted: Omitted | null } {
+  const visible = entries.map(({ frameOwner: _frameOwner, unrendered: _unrendered, ...entry }) => entry);
+  const kinds = entries.map(kindOf);
+  const sizes = visible.map(printedSize);
   const keep = visible.map(() => true);
   let bytes = sizes.reduce((a, b) => a + b, 0);
   let count = visible.length;
-  for (const dropping of [2, 1]) {
-    for (let i = visible.length - 1; i >= 0 && (bytes > budget || count > MAX_ENTRIES); i--) {
-      if (rank(visible[i]!) !== dropping) continue;
+  const over = () => bytes > budget || count > MAX_ENTRIES;
+  const dropped: Record<(typeof KINDS)[number], number> = {
+    controls: 0,
+    headings: 0,
+    hidden: 0,
+    markers: 0,
+    text: 0,
+  };
+  for (const kind of ['text', 'markers', 'hidden', 'headings'] as const) {
+    for (let i = visible.length - 1; i >= 0 && over(); i--) {
+      if (kinds[i] !== kind || !keep[i]) continue;
       keep[i] = false;
       bytes -= sizes[i]!;
       count--;
+      dropped[kind]++;
     }
   }
-  const out: SnapshotEntry[] = [];
+  const shortened = new Set<number>();
+  for (const limit of SHORTER_NAMES) {
+    if (!over()) break;
+    visible.forEach((entry, i) => {
+      if (!keep[i] || entry.name.length <= limit) return;
+      const shorter = { ...entry, name: `${entry.name.slice(0, limit - 1)}…` };
+      const size = printedSize(shorter);
+      bytes -= sizes[i]! - size;
+      sizes[i] = size;
+      visible[i] = shorter;
+      shortened.add(i);
+    });
+  }
+  const snapshot: SnapshotEntry[] = [];
   let used = 0;
   for (const [i, entry] of visible.entries()) {
     if (!keep[i]) continue;
-    if (out.length >= MAX_ENTRIES || used + sizes[i]! > budget) break;
+    if (snapshot.length >= MAX_ENTRIES || used + sizes[i]! > budget) {
+      dropped[kinds[i]!]++;
+      continue;
+    }
     used += sizes[i]!;
-    out.push(entry);
+    snapshot.push(entry);
   }
-  return out;
+  const omitted: Record<string, number> = {};
+  for (const kind of [...KINDS].reverse()) if (dropped[kind] > 0) omitted[kind] = dropped[kind];
+  if (shortened.size > 0) omitted.shortenedNames = shortened.size;
+  return { snapshot, omitted: Object.keys(omitted).length > 0 ? omitted : null };
 }

@@ -7,11 +7,18 @@
  */
 import { type Disposable, type ProvidedTabState, TokenError, type Workbench } from '@vmark/sdk';
 import type { BrowserEngine, Posture } from '../engine/browser-engine.js';
+import { TIMED_OUT, within } from '../time-bound.js';
 import { BrowserTab, type ClosedReason, tabClosedError } from './browser-tab.js';
 
 export const MAX_AI_TABS = 8;
 /** Closed tab ids remembered, to explain later calls that name them. */
 const MAX_REMEMBERED = 64;
+/**
+ * How long a close waits for the browser to say the page is gone. Playwright's `page.close()`
+ * waits for that for ever (it swallows a refused `Target.closeTarget`), and a browser that
+ * stopped answering never says it: the call must not hang with it.
+ */
+export const CLOSE_DEADLINE_MS = 5000;
 
 export class TabRegistry implements Disposable {
   readonly #tabs = new Map<string, BrowserTab>();
@@ -85,19 +92,33 @@ export class TabRegistry implements Disposable {
     );
   }
 
-  /** Closes a tab's page. @throws TokenError `TAB_TEARDOWN_FAILED` when the page would not close. */
+  /**
+   * Closes a tab's page.
+   * @throws TokenError `TAB_TEARDOWN_FAILED` when the page would not close, or the browser did
+   *   not confirm it within CLOSE_DEADLINE_MS (the tab is then still listed until it does).
+   */
   async close(tab: BrowserTab): Promise<void> {
-    try {
-      await tab.page.close();
-    } catch (error) {
-      if (tab.closed !== null) return;
-      throw new TokenError(
-        'TAB_TEARDOWN_FAILED',
-        `tab ${tab.id} could not be closed (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); do not retry`,
-        { tabId: tab.id, destroyed: false },
-      );
+    // Settled either way: a close that fails after the deadline is no unhandled rejection.
+    const closing = tab.page.close().then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+    );
+    const outcome = await within(closing, CLOSE_DEADLINE_MS);
+    if (outcome === undefined) {
+      tab.markClosed('closed');
+      return;
     }
-    tab.markClosed('closed');
+    if (tab.closed !== null) return;
+    const why =
+      outcome === TIMED_OUT
+        ? `the browser did not confirm it within ${CLOSE_DEADLINE_MS / 1000} s`
+        : outcome instanceof Error
+          ? outcome.message.split('\n')[0]
+          : String(outcome);
+    throw new TokenError('TAB_TEARDOWN_FAILED', `tab ${tab.id} could not be closed (${why}); do not retry`, {
+      tabId: tab.id,
+      destroyed: false,
+    });
   }
 
   dispose(): void {

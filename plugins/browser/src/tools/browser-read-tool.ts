@@ -41,8 +41,9 @@ export function browserReadTool(services: BrowserReadToolServices): ToolDefiniti
     title: 'VMark Embedded Browser (read-only)',
     description:
       'The read-only half of the browser; everything returned comes from the page and is untrusted. ' +
-      'read {tabId?} → {url, snapshot, truncated?, unreachable?}: the page as a flat list of {role, name, ref} ' +
-      '(+ level for headings, checked, disabled, upload for file inputs; text entries are excerpts without a ref), ' +
+      'read {tabId?} → {url, snapshot, truncated?, omitted?, unreachable?}: the page as a flat list of {role, name, ref} ' +
+      '(+ level for headings, checked, disabled, upload for file inputs; text entries are excerpts without a ref; ' +
+      'when it does not all fit, text goes first and every visible control stays, omitted counts what went), ' +
       'iframes and shadow roots included; refs last until the page navigates. ' +
       'screenshot {tabId?} → a JPEG of the visible part. ' +
       'query {tabId?, selector, fields?: {attributes?, box?, styles?: string[]}} → {count, elements: [{ref, tag, text, …}], ' +

@@ -6,6 +6,7 @@
  */
 import { installConsole, type WorldConsole } from '../console/world-console.js';
 import { installDom } from './world-dom.js';
+import { installEpoch } from './world-epoch.js';
 import { installQuery, type WorldQuery } from './world-query.js';
 import { installRefs, type WorldRefs } from './world-refs.js';
 import { installSnapshot, type WorldSnapshot } from './world-snapshot.js';
@@ -22,9 +23,10 @@ export interface WorldLibrary {
 export const WORLD_LIBRARY_SOURCE = `globalThis.__vmark = (() => {
   const dom = (${installDom.toString()})();
   const refs = (${installRefs.toString()})();
+  const epoch = (${installEpoch.toString()})(dom);
   return Object.freeze({
     refs,
-    snapshot: (${installSnapshot.toString()})(dom, refs),
+    snapshot: (${installSnapshot.toString()})(dom, refs, epoch),
     query: (${installQuery.toString()})(dom, refs),
     wait: (${installWait.toString()})(dom, refs),
     console: (${installConsole.toString()})(),

@@ -4,6 +4,7 @@
  * World code (see world-dom.ts): runs in the page's isolated world, self-contained.
  */
 import type { WorldDom } from './world-dom.js';
+import type { WorldEpoch } from './world-epoch.js';
 import type { WorldRefs } from './world-refs.js';
 
 /** A rendered control the accessibility tree left out (an `<a>` without href, a button under aria-hidden). */
@@ -22,6 +23,8 @@ export interface SupplementEntry {
 export interface AssignResult {
   /** The ref of each pick, in order; null where its element was gone. */
   readonly refs: (string | null)[];
+  /** The picks (indices) whose element is not rendered: the first to go when a snapshot is too big. */
+  readonly unrendered: number[];
   readonly supplement: SupplementEntry[];
   readonly next: number;
 }
@@ -33,8 +36,11 @@ export interface AssignResult {
  * `assign` gives refs to the ones the host picked, plus every rendered control it did not.
  */
 export interface WorldSnapshot {
-  /** How many elements the document has: its size decides how the host reads it. */
-  size(): number;
+  /**
+   * How many elements the document has (its size decides how the host reads it), and the
+   * epoch token: while it stays the same, so does what `read` would find (world-epoch.ts).
+   */
+  state(): { size: number; epoch: string };
   /**
    * The candidate elements of the document and its open shadow roots, kept under a batch
    * number for `assign`: at most `budget`, `more` when there were others.
@@ -55,7 +61,7 @@ export interface WorldSnapshot {
   ): AssignResult;
 }
 
-export function installSnapshot(dom: WorldDom, refs: WorldRefs): WorldSnapshot {
+export function installSnapshot(dom: WorldDom, refs: WorldRefs, epoch: WorldEpoch): WorldSnapshot {
   /** What a person can operate: these must all be addressable (the coverage rule). */
   const CONTROLS = 'a, button, input, select, textarea, [role=button], [tabindex]';
   /** Elements the accessibility tree usually keeps; anything else it keeps is resolved by id. */
@@ -161,7 +167,7 @@ export function installSnapshot(dom: WorldDom, refs: WorldRefs): WorldSnapshot {
   };
 
   return {
-    size: () => document.getElementsByTagName('*').length,
+    state: () => ({ size: document.getElementsByTagName('*').length, epoch: epoch.token() }),
 
     collect(budget) {
       const roots: (Document | ShadowRoot)[] = [document, ...dom.openShadowRoots(document, 1000)];
@@ -188,8 +194,12 @@ export function installSnapshot(dom: WorldDom, refs: WorldRefs): WorldSnapshot {
       const pool = batches.get(batch) ?? [];
       const elements = picks.map((pick) => (pick >= 0 ? pool[pick] : extras[-pick - 1]) ?? null);
       const assigned = refs.refsFor(generation, elements, next);
+      const unrendered: number[] = [];
+      elements.forEach((element, index) => {
+        if (element !== null && !dom.rendered(element)) unrendered.push(index);
+      });
       const supplement: SupplementEntry[] = [];
-      if (coverage === 'none') return { refs: assigned.refs, supplement, next: assigned.next };
+      if (coverage === 'none') return { refs: assigned.refs, unrendered, supplement, next: assigned.next };
 
       const pickedSet = new Set<Element>();
       const picked: { element: Element; index: number }[] = [];
@@ -210,7 +220,7 @@ export function installSnapshot(dom: WorldDom, refs: WorldRefs): WorldSnapshot {
       missing.forEach((element, i) =>
         supplement.push(describe(element, more.refs[i]!, position(picked, element))),
       );
-      return { refs: assigned.refs, supplement, next: more.next };
+      return { refs: assigned.refs, unrendered, supplement, next: more.next };
     },
   };
 }
