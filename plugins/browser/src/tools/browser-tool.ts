@@ -3,6 +3,8 @@
  * (vmark-notes §1.1, §3.1). Every URL it answers with is redacted (§3.3).
  */
 import type { Approvals, ToolDefinition, Workbench } from '@vmark/sdk';
+import { act } from '../acting/act.js';
+import { actArgs, actRequest } from '../acting/act-args.js';
 import { executeJs, scriptArg } from '../acting/execute-js.js';
 import type { BrowserSessions } from '../session/browser-session.js';
 import { handleArg } from '../session/session-handle.js';
@@ -32,7 +34,9 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
     name: 'browser',
     title: 'VMark Embedded Browser',
     description:
-      'The half of the browser that changes something. open {url, timeoutMs?} → an AI-owned tab, loaded: ' +
+      'The half of the browser that changes something. act {tabId?, operation: click|type|scroll|key, ' +
+      'ref | role+name, text?, dy?, key?, modifiers?} → {result, url, generation, popup?}: verified first ' +
+      '(rendered, enabled, in view, not covered); a refusal is data.result.reason. open {url, timeoutMs?} → an AI-owned tab, loaded: ' +
       '{tabId, navigationId, url, title, generation, gate?}; navigate {tabId?, url, timeoutMs?}; close {tabId}; ' +
       'console_clear {tabId?} → the console entries, as browser_read console, and empties the buffer. ' +
       'Read a page with browser_read first. Pages on this machine or a private network are refused ' +
@@ -47,6 +51,14 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
       'in structuredContent.',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     actions: {
+      act: defineAction({
+        args: { tabId: tabArg(), ...actArgs() },
+        run: async ({ tabId, ...args }, call) => {
+          settings.assertEnabled();
+          const request = actRequest(args);
+          return act(registry.resolve(tabId), request, approvals, call);
+        },
+      }),
       open: defineAction({
         // A tabId is taken and ignored, as the original does (vmark-notes §3.1): open always makes a new tab.
         args: { url: urlArg(), timeoutMs: timeoutArg(), tabId: tabArg() },
