@@ -8,7 +8,8 @@ const logged = (id: string, name: string, style = '') =>
   `<button id="${id}" style="${style}" onclick="document.getElementById('log').textContent += '${id};'">${name}</button>`;
 const LOG = '<p id="log"></p>';
 
-export const ACT_PAGES: Readonly<Record<string, string>> = {
+/** A page is its HTML, or a function of the other site's origin (for a cross-site iframe). */
+export const ACT_PAGES: Readonly<Record<string, string | ((other: string) => string)>> = {
   '/overlay': page(
     'Cookies',
     `${LOG}${logged('buy', 'Buy now')}
@@ -44,13 +45,19 @@ export const ACT_PAGES: Readonly<Record<string, string>> = {
       <button type="button">Not a field</button> <button>Save</button>
     </form>${LOG}`,
   ),
-  '/places': page(
-    'Places',
-    `${LOG}<div id="host"></div><iframe title="Frame" src="/framed" style="width:300px;height:100px"></iframe>
+  '/places': (other) =>
+    page(
+      'Places',
+      `${LOG}<div id="host"></div><iframe title="Frame" src="/framed" style="width:300px;height:100px"></iframe>
+    <iframe title="Other site" src="${other}/framed-b" style="width:300px;height:100px;margin-left:40px"></iframe>
     <script>
       document.getElementById('host').attachShadow({ mode: 'open' }).innerHTML =
         '<button onclick="document.getElementById(\\'log\\').textContent += \\'shadow;\\'">Shadow button</button>';
     </script>`,
+    ),
+  '/framed-b': page(
+    'Framed elsewhere',
+    `<div style="height:30px"></div><button onclick="this.textContent = 'Other-site button (clicked)'">Other-site button</button>`,
   ),
   '/framed': page(
     'Framed',

@@ -40,7 +40,8 @@ let restoreEnv: () => void = () => {};
 
 beforeAll(async () => {
   server = await startPageServer();
-  for (const [route, html] of Object.entries(ACT_PAGES)) server.html(route, html);
+  for (const [route, html] of Object.entries(ACT_PAGES))
+    server.html(route, typeof html === 'string' ? html : html(origin('b')));
   server.route('/to-b', (_req, res) => {
     res.writeHead(302, { location: `${origin('b')}/landed` });
     res.end();
@@ -217,6 +218,11 @@ describe('act click', () => {
     expect(await text(tabId)).toBe('shadow;');
     expect((await click(tabId, 'button', 'Framed button')).result).toMatchObject({ effect: 'dom-changed' });
     expect((await snapshot(tabId)).some((e) => e.name === 'Framed button (clicked)')).toBe(true);
+    // Another site's frame runs in a process of its own: its point is mapped into the page's view.
+    expect((await click(tabId, 'button', 'Other-site button')).result).toMatchObject({
+      effect: 'dom-changed',
+    });
+    expect((await snapshot(tabId)).some((e) => e.name === 'Other-site button (clicked)')).toBe(true);
     await close(tabId);
   });
 
