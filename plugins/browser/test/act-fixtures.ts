@@ -73,6 +73,7 @@ export const ACT_PAGES: Readonly<Record<string, string | ((other: string) => str
     `${LOG}<button>Does nothing</button>${logged('changes', 'Changes the page')}
     <a href="/landed">Next page</a> <a href="/to-b">Elsewhere</a>
     <button onclick="for (let i = 0; i < 50; i++) window.open('/popup-' + i)">Open many</button>
+    <button onclick="history.pushState({}, '', '#inbox')">Open inbox</button>
     <input aria-label="Focus target">
     <button onclick="document.querySelector('[aria-label=\\'Focus target\\']').focus()">Move focus</button>`,
   ),

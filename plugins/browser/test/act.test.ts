@@ -361,6 +361,24 @@ describe('act approvals', () => {
     await close(tabId);
   });
 
+  it('an in-page (history) navigation spends an approval too, though the URL shown is the same', async () => {
+    answer = 'nobody';
+    const tabId = await open('/effects');
+    const waiting = await tryClick(tabId, 'button', 'Changes the page');
+    const { requestId } = waiting.data as { requestId: string };
+    answer = 'allow';
+    const spa = await click(tabId, 'button', 'Open inbox');
+    expect(spa.result).toMatchObject({ effect: 'navigation-started' });
+    expect(spa.url).toBe(`${origin()}/effects`);
+    desk.decide(requestId, 'allow');
+    answer = 'nobody';
+    const again = await tryClick(tabId, 'button', 'Changes the page');
+    expect(again.data).toMatchObject({ needsApproval: true });
+    expect((again.data as { requestId: string }).requestId).not.toBe(requestId);
+    expect(await text(tabId)).toBe('');
+    await close(tabId);
+  });
+
   it('a denied act is refused and clicks nothing', async () => {
     answer = 'deny';
     const tabId = await open('/effects');
