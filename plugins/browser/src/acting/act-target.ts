@@ -28,7 +28,6 @@ export type ActReason = VerifyReason | 'ambiguous' | 'rejected-value' | 'no-such
 /** An act refused before anything was dispatched: `data.result` (vmark-notes §3.1). */
 export interface ActRefusal {
   readonly reason: ActReason;
-  readonly detail: string;
   readonly by?: string;
   readonly candidates?: readonly string[];
   readonly matchedTotal?: number;
@@ -67,13 +66,12 @@ export async function locate(tab: BrowserTab, target: ActTarget): Promise<Target
       return { entry, document, verdict };
     }),
   );
-  const visible = checked.filter(({ verdict }) => verdict.ok || verdict.reason !== 'hidden');
+  const visible = checked.filter(({ verdict }) => !('reason' in verdict) || verdict.reason !== 'hidden');
   const counts = { matchedTotal: matches.length, matchedVisible: visible.length };
   if (visible.length === 0) {
-    const first = checked[0]!.verdict;
     return {
       kind: 'refused',
-      refusal: { reason: 'hidden', detail: first.ok ? 'it is not rendered' : first.detail, ...counts },
+      refusal: { reason: 'hidden', ...counts },
     };
   }
   if (visible.length > 1) {
@@ -81,7 +79,6 @@ export async function locate(tab: BrowserTab, target: ActTarget): Promise<Target
       kind: 'refused',
       refusal: {
         reason: 'ambiguous',
-        detail: `${visible.length} rendered elements are a ${target.role} named "${target.name}": act on one of the candidates by ref`,
         candidates: visible.map(({ entry }) => entry.ref!),
         ...counts,
       },
@@ -95,7 +92,8 @@ export async function locate(tab: BrowserTab, target: ActTarget): Promise<Target
 }
 
 /**
- * The world's verdict on acting on `ref` now (act-verify.ts).
+ * The world's verdict on acting on `ref` now (act-verify.ts): the point to press, or the
+ * refusal as the client is told it (the world's `detail` is for a person reading the code).
  * @throws TokenError `STALE_REF` when its element has left the page.
  */
 export async function verify(
@@ -103,7 +101,7 @@ export async function verify(
   document: FrameDocument,
   ref: string,
   options: { readonly hitTest: boolean; readonly scroll: boolean },
-): Promise<{ ok: true; x: number; y: number } | Exclude<Verified, { ok: true } | { problem: unknown }>> {
+): Promise<{ readonly x: number; readonly y: number } | ActRefusal> {
   const verdict = await document.world.library<Verified>(document.frameId, 'act', 'verify', [
     tab.generation,
     ref,
@@ -111,5 +109,6 @@ export async function verify(
     options.scroll,
   ]);
   if ('problem' in verdict) throw refGone(ref, verdict.problem);
-  return verdict;
+  if (verdict.ok) return { x: verdict.x, y: verdict.y };
+  return { reason: verdict.reason, ...(verdict.by === undefined ? {} : { by: verdict.by }) };
 }

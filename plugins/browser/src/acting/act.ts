@@ -30,19 +30,14 @@ export interface ActResult {
   readonly popup?: { readonly url: string };
 }
 
-/** What was acted on, and what followed. */
+/** What followed an act (the fields of vmark-notes §3.1, and `effect`). */
 export interface ActDone {
-  readonly ref?: string;
-  readonly role?: string;
-  readonly name?: string;
   readonly matchedTotal?: number;
   readonly matchedVisible?: number;
   /** After a click: what it did. */
   readonly effect?: Effect;
   /** After a key: what the browser did with it (a submit on Enter, a focus move on Tab). */
   readonly defaultAction?: 'submit' | 'focus-moved';
-  /** After a scroll by `dy`: how far the page moved. */
-  readonly scrolledBy?: number;
 }
 
 /** How often a target that moves when the pointer reaches it is followed. */
@@ -96,7 +91,7 @@ export async function act(
       { generation: tab.generation },
     );
   }
-  const done = located ? { ref: located.ref, role: located.role, name: located.name, ...counts } : {};
+  const done: ActDone = counts;
 
   switch (request.operation) {
     case 'click': {
@@ -122,16 +117,15 @@ export async function act(
     case 'scroll': {
       if (located) {
         const inView = await world<boolean | string>(tab, located, 'scrollTo', []);
-        if (inView !== true)
-          return answer({ reason: 'offscreen', detail: 'it could not be scrolled into view', ...counts });
+        if (inView !== true) return answer({ reason: 'offscreen', ...counts });
         return answer(done);
       }
+      // Wheel scrolling is animated: the answer waits for its end, so that a read next sees where it went.
       const main = await tab.perception.frames.main();
-      const before = await main.world.library<number>(main.frameId, 'act', 'scrollY', []);
       const ended = main.world.library<number>(main.frameId, 'act', 'scrollEnd', [SCROLL_END_MS]);
       await wheel(tab, request.dy!);
-      const after = await ended.catch(() => before);
-      return answer({ scrolledBy: after - before });
+      await ended.catch(() => undefined);
+      return answer(done);
     }
   }
 }
@@ -151,18 +145,14 @@ async function checkBefore(
   if (located === null) return null;
   const pressing = request.operation === 'click' || request.operation === 'type';
   const verdict = await verify(tab, located.document, located.ref, { hitTest: pressing, scroll: true });
-  if (!verdict.ok) {
-    // A select is chosen from, not pressed: a cover over it does not stop that.
-    const select = request.operation === 'type' && (await fieldOf(tab, located)) === 'select';
-    if (!(select && verdict.reason === 'obscured')) return verdict;
-  }
+  if ('reason' in verdict) return verdict;
   if (request.operation !== 'type') return null;
   const kind = await fieldOf(tab, located);
   if (kind === 'not-a-field') {
-    return { reason: 'rejected-value', detail: `${located.role} "${located.name}" does not take typed text` };
+    return { reason: 'rejected-value' }; // not a field that takes text
   }
   if (kind === 'select' && !(await world<boolean>(tab, located, 'choose', [request.text, false]))) {
-    return { reason: 'no-such-option', detail: 'no option of it has that label or value' };
+    return { reason: 'no-such-option' };
   }
   return null;
 }
@@ -171,20 +161,14 @@ async function checkBefore(
 async function aim(tab: BrowserTab, located: Located): Promise<Point | ActRefusal> {
   let verdict = await verify(tab, located.document, located.ref, { hitTest: true, scroll: true });
   for (let moves = 0; ; moves++) {
-    if (!verdict.ok) return verdict;
+    if ('reason' in verdict) return verdict;
     const point = await pagePoint(tab, located.document, verdict);
     await movePointer(tab, point);
     const again = await verify(tab, located.document, located.ref, { hitTest: true, scroll: false });
-    if (again.ok && Math.abs(again.x - verdict.x) < 1 && Math.abs(again.y - verdict.y) < 1) return point;
-    if (moves >= MAX_HOVER_MOVES) {
-      return again.ok
-        ? {
-            reason: 'obscured',
-            by: 'it moves away from the pointer',
-            detail: 'it moves whenever the pointer reaches it',
-          }
-        : again;
-    }
+    if ('reason' in again) return again;
+    if (Math.abs(again.x - verdict.x) < 1 && Math.abs(again.y - verdict.y) < 1) return point;
+    // It moves whenever the pointer reaches it.
+    if (moves >= MAX_HOVER_MOVES) return { reason: 'obscured', by: 'it moves away from the pointer' };
     verdict = again;
   }
 }
@@ -199,7 +183,7 @@ async function type(
   const kind = await fieldOf(tab, located);
   if (kind === 'select') {
     if (!(await world<boolean>(tab, located, 'choose', [text, true])))
-      return { reason: 'no-such-option', detail: 'no option of it has that label or value', ...counts };
+      return { reason: 'no-such-option', ...counts };
     return done;
   }
   // Focused as a person focuses it, by a click on it; then what it holds is replaced.
@@ -211,9 +195,9 @@ async function type(
   else await insertText(tab, text);
   if (!(await world<boolean>(tab, located, 'holds', [text]))) {
     // The value is the page's now; what was typed is never echoed back.
+    // A limit, a mask, or the page changed it.
     return {
       reason: 'rejected-value',
-      detail: 'the field does not hold what was typed (a limit, a mask, or the page changed it)',
       ...counts,
     };
   }
