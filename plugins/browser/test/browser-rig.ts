@@ -91,3 +91,18 @@ export async function startRig(options: RigOptions): Promise<Rig> {
     },
   };
 }
+
+/**
+ * Sets environment variables the browser plugin reads when it starts (for a test host's
+ * plugin), and returns how to put back what was there.
+ */
+export function setBrowserEnv(values: Readonly<Record<string, string>>): () => void {
+  const before = Object.fromEntries(Object.keys(values).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, values);
+  return () => {
+    for (const [key, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  };
+}

@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { readManifest, startTestHost, type TestHost } from '@vmark/sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import browserPlugin from '../src/index.js';
+import { setBrowserEnv } from './browser-rig.js';
 import { type FixtureServer, HOST_RULES, serveFixtures } from './fixture-server.js';
 import { PAGES } from './perception-fixtures.js';
 
@@ -17,25 +18,18 @@ const manifest = readManifest(new URL('../manifest.json', import.meta.url)) as {
 
 let kit: TestHost;
 let fixtures: FixtureServer;
-const saved = { allow: process.env.VMARK_BROWSER_ALLOW_PRIVATE, rules: process.env.VMARK_BROWSER_HOST_RULES };
+let restoreEnv: () => void = () => {};
 
 beforeAll(async () => {
   fixtures = await serveFixtures(PAGES);
-  process.env.VMARK_BROWSER_ALLOW_PRIVATE = '1';
-  process.env.VMARK_BROWSER_HOST_RULES = HOST_RULES;
+  restoreEnv = setBrowserEnv({ VMARK_BROWSER_ALLOW_PRIVATE: '1', VMARK_BROWSER_HOST_RULES: HOST_RULES });
   kit = await startTestHost({ plugins: [{ manifest, plugin: browserPlugin }] });
 }, 60_000);
 
 afterAll(async () => {
   await kit?.dispose();
   await fixtures?.close();
-  for (const [key, value] of [
-    ['VMARK_BROWSER_ALLOW_PRIVATE', saved.allow],
-    ['VMARK_BROWSER_HOST_RULES', saved.rules],
-  ] as const) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
+  restoreEnv();
 });
 
 async function open(path: string): Promise<string> {
@@ -77,7 +71,16 @@ describe('the perception actions over MCP', () => {
       ],
     };
     const working: Record<string, string[]> = {
-      browser: ['open', 'navigate', 'close', 'execute_js', 'session_save', 'session_load', 'console_clear'],
+      browser: [
+        'act',
+        'open',
+        'navigate',
+        'close',
+        'execute_js',
+        'session_save',
+        'session_load',
+        'console_clear',
+      ],
       browser_read: ['read', 'screenshot', 'query', 'extract', 'console', 'wait', 'wait_for'],
     };
     for (const name of ['browser', 'browser_read']) {

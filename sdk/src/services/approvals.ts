@@ -54,4 +54,10 @@ export interface Approvals {
    *   all or from this connection.
    */
   request(request: ApprovalRequest, call: ToolCall): Promise<ApprovalOutcome>;
+  /**
+   * Whether a person's standing grant ("Allow on this site") covers `operation` on `origin`
+   * for the calling connection, asking nobody. Optional: where it is missing the answer is no
+   * (fail closed).
+   */
+  hasStandingGrant?(grant: { readonly operation: string; readonly origin: string }, call: ToolCall): boolean;
 }

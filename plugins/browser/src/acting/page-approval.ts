@@ -31,7 +31,9 @@ export async function approvePageChange(
   const outcome = await approvals.request(
     {
       operation,
-      subject: `${what} — on ${tab.url} (page ${tab.generation})`,
+      // The tab and its page generation too: an allowance left over in one tab (its page navigated
+      // before it was used) is never spent in another that shows the same URL.
+      subject: `${what} — on ${tab.url} (${tab.id}, page ${tab.generation})`,
       origin,
       grantable: !NEVER_STANDING.has(operation),
     },
@@ -40,4 +42,19 @@ export async function approvePageChange(
   if (outcome.decision === 'allowed') return;
   if (outcome.decision === 'denied') throw approvalDenied(operation, tab.url, outcome.requestId);
   throw approvalRequired(operation, tab.url, outcome.requestId, request.retry);
+}
+
+/**
+ * Whether a standing grant covers `operation` on the tab's origin for the asking connection,
+ * without asking anyone: a bare `ref` is honoured only then (vmark-notes §3.1), since a prompt
+ * needs a readable element. Fails closed — a broker that cannot tell answers no.
+ */
+export function hasStandingGrant(
+  approvals: Approvals,
+  call: ToolCall,
+  tab: BrowserTab,
+  operation: PageOperation,
+): boolean {
+  if (NEVER_STANDING.has(operation)) return false;
+  return approvals.hasStandingGrant?.({ operation, origin: originForAgent(tab.page.url()) }, call) ?? false;
 }

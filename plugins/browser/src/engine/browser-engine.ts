@@ -168,6 +168,9 @@ export class BrowserEngine {
       timeout: START_MS,
       headless: !this.options.headed,
       args: chromiumArgs({ asRoot: process.getuid?.() === 0 }),
+      // Chromium's popup blocker stays on: a page may open at most one popup per user gesture
+      // (and `act` closes that one), never a flood of them.
+      ignoreDefaultArgs: ['--disable-popup-blocking'],
       proxy: {
         server: proxy.server,
         bypass: PROXY_BYPASS,

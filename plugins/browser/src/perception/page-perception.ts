@@ -82,7 +82,8 @@ export class PagePerception {
   }
 }
 
-function refGone(ref: string, problem: RefProblem): TokenError {
+/** `STALE_REF` for a ref whose element the world no longer has. */
+export function refGone(ref: string, problem: RefProblem): TokenError {
   return new TokenError(
     'STALE_REF',
     problem === 'gone'

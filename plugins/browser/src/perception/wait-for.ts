@@ -9,6 +9,7 @@
 import type { Page } from 'playwright-core';
 import { TokenError } from '@vmark/sdk';
 import type { BrowserTab } from '../tabs/browser-tab.js';
+import type { SnapshotEntry } from './document-snapshot.js';
 import { sleep, withDeadline } from './deadline.js';
 
 export type WaitTarget =
@@ -74,15 +75,7 @@ async function check(tab: BrowserTab, target: WaitTarget, generation: number): P
     case 'role': {
       // As `read` lists the page: the same roles and names, frames included.
       const { snapshot } = await perception.read(tab.url);
-      const name = target.name === undefined ? undefined : comparable(target.name);
-      const entry = snapshot.find(
-        (e) =>
-          e.ref !== undefined &&
-          e.role === target.role &&
-          (name === undefined ||
-            comparable(e.name) === name ||
-            (e.name.endsWith('…') && name.startsWith(comparable(e.name.slice(0, -1))))),
-      );
+      const entry = snapshot.find((e) => e.ref !== undefined && named(e, target.role, target.name));
       return entry === undefined ? { matched: false } : { matched: true, ref: entry.ref! };
     }
     case 'text': {
@@ -107,6 +100,20 @@ async function check(tab: BrowserTab, target: WaitTarget, generation: number): P
 
 function comparable(name: string): string {
   return name.replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/**
+ * Whether a read entry is the element of `role` named `name` (any name when omitted): names
+ * compared without case or spacing, a name `read` cut (ending in …) by its beginning.
+ */
+export function named(entry: SnapshotEntry, role: string, name: string | undefined): boolean {
+  if (entry.role !== role) return false;
+  if (name === undefined) return true;
+  const wanted = comparable(name);
+  return (
+    comparable(entry.name) === wanted ||
+    (entry.name.endsWith('…') && wanted.startsWith(comparable(entry.name.slice(0, -1))))
+  );
 }
 
 /** The main document's next change, or `ms`; a document going away (navigation) ends the wait too. */

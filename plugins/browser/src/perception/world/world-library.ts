@@ -4,6 +4,7 @@
  * see nor replace — holding the refs of the document and the functions perception calls.
  * Its parts are installers in this folder, serialized with Function.prototype.toString.
  */
+import { installAct, type WorldAct } from '../../acting/act-verify.js';
 import { installConsole, type WorldConsole } from '../console/world-console.js';
 import { installDom } from './world-dom.js';
 import { installQuery, type WorldQuery } from './world-query.js';
@@ -17,6 +18,8 @@ export interface WorldLibrary {
   readonly query: WorldQuery;
   readonly wait: WorldWait;
   readonly console: WorldConsole;
+  /** `act`'s checks and watches (acting/act-verify.ts). */
+  readonly act: WorldAct;
 }
 
 export const WORLD_LIBRARY_SOURCE = `globalThis.__vmark = (() => {
@@ -28,6 +31,7 @@ export const WORLD_LIBRARY_SOURCE = `globalThis.__vmark = (() => {
     query: (${installQuery.toString()})(dom, refs),
     wait: (${installWait.toString()})(dom, refs),
     console: (${installConsole.toString()})(),
+    act: (${installAct.toString()})(dom, refs),
   });
 })();`;
 
