@@ -18,10 +18,6 @@ export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
-    // Vitest's default is one worker less than the cores: on CI's 2 cores, one file at a time. Most of
-    // the time goes to end-to-end files that wait on the built CLI and Chromium, so two files at once
-    // keep both cores busy (every test makes its own temp folders, homes and ports).
-    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
