@@ -14,7 +14,7 @@ const live = new Set();
  * Spawns `command args…` and connects (the MCP initialize handshake).
  * @returns {Promise<McpServerHandle>}
  */
-export async function connectStdio({ name, command, args, env, cwd }) {
+export async function connectStdio({ name, command, args, env, cwd, capabilities = {} }) {
   const transport = new StdioClientTransport({
     command,
     args,
@@ -28,7 +28,8 @@ export async function connectStdio({ name, command, args, env, cwd }) {
   transport.stderr?.on('data', (chunk) => {
     stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
   });
-  const client = new Client({ name: 'vmark-bench', version: '0.1.0' }, { capabilities: {} });
+  // `capabilities`: what the client declares, e.g. `{elicitation: {}}` to be asked for approvals.
+  const client = new Client({ name: 'vmark-bench', version: '0.1.0' }, { capabilities });
   const handle = {
     name,
     client,

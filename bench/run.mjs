@@ -7,7 +7,7 @@
  * failed, or the file on disk does not hold what was written).
  *
  *   node bench/run.mjs [--quick] [--cold-runs N] [--small-iters N] [--large-iters N] [--huge-iters N]
- *                      [--warmup N] [--only cold,small,large,huge,cjk,workflow,coherence,editor,load,browser,reader] [--tmp DIR] [--keep]
+ *                      [--warmup N] [--only cold,small,large,huge,cjk,workflow,coherence,editor,load,browser,act,reader] [--tmp DIR] [--keep]
  *                      [--vmark-node-arg=ARG]... [--peer-node-arg=ARG]...
  *
  * Environment: BENCH_QUICK=1, BENCH_COLD_RUNS, BENCH_SMALL_ITERS, BENCH_LARGE_ITERS,
@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { documentAt, markdownBody, markerLine } from './markdown-fixture.mjs';
 import { callTool, closeAll, connectStdio } from './mcp-stdio.mjs';
+import { runBrowserActBench } from './browser-act.mjs';
 import { runBrowserSnapshotBench } from './browser-snapshot.mjs';
 import { runCjkBench } from './cjk-format.mjs';
 import { runCoherenceEdgesBench } from './coherence-edges.mjs';
@@ -62,6 +63,7 @@ const SECTIONS = [
   'editor',
   'load',
   'browser',
+  'act',
   'reader',
 ];
 const TARGET_NAMES = { small: 'round_trip_10kb', large: 'round_trip_1mb' };
@@ -135,7 +137,7 @@ function fileHelp() {
   --huge-iters N          10 MB round trips per server (default 8; quick 3)
   --large-iters N         1 MB round trips per server (default 30; quick 8)
   --warmup N              untimed round trips first (default 20 / 5; quick 5 / 2)
-  --only LIST             any of cold,small,large,huge,cjk,workflow,coherence,editor,load,browser,reader (default all)
+  --only LIST             any of cold,small,large,huge,cjk,workflow,coherence,editor,load,browser,act,reader (default all)
   --tmp DIR               where the temp workspace goes (default the OS temp folder)
   --keep                  keep the temp folder (for inspection)
   --vmark-node-arg=ARG    extra node flag for the vmark server, e.g. --vmark-node-arg=--cpu-prof (repeatable)
@@ -583,6 +585,8 @@ async function main() {
     // browser_read read against Playwright's AI snapshot on the readability corpus, same Chromium (bench/browser-snapshot.mjs).
     if (options.only.has('browser'))
       results.browser = await runBrowserSnapshotBench({ quick: options.quick, log });
+    // "Find the sign-up link and click it" against Playwright MCP over stdio, same Chromium (bench/browser-act.mjs).
+    if (options.only.has('act')) results.act = await runBrowserActBench({ log });
     // Reader mode on the readability and defuddle corpora against both peers (bench/reader.mjs prints its own tables).
     if (options.only.has('reader')) results.reader = await runReaderBench({ quick: options.quick, log });
 
@@ -640,6 +644,10 @@ async function main() {
       summary.browser_read = browser;
       for (const [name, target] of Object.entries(browser.targets))
         summary.targets[`browser_read_${name}`] = target;
+    }
+    if (results.act) {
+      summary.browser_act = results.act;
+      summary.targets.browser_act_tokens = results.act.targets.tokens;
     }
     if (results.reader) summary.reader = results.reader;
     if (results.coherence) {
