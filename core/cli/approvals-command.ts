@@ -7,6 +7,7 @@ import { listRunningHosts, type RunningHost } from '../control/host-file.js';
 import { APPROVALS_COMMAND_LINE } from './command-lines.js';
 import { vmarkHome } from '../composition/environment.js';
 import { ago } from './ago.js';
+import { askEveryHost } from './every-host.js';
 import { listGrants, revokeGrants, revokeTarget } from './grants-command.js';
 import { terminalIo } from './terminal-io.js';
 
@@ -36,29 +37,21 @@ export function approvalsCommand(argv: string[]): Promise<number> {
 }
 
 async function list(json: boolean): Promise<number> {
-  const home = vmarkHome();
-  const hosts = await listRunningHosts(home);
-  if (hosts.length === 0) {
-    process.stdout.write(json ? '[]\n' : `no running vmark host (VMARK_HOME=${home})\n`);
-    return 0;
-  }
-  const listings = await Promise.all(
-    hosts.map(async (host) => {
-      try {
-        const response = await controlRequest(host, 'GET', '/approvals');
-        const approvals = (response.body as { approvals?: unknown } | null)?.approvals;
-        if (response.status !== 200 || !Array.isArray(approvals) || !approvals.every(isEntry)) {
-          throw new Error(
-            `vmark host ${host.pid} answered ${response.status}: ${replyMessage(response.body)}`,
-          );
-        }
-        return { host, entries: approvals };
-      } catch (error) {
-        process.stderr.write(`vmark: ${error instanceof Error ? error.message : String(error)}\n`);
-        return { host, entries: [] };
+  const answers = await askEveryHost(json, async (host): Promise<ApprovalEntry[]> => {
+    try {
+      const response = await controlRequest(host, 'GET', '/approvals');
+      const approvals = (response.body as { approvals?: unknown } | null)?.approvals;
+      if (response.status !== 200 || !Array.isArray(approvals) || !approvals.every(isEntry)) {
+        throw new Error(`vmark host ${host.pid} answered ${response.status}: ${replyMessage(response.body)}`);
       }
-    }),
-  );
+      return approvals;
+    } catch (error) {
+      process.stderr.write(`vmark: ${error instanceof Error ? error.message : String(error)}\n`);
+      return [];
+    }
+  });
+  if (answers === undefined) return 0;
+  const listings = answers.map(({ host, answer }) => ({ host, entries: answer }));
   if (json) {
     const entries: ListedEntry[] = listings.flatMap(({ host, entries }) =>
       entries.map((entry) => ({ ...entry, hostPid: host.pid })),

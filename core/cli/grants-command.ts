@@ -5,6 +5,7 @@ import { canonicalOrigin } from '../approvals/canonical-origin.js';
 import { NotAnOriginError, type StandingGrant } from '../approvals/standing-grant.js';
 import { vmarkHome } from '../composition/environment.js';
 import { ago } from './ago.js';
+import { askEveryHost } from './every-host.js';
 import { controlRequest, replyMessage } from '../control/control-client.js';
 import { listRunningHosts, type RunningHost } from '../control/host-file.js';
 
@@ -38,18 +39,9 @@ export function revokeTarget(
 }
 
 export async function listGrants(json: boolean): Promise<number> {
-  const home = vmarkHome();
-  const hosts = await listRunningHosts(home);
-  if (hosts.length === 0) {
-    process.stdout.write(json ? '[]\n' : `no running vmark host (VMARK_HOME=${home})\n`);
-    return 0;
-  }
-  const listings = await Promise.all(
-    hosts.map(async (host) => {
-      const reply = await ask(host, 'GET', '/grants', 'grants');
-      return { host, grants: reply ?? [] };
-    }),
-  );
+  const answers = await askEveryHost(json, (host) => ask(host, 'GET', '/grants', 'grants'));
+  if (answers === undefined) return 0;
+  const listings = answers.map(({ host, answer }) => ({ host, grants: answer ?? [] }));
   if (json) {
     const all = listings.flatMap(({ host, grants }) =>
       grants.map((grant) => ({ ...grant, hostPid: host.pid })),
