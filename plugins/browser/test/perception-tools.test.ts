@@ -77,7 +77,16 @@ describe('the perception actions over MCP', () => {
       ],
     };
     const working: Record<string, string[]> = {
-      browser: ['open', 'navigate', 'close', 'execute_js', 'session_save', 'session_load', 'console_clear'],
+      browser: [
+        'open',
+        'navigate',
+        'close',
+        'style',
+        'execute_js',
+        'session_save',
+        'session_load',
+        'console_clear',
+      ],
       browser_read: ['read', 'screenshot', 'query', 'extract', 'console', 'wait', 'wait_for'],
     };
     for (const name of ['browser', 'browser_read']) {

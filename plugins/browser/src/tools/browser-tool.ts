@@ -4,6 +4,8 @@
  */
 import type { Approvals, ToolDefinition, Workbench } from '@vmark/sdk';
 import { executeJs, scriptArg } from '../acting/execute-js.js';
+import { styleTab } from '../acting/style.js';
+import { styleArgs, styleChange } from '../acting/style-args.js';
 import type { BrowserSessions } from '../session/browser-session.js';
 import { handleArg } from '../session/session-handle.js';
 import { ArgumentError, defineAction, defineTool, z } from '@vmark/sdk';
@@ -34,6 +36,8 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
     description:
       'The half of the browser that changes something. open {url, timeoutMs?} → an AI-owned tab, loaded: ' +
       '{tabId, navigationId, url, title, generation, gate?}; navigate {tabId?, url, timeoutMs?}; close {tabId}; ' +
+      'style {tabId?, ref? | selector?, set?: {property: value}, addClasses?, removeClasses?, injectCss?} → ' +
+      'changes how the page looks (injectCss is page-wide), after a person approves the exact change; ' +
       'console_clear {tabId?} → the console entries, as browser_read console, and empties the buffer. ' +
       'Read a page with browser_read first. Pages on this machine or a private network are refused ' +
       '(PERMISSION_DENIED, final). A TIMEOUT still carries the navigationId: pick the result up with ' +
@@ -79,6 +83,14 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
           const tab = registry.resolve(tabId);
           await registry.close(tab);
           return { tabId: tab.id, closed: true, destroyed: true };
+        },
+      }),
+      style: defineAction({
+        args: { tabId: tabArg(), ...styleArgs() },
+        run: async ({ tabId, ...args }, call) => {
+          settings.assertEnabled();
+          const change = styleChange(args);
+          return styleTab(registry.resolve(tabId), change, approvals, call);
         },
       }),
       execute_js: defineAction({
