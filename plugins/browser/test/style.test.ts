@@ -66,6 +66,13 @@ beforeEach(async () => {
   });
 });
 
+/** The form of the `index`-th question (an approval is always a form, never a URL). */
+function formOf(index: number): unknown {
+  const params = asked[index]!;
+  if (!('requestedSchema' in params)) throw new Error('the question was not a form');
+  return params.requestedSchema;
+}
+
 afterEach(async () => {
   for (const tabId of tabs.splice(0)) await call({ action: 'close', tabId });
 });
@@ -242,7 +249,7 @@ describe('style approvals through elicitation', () => {
     expect(declined.isError).toBe(true);
     expect(declined.text).toMatch(/^the user declined 'style' on http:\/\/127\.0\.0\.1:\d+\/\. Do not retry/);
     expect(declined.structured).toMatchObject({ needsApproval: true, denied: true, operation: 'style' });
-    expect(asked[0]!.requestedSchema).toEqual({
+    expect(formOf(0)).toEqual({
       type: 'object',
       properties: {
         allow: expect.objectContaining({
@@ -285,7 +292,7 @@ describe('style approvals through elicitation', () => {
     const tabId = await open();
     answers = [ON_SITE, ON_SITE];
     const first = await call({ action: 'execute_js', tabId, script: 'return 1;' });
-    expect(asked[0]!.requestedSchema).toEqual({ type: 'object', properties: {} });
+    expect(formOf(0)).toEqual({ type: 'object', properties: {} });
     // The form offered no choice: the accept counts once.
     expect(first.data).toMatchObject({ result: 1 });
     expect((await call({ action: 'execute_js', tabId, script: 'return 1;' })).data).toMatchObject({
