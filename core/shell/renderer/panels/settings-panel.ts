@@ -121,9 +121,10 @@ export class SettingsPanel {
   }
 
   #grantList(): HTMLElement {
-    const section = element('section', 'settings-group settings-grants');
+    // Not a plugin's group of settings: the host's own list, titled alike.
+    const section = element('section', 'settings-grants');
     section.append(
-      element('h3', 'settings-group-title', 'Standing grants'),
+      element('h3', 'settings-grants-title', 'Standing grants'),
       element(
         'p',
         'setting-description',
