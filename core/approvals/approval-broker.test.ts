@@ -5,7 +5,8 @@ import { Container } from 'inversify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApprovalNotFoundError } from './approval-entry.js';
 import { DECEPTIVE_CHARACTERS } from '../protocol/deceptive-characters.js';
-import { APPROVAL_ID } from './approval-id.js';
+import { APPROVAL_ID, GRANT_ID } from './approval-id.js';
+import { GrantNotFoundError, NotAnOriginError } from './standing-grant.js';
 import {
   ALLOWED_TTL_MS,
   ApprovalBroker,
@@ -648,6 +649,30 @@ describe('standing grants', () => {
     });
   });
 
+  it('answers whether a grant stands without asking anyone, for its connection, operation and origin only', async () => {
+    const ask = vi.fn(() => Promise.resolve<'allow-site'>('allow-site'));
+    broker.registerApprover(uiApprover(ask));
+    const click = { operation: 'click', origin: 'https://a.example' };
+    expect(broker.hasStandingGrant(click, toolCall())).toBe(false);
+    await broker.request({ ...NAVIGATE, operation: 'click' }, toolCall());
+    expect(ask).toHaveBeenCalledTimes(1);
+    expect(broker.hasStandingGrant(click, toolCall())).toBe(true);
+    // Another spelling of the same origin is the same origin; nothing else is covered.
+    expect(broker.hasStandingGrant({ ...click, origin: 'HTTPS://A.example:443' }, toolCall())).toBe(true);
+    expect(broker.hasStandingGrant({ ...click, origin: 'https://b.example' }, toolCall())).toBe(false);
+    expect(broker.hasStandingGrant({ ...click, operation: 'type' }, toolCall())).toBe(false);
+    expect(broker.hasStandingGrant(click, callOf('conn-2'))).toBe(false);
+    // Never standing, and malformed questions, answer no.
+    expect(broker.hasStandingGrant({ operation: 'eval', origin: 'https://a.example' }, toolCall())).toBe(
+      false,
+    );
+    expect(broker.hasStandingGrant({ ...click, origin: 'not an origin' }, toolCall())).toBe(false);
+    expect(broker.hasStandingGrant(click, callOf(''))).toBe(false);
+    expect(ask).toHaveBeenCalledTimes(1);
+    broker.revoke({ all: true });
+    expect(broker.hasStandingGrant(click, toolCall())).toBe(false);
+  });
+
   it('passes the call signal to the UI approver, so a cancelled call withdraws its dialog', async () => {
     const ask = vi.fn((_question: ApproverQuestion, _signal: AbortSignal) => Promise.resolve<'deny'>('deny'));
     broker.registerApprover(uiApprover(ask));
@@ -655,4 +680,175 @@ describe('standing grants', () => {
     await broker.request(OPEN, call);
     expect(ask.mock.calls[0]![1]).toBe(call.signal);
   });
+});
+
+describe('standing grants, listed and revoked', () => {
+  const CLICK: ApprovalRequest = {
+    operation: 'click',
+    subject: 'click button "Go" — on https://a.example/ (page 1)',
+    origin: 'https://a.example',
+    grantable: true,
+  };
+  const onSite = () => broker.registerApprover(uiApprover(() => Promise.resolve('allow-site')));
+
+  it('lists each grant value-free: operation, canonical origin, who holds it, when and where given', async () => {
+    const registration = onSite();
+    await broker.request({ ...CLICK, origin: 'HTTPS://A.Example:443' }, toolCall());
+    await broker.request({ ...CLICK, origin: 'https://Bücher.example.' }, callOf('conn-2'));
+    registration.dispose();
+    expect(broker.grants()).toEqual([
+      {
+        id: expect.stringMatching(GRANT_ID),
+        operation: 'click',
+        origin: 'https://a.example',
+        connectionId: 'conn-1',
+        clientName: 'test-client',
+        principal: null,
+        grantedBy: 'ui',
+        grantedAt: '2026-01-02T03:04:05.000Z',
+      },
+      expect.objectContaining({ origin: 'https://xn--bcher-kva.example', connectionId: 'conn-2' }),
+    ]);
+    // The spelling does not matter: the canonical origin is what the grant covers.
+    expect(await broker.request({ ...CLICK, origin: 'https://a.example:443/' }, toolCall())).toMatchObject({
+      decision: 'allowed',
+    });
+    expect(JSON.stringify(broker.grants())).not.toContain('Go');
+  });
+
+  it('gives one grant per (connection, operation, origin), however often it is said', async () => {
+    onSite();
+    await broker.request(CLICK, toolCall());
+    await broker.request({ ...CLICK, subject: 'another' }, toolCall());
+    expect(broker.grants()).toHaveLength(1);
+  });
+
+  it('revokes one by id: the next call of that connection asks again', async () => {
+    const registration = onSite();
+    await broker.request(CLICK, toolCall());
+    await broker.request({ ...CLICK, operation: 'type' }, toolCall());
+    registration.dispose();
+    const [click, type] = broker.grants();
+    expect(broker.revoke({ id: click!.id })).toEqual([click]);
+    expect(broker.grants()).toEqual([type]);
+    expect(await broker.request(CLICK, toolCall())).toMatchObject({ decision: 'pending' });
+    expect(() => broker.revoke({ id: click!.id })).toThrow(GrantNotFoundError);
+    expect(() => broker.revoke({ id: 'grt-AAAAAAAA' })).toThrow(/already revoked, or never existed/);
+  });
+
+  it('revokes every grant on an origin, in any spelling of it, or all of them', async () => {
+    onSite();
+    await broker.request(CLICK, toolCall());
+    await broker.request(CLICK, callOf('conn-2'));
+    await broker.request({ ...CLICK, origin: 'https://b.example' }, toolCall());
+    expect(broker.revoke({ origin: 'HTTPS://A.EXAMPLE:443' }).map((g) => g.connectionId)).toEqual([
+      'conn-1',
+      'conn-2',
+    ]);
+    expect(broker.grants().map((g) => g.origin)).toEqual(['https://b.example']);
+    expect(broker.revoke({ origin: 'https://c.example' })).toEqual([]);
+    expect(broker.revoke({ all: true })).toHaveLength(1);
+    expect(broker.grants()).toEqual([]);
+    expect(broker.revoke({ all: true })).toEqual([]);
+  });
+
+  it.each([
+    'example.com',
+    'ftp://example.com',
+    'https://a.example/path',
+    'https://u@a.example',
+    'https://a..b',
+  ])('refuses to revoke on %s, which is not an origin', (origin) => {
+    expect(() => broker.revoke({ origin })).toThrow(NotAnOriginError);
+  });
+
+  it('tells listeners when a grant is given or revoked', async () => {
+    const changes = vi.fn();
+    const subscription = broker.onDidChangeGrants(changes);
+    onSite();
+    await broker.request(CLICK, toolCall());
+    expect(changes).toHaveBeenCalledTimes(1);
+    broker.revoke({ all: true });
+    expect(changes).toHaveBeenCalledTimes(2);
+    subscription.dispose();
+    await broker.request(CLICK, toolCall());
+    expect(changes).toHaveBeenCalledTimes(2);
+  });
+
+  it.each(['eval', 'session', 'record', 'upload'])(
+    'never lets %s stand, even when the request says it may',
+    async (operation) => {
+      const asked: ApproverQuestion[] = [];
+      broker.registerApprover(
+        uiApprover((question) => {
+          asked.push(question);
+          return Promise.resolve('allow-site');
+        }),
+      );
+      const outcome = await broker.request({ ...CLICK, operation, grantable: true }, toolCall());
+      // Not offered to the person, so an "on this site" answer is a refusal, and nothing stands.
+      expect(asked[0]!.request.grantable).toBe(false);
+      expect(outcome).toMatchObject({ decision: 'denied' });
+      expect(broker.grants()).toEqual([]);
+    },
+  );
+
+  it('offers no grant on an origin that is not http(s)', async () => {
+    onSite();
+    expect(await broker.request({ ...CLICK, origin: 'file(opaque)' }, toolCall())).toMatchObject({
+      decision: 'denied',
+    });
+    expect(broker.grants()).toEqual([]);
+  });
+});
+
+describe('standing grants through elicitation', () => {
+  const TYPE: ApprovalRequest = {
+    operation: 'type',
+    subject: 'type "hello" into textbox "Name" — on https://a.example/ (page 1)',
+    origin: 'https://A.example',
+    grantable: true,
+  };
+
+  it('offers "accept on this site" for a grantable request, and keeps the grant when it is chosen', async () => {
+    const elicit = vi.fn((_message: string, _options?: { offerSite?: string }) =>
+      Promise.resolve<ElicitationAnswer>('accept-site'),
+    );
+    expect(await broker.request(TYPE, toolCall(elicit))).toMatchObject({
+      decision: 'allowed',
+      by: 'elicitation',
+    });
+    expect(elicit.mock.calls[0]![1]).toEqual({ offerSite: 'https://a.example' });
+    expect(broker.grants()).toMatchObject([
+      { operation: 'type', origin: 'https://a.example', grantedBy: 'elicitation' },
+    ]);
+    // The next call on the site is not asked.
+    expect(await broker.request({ ...TYPE, subject: 'other text' }, toolCall(elicit))).toMatchObject({
+      decision: 'allowed',
+      by: 'elicitation',
+    });
+    expect(elicit).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps nothing for "accept once"', async () => {
+    const elicit = vi.fn(() => Promise.resolve<ElicitationAnswer>('accept'));
+    expect(await broker.request(TYPE, toolCall(elicit))).toMatchObject({ decision: 'allowed' });
+    expect(broker.grants()).toEqual([]);
+    await broker.request(TYPE, toolCall(elicit));
+    expect(elicit).toHaveBeenCalledTimes(2);
+  });
+
+  it.each(['eval', 'session', 'record', 'upload'])(
+    'offers only once for %s, and treats an "on this site" answer as a refusal',
+    async (operation) => {
+      const elicit = vi.fn((_message: string, _options?: { offerSite?: string }) =>
+        Promise.resolve<ElicitationAnswer>('accept-site'),
+      );
+      expect(await broker.request({ ...TYPE, operation }, toolCall(elicit))).toMatchObject({
+        decision: 'denied',
+      });
+      expect(elicit.mock.calls[0]).toHaveLength(1);
+      expect(broker.grants()).toEqual([]);
+    },
+  );
 });

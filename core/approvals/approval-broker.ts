@@ -11,10 +11,18 @@ import { DomainError, isDomainError, toDisposable } from '@vmark/sdk';
 import { inject, injectable, optional } from 'inversify';
 import type { ApprovalDecision, ApprovalDesk, ApprovalEntry, ApprovalStatus } from './approval-entry.js';
 import { ApprovalNotFoundError } from './approval-entry.js';
-import { newApprovalId } from './approval-id.js';
+import { newApprovalId, newGrantId } from './approval-id.js';
 import { type ApprovalAsker, approvalQuestion, shownRequest } from './approval-message.js';
 import type { Approver } from './approver.js';
+import { canonicalOrigin } from './canonical-origin.js';
 import { type Clock, ClockToken, systemClock } from './clock.js';
+import {
+  type GrantSelector,
+  GrantNotFoundError,
+  NEVER_STANDING,
+  NotAnOriginError,
+  type StandingGrant,
+} from './standing-grant.js';
 
 /** Requests waiting for a person at once; past it a request is refused, so a loop cannot flood the list. */
 export const MAX_WAITING = 16;
@@ -46,6 +54,9 @@ interface Pending {
 /** A person's answer during the call, or `null` when nobody could be asked. */
 type Answer = { readonly by: ApproverKind; readonly decision: ApprovalDecision } | null;
 
+/** A request as the broker keeps it: the origin a grant would be keyed by, when one may be given. */
+type Asked = ApprovalRequest & { readonly grantOrigin?: string };
+
 /**
  * Asks a person before the host does something a person must allow (DESIGN §5),
  * in order: the UI approvers, the calling client through elicitation, and else
@@ -58,17 +69,20 @@ type Answer = { readonly by: ApproverKind; readonly decision: ApprovalDecision }
  * spend, or be refused by, another's answer (ADR 22). Everything is in memory,
  * bounded, and expires. Any unexpected failure is a refusal, never a permission.
  *
- * Standing grants ("Allow on this site" in the UI dialog) are kept in memory
- * per (connection, operation, origin), only for `grantable` requests with an
- * origin; every other allowance is used up by one call.
+ * Standing grants ("Allow on this site" in the UI dialog or the elicitation form)
+ * are kept in memory only, per (connection, operation, canonical origin), for
+ * `grantable` requests with an http(s) origin and never for `eval`, `session`,
+ * `record` or `upload` (whatever the request says); every other allowance is used
+ * up by one call. A person lists and revokes them (`grants`, `revoke`, ADR 40).
  */
 @injectable()
 export class ApprovalBroker implements Approvals, ApprovalDesk {
   /** One entry per connection and request: a retry never queues a duplicate. */
   readonly #entries = new Map<string, Pending>();
   readonly #approvers: Approver[] = [];
-  /** (connection, operation, origin) a person allowed for good, until the host stops. */
-  readonly #grants = new Set<string>();
+  /** (connection, operation, canonical origin) a person allowed for good, until revoked or the host stops. */
+  readonly #grants = new Map<string, StandingGrant>();
+  readonly #grantListeners = new Set<() => void>();
   readonly #clock: Clock;
 
   constructor(@inject(ClockToken) @optional() clock?: Clock) {
@@ -96,9 +110,8 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
       const known = this.#entries.get(key);
       if (known && known.status !== 'waiting') return this.#settle(known);
       // A person's "Allow on this site" (a deny of this exact request, above, still wins).
-      if (asked.grantable && asked.origin !== undefined && this.#grants.has(grantKeyOf(asked, asker))) {
-        return { decision: 'allowed', requestId: known?.id ?? this.#newId(), by: 'ui' };
-      }
+      const grant = asked.grantOrigin === undefined ? undefined : this.#grants.get(grantKeyOf(asked, asker));
+      if (grant) return { decision: 'allowed', requestId: known?.id ?? this.#newId(), by: grant.grantedBy };
       requestId = known?.id ?? this.#newId();
 
       const answer = await this.#ask(asked, requestId, asker, call, (kind) => (turn = kind));
@@ -122,6 +135,61 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
       if (isDomainError(error) && error.code === 'RESOURCE_EXHAUSTED') throw error;
       return { decision: 'denied', requestId: requestId ?? newApprovalId(), by: turn };
     }
+  }
+
+  /**
+   * Whether a person's standing grant covers `operation` on `origin` for the asking connection,
+   * asking no one (a bare `ref` in the browser is honoured only then). Never for the operations
+   * that are never standing; anything malformed answers no.
+   */
+  hasStandingGrant(grant: { readonly operation: string; readonly origin: string }, call: ToolCall): boolean {
+    try {
+      if (NEVER_STANDING.has(grant.operation)) return false;
+      const grantOrigin = canonicalOrigin(grant.origin);
+      if (grantOrigin === undefined) return false;
+      const asker = askerOf(call.caller);
+      return this.#grants.has(standingKey(asker, grant.operation, grantOrigin));
+    } catch {
+      return false;
+    }
+  }
+
+  /** Every standing grant held, oldest first (the map keeps the order they were given in). */
+  grants(): StandingGrant[] {
+    return [...this.#grants.values()];
+  }
+
+  /**
+   * Ends standing grants at once (`vmark approvals revoke`, Settings): the next call one covered
+   * asks a person again.
+   * @throws GrantNotFoundError for an id not held; NotAnOriginError for an origin that is not one.
+   */
+  revoke(selector: GrantSelector): StandingGrant[] {
+    let chosen: (grant: StandingGrant) => boolean;
+    if ('id' in selector) {
+      if (!this.grants().some((grant) => grant.id === selector.id)) throw new GrantNotFoundError(selector.id);
+      chosen = (grant) => grant.id === selector.id;
+    } else if ('origin' in selector) {
+      const origin = canonicalOrigin(selector.origin);
+      if (origin === undefined) throw new NotAnOriginError(selector.origin);
+      chosen = (grant) => grant.origin === origin;
+    } else {
+      chosen = () => true;
+    }
+    const revoked: StandingGrant[] = [];
+    for (const [key, grant] of this.#grants) {
+      if (!chosen(grant)) continue;
+      this.#grants.delete(key);
+      revoked.push(grant);
+    }
+    if (revoked.length > 0) this.#grantsChanged();
+    return revoked;
+  }
+
+  /** Told after a grant is given or revoked (the Settings list follows it). */
+  onDidChangeGrants(listener: () => void): Disposable {
+    this.#grantListeners.add(listener);
+    return toDisposable(() => this.#grantListeners.delete(listener));
   }
 
   /** Every entry still held, oldest first. */
@@ -149,7 +217,7 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
   }
 
   async #ask(
-    request: ApprovalRequest,
+    request: Asked,
     requestId: string,
     asker: ApprovalAsker,
     call: ToolCall,
@@ -163,8 +231,8 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
       } catch {
         continue; // That window could not ask after all: try the next way to reach a person.
       }
-      if (reply === 'allow-site' && request.grantable && request.origin !== undefined) {
-        this.#grants.add(grantKeyOf(request, asker));
+      if (reply === 'allow-site' && request.grantOrigin !== undefined) {
+        this.#grant(request, asker, approver.kind);
         return { by: approver.kind, decision: 'allow' };
       }
       // Anything but an explicit "allow" (or a standing grant where one may be given) is a refusal.
@@ -175,13 +243,47 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
     onTurn('elicitation');
     let reply: unknown;
     try {
-      reply = await elicit(approvalQuestion(request, call.caller));
+      const question = approvalQuestion(request, call.caller);
+      // "Accept on this site" is offered only where a grant may be given.
+      reply = await (request.grantOrigin === undefined
+        ? elicit(question)
+        : elicit(question, { offerSite: request.grantOrigin }));
     } catch {
       // The client declared elicitation but could not ask (no UI, timeout, aborted): leave it to the terminal.
       return null;
     }
+    if (reply === 'accept-site' && request.grantOrigin !== undefined) {
+      this.#grant(request, asker, 'elicitation');
+      return { by: 'elicitation', decision: 'allow' };
+    }
     // A decline or cancel is not remembered: the person was asked and may be asked again.
     return { by: 'elicitation', decision: reply === 'accept' ? 'allow' : 'deny' };
+  }
+
+  #grant(request: Asked, asker: ApprovalAsker, by: ApproverKind): void {
+    const key = grantKeyOf(request, asker);
+    if (this.#grants.has(key)) return;
+    this.#grants.set(key, {
+      id: this.#newGrantId(),
+      operation: request.operation,
+      origin: request.grantOrigin!,
+      connectionId: asker.connectionId,
+      clientName: asker.clientName,
+      principal: asker.principal,
+      grantedBy: by,
+      grantedAt: new Date(this.#clock.now()).toISOString(),
+    });
+    this.#grantsChanged();
+  }
+
+  #grantsChanged(): void {
+    for (const listener of [...this.#grantListeners]) {
+      try {
+        listener();
+      } catch {
+        // A listener's failure (a window gone) must not undo or block a grant's change.
+      }
+    }
   }
 
   #enqueue(key: string, id: string, request: ApprovalRequest, asker: ApprovalAsker): ApprovalOutcome {
@@ -230,6 +332,13 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
     for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key);
   }
 
+  #newGrantId(): string {
+    const taken = new Set(this.grants().map((grant) => grant.id));
+    let id = newGrantId();
+    while (taken.has(id)) id = newGrantId();
+    return id;
+  }
+
   #newId(): string {
     const taken = new Set([...this.#entries.values()].map((entry) => entry.id));
     let id = newApprovalId();
@@ -242,7 +351,7 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
  * A frozen copy checked for shape: a plugin's object may change after the call,
  * and a malformed one must be refused (by the caller's catch) rather than matched loosely.
  */
-function snapshot(request: ApprovalRequest): ApprovalRequest {
+function snapshot(request: ApprovalRequest): Asked {
   const { operation, subject, origin, requested, warning, detail, grantable } = request;
   if (typeof operation !== 'string' || operation === '' || typeof subject !== 'string') {
     throw new TypeError('An approval request needs an operation and a subject');
@@ -250,6 +359,11 @@ function snapshot(request: ApprovalRequest): ApprovalRequest {
   for (const [name, value] of Object.entries({ origin, requested, warning, detail })) {
     if (value !== undefined && typeof value !== 'string') throw new TypeError(`${name} must be a string`);
   }
+  // The broker's own rule, not the plugin's: some operations are never standing, and a grant needs an origin.
+  const grantOrigin =
+    grantable === true && !NEVER_STANDING.has(operation) && origin !== undefined
+      ? canonicalOrigin(origin)
+      : undefined;
   return Object.freeze({
     operation,
     subject,
@@ -257,7 +371,8 @@ function snapshot(request: ApprovalRequest): ApprovalRequest {
     ...(requested === undefined ? {} : { requested }),
     ...(warning === undefined ? {} : { warning }),
     ...(detail === undefined ? {} : { detail }),
-    grantable: grantable === true,
+    grantable: grantOrigin !== undefined,
+    ...(grantOrigin === undefined ? {} : { grantOrigin }),
   });
 }
 
@@ -281,8 +396,12 @@ function keyOf(request: ApprovalRequest, asker: ApprovalAsker): string {
   );
 }
 
-function grantKeyOf(request: ApprovalRequest, asker: ApprovalAsker): string {
-  return JSON.stringify([asker.connectionId, request.operation, request.origin ?? null]);
+function grantKeyOf(request: Asked, asker: ApprovalAsker): string {
+  return standingKey(asker, request.operation, request.grantOrigin ?? null);
+}
+
+function standingKey(asker: ApprovalAsker, operation: string, origin: string | null): string {
+  return JSON.stringify([asker.connectionId, operation, origin]);
 }
 
 function orNull(value: string | undefined): string | null {

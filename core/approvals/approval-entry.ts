@@ -1,4 +1,5 @@
 import type { ApproverKind } from '@vmark/sdk';
+import type { GrantSelector, StandingGrant } from './standing-grant.js';
 
 /**
  * - `waiting`: nobody could be asked yet; a person at a terminal (or the UI) may answer.
@@ -36,11 +37,22 @@ export interface ApprovalEntry {
   readonly decidedAt?: string;
 }
 
-/** What a person at a terminal can do with waiting requests: the control channel's view of the broker. */
+/**
+ * What a person at a terminal (or in Settings) can do with waiting requests and standing grants:
+ * the control channel's view of the broker.
+ */
 export interface ApprovalDesk {
   list(): ApprovalEntry[];
   /** @throws ApprovalNotFoundError when no entry has this id (never existed, used, or expired). */
   decide(id: string, decision: ApprovalDecision): ApprovalEntry;
+  /** Every standing grant held, oldest first. */
+  grants(): StandingGrant[];
+  /**
+   * Ends grants at once: the next call they covered asks a person again.
+   * @returns the grants revoked (none for an origin that held none, or `all` with none held).
+   * @throws GrantNotFoundError for an id not held; NotAnOriginError for an origin that is not one.
+   */
+  revoke(selector: GrantSelector): StandingGrant[];
 }
 
 /** `decide` named an id the broker does not hold. */

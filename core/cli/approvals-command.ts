@@ -2,10 +2,13 @@ import { CommandLineError, runCommandLine, z } from '@vmark/sdk';
 import type { ApprovalEntry } from '../approvals/approval-entry.js';
 import { APPROVAL_ID } from '../approvals/approval-id.js';
 import { describeAsker, quoteSubject } from '../approvals/approval-message.js';
-import { controlRequest } from '../control/control-client.js';
+import { controlRequest, replyMessage } from '../control/control-client.js';
 import { listRunningHosts, type RunningHost } from '../control/host-file.js';
 import { APPROVALS_COMMAND_LINE } from './command-lines.js';
 import { vmarkHome } from '../composition/environment.js';
+import { ago } from './ago.js';
+import { askEveryHost } from './every-host.js';
+import { listGrants, revokeGrants, revokeTarget } from './grants-command.js';
 import { terminalIo } from './terminal-io.js';
 
 /** An entry as `list --json` prints it: which host holds it, never that host's token. */
@@ -13,12 +16,16 @@ type ListedEntry = ApprovalEntry & { readonly hostPid: number };
 
 /**
  * `vmark approvals list | allow ID | deny ID`: a person at a terminal answers
- * the requests that running hosts of this VMARK_HOME could not put to anyone.
+ * the requests that running hosts of this VMARK_HOME could not put to anyone;
+ * `grants` and `revoke` show and end the standing grants (grants-command.ts).
  */
 export function approvalsCommand(argv: string[]): Promise<number> {
   return runCommandLine(APPROVALS_COMMAND_LINE, argv, terminalIo(), ({ verb, operands, values }) => {
     const json = values.json === true;
     if (verb === 'list') return list(json);
+    if (verb === 'grants') return listGrants(json);
+    if (verb === 'revoke')
+      return revokeGrants(revokeTarget(operands[0], values.origin, values.all === true), json);
     const id = operands[0]!;
     if (!APPROVAL_ID.test(id)) {
       throw new CommandLineError(
@@ -30,27 +37,21 @@ export function approvalsCommand(argv: string[]): Promise<number> {
 }
 
 async function list(json: boolean): Promise<number> {
-  const home = vmarkHome();
-  const hosts = await listRunningHosts(home);
-  if (hosts.length === 0) {
-    process.stdout.write(json ? '[]\n' : `no running vmark host (VMARK_HOME=${home})\n`);
-    return 0;
-  }
-  const listings = await Promise.all(
-    hosts.map(async (host) => {
-      try {
-        const response = await controlRequest(host, 'GET', '/approvals');
-        const approvals = (response.body as { approvals?: unknown } | null)?.approvals;
-        if (response.status !== 200 || !Array.isArray(approvals) || !approvals.every(isEntry)) {
-          throw new Error(`vmark host ${host.pid} answered ${response.status}: ${messageOf(response.body)}`);
-        }
-        return { host, entries: approvals };
-      } catch (error) {
-        process.stderr.write(`vmark: ${error instanceof Error ? error.message : String(error)}\n`);
-        return { host, entries: [] };
+  const answers = await askEveryHost(json, async (host): Promise<ApprovalEntry[]> => {
+    try {
+      const response = await controlRequest(host, 'GET', '/approvals');
+      const approvals = (response.body as { approvals?: unknown } | null)?.approvals;
+      if (response.status !== 200 || !Array.isArray(approvals) || !approvals.every(isEntry)) {
+        throw new Error(`vmark host ${host.pid} answered ${response.status}: ${replyMessage(response.body)}`);
       }
-    }),
-  );
+      return approvals;
+    } catch (error) {
+      process.stderr.write(`vmark: ${error instanceof Error ? error.message : String(error)}\n`);
+      return [];
+    }
+  });
+  if (answers === undefined) return 0;
+  const listings = answers.map(({ host, answer }) => ({ host, entries: answer }));
   if (json) {
     const entries: ListedEntry[] = listings.flatMap(({ host, entries }) =>
       entries.map((entry) => ({ ...entry, hostPid: host.pid })),
@@ -83,7 +84,7 @@ async function decide(verb: 'allow' | 'deny', id: string, json: boolean): Promis
     const approval = (response.body as { approval?: unknown } | null)?.approval;
     if (response.status !== 200 || !isEntry(approval)) {
       process.stderr.write(
-        `vmark: vmark host ${host.pid} answered ${response.status}: ${messageOf(response.body)}\n`,
+        `vmark: vmark host ${host.pid} answered ${response.status}: ${replyMessage(response.body)}\n`,
       );
       continue;
     }
@@ -136,7 +137,7 @@ function table(
     if (listings.length > 1) lines.push(`vmark host ${host.pid} (version ${host.version}):`);
     for (const entry of entries) {
       lines.push(
-        `${entry.id}  ${STATUS_LABEL[entry.status]}  ${entry.operation}  ${age(entry.createdAt, now)}`,
+        `${entry.id}  ${STATUS_LABEL[entry.status]}  ${entry.operation}  ${ago(entry.createdAt, now)}`,
         `    from:     ${describeAsker(entry)}`,
         `    subject:  ${quoteSubject(entry.subject)}`,
         ...(entry.requested === undefined ? [] : [`    asked as: ${quoteSubject(entry.requested)}`]),
@@ -150,14 +151,6 @@ function table(
     lines.push('', 'Answer with: vmark approvals allow ID   or   vmark approvals deny ID');
   }
   return lines.join('\n') + '\n';
-}
-
-function age(iso: string, now: number): string {
-  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (!Number.isFinite(seconds)) return '';
-  if (seconds < 60) return `${seconds} s ago`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-  return `${Math.floor(seconds / 3600)} h ago`;
 }
 
 /** A host of another version might send other shapes: only well-formed entries are shown. */
@@ -179,9 +172,4 @@ const listedEntry = z.object({
 
 function isEntry(value: unknown): value is ApprovalEntry {
   return listedEntry.safeParse(value).success;
-}
-
-function messageOf(body: unknown): string {
-  const message = (body as { message?: unknown } | null)?.message;
-  return typeof message === 'string' ? message : 'unexpected reply';
 }

@@ -105,7 +105,11 @@ export const PLUGINS_COMMAND_LINE = defineCommandLine({
 
 export const APPROVALS_COMMAND_LINE = defineCommandLine({
   command: 'vmark approvals',
-  options: { json },
+  options: {
+    json,
+    origin: { type: 'string', value: 'ORIGIN', description: 'with revoke: every grant on this origin' },
+    all: { type: 'boolean', description: 'with revoke: every standing grant' },
+  },
   forms: [
     {
       verb: 'list',
@@ -124,6 +128,25 @@ export const APPROVALS_COMMAND_LINE = defineCommandLine({
       options: ['json'],
       description: 'deny one: the AI’s retried call is refused',
     },
+    {
+      verb: 'grants',
+      options: ['json'],
+      description:
+        'standing grants (“allow on this site”) of running\nhosts: operation, origin, who holds it, since when',
+    },
+    {
+      verb: 'revoke',
+      operands: ['GRANT-ID'],
+      options: ['json'],
+      description: 'end one standing grant: the next such call asks again',
+    },
+    {
+      verb: 'revoke',
+      required: ['origin'],
+      options: ['json'],
+      description: 'end every standing grant on ORIGIN',
+    },
+    { verb: 'revoke', required: ['all'], options: ['json'], description: 'end every standing grant' },
   ],
 });
 

@@ -206,3 +206,110 @@ describe('vmark approvals allow | deny', () => {
     expect((await vmark('approvals', 'maybe', 'apr-AAAAAAAA')).code).toBe(2);
   });
 });
+
+describe('vmark approvals grants | revoke', () => {
+  const CLICK: ApprovalRequest = {
+    operation: 'click',
+    subject: 'click button "Pay" — on https://shop.example/cart (page 3)',
+    origin: 'https://shop.example',
+    grantable: true,
+  };
+
+  /** Two grants, as a person's "Allow on this site" in the editor gives them. */
+  async function granted(): Promise<void> {
+    const registration = broker.registerApprover({ kind: 'ui', ask: () => Promise.resolve('allow-site') });
+    await broker.request(CLICK, CALL);
+    await broker.request({ ...CLICK, operation: 'type', origin: 'https://Other.example:443' }, CALL);
+    registration.dispose();
+  }
+
+  it('lists the grants value-free, with who holds them, and as JSON', async () => {
+    await startServer();
+    expect(await vmark('approvals', 'grants')).toEqual({
+      code: 0,
+      stdout: 'no standing grants\n',
+      stderr: '',
+    });
+    await granted();
+    const [click, type] = broker.grants();
+    const run = await vmark('approvals', 'grants');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`${click!.id}  click  https://shop.example  given `);
+    expect(run.stdout).toContain(`${type!.id}  type  https://other.example  given `);
+    expect(run.stdout).toContain('held by: "claude-code" (connection conn-1, not an installed client)');
+    expect(run.stdout).not.toContain('Pay');
+    const json = JSON.parse((await vmark('approvals', 'grants', '--json')).stdout) as unknown[];
+    expect(json).toEqual([
+      { ...click, hostPid: process.pid },
+      { ...type, hostPid: process.pid },
+    ]);
+  });
+
+  it('revokes one by id; the next call it covered asks again', async () => {
+    await startServer();
+    await granted();
+    const [click] = broker.grants();
+    const run = await vmark('approvals', 'revoke', click!.id);
+    expect(run).toEqual({
+      code: 0,
+      stdout: `revoked ${click!.id}: click on https://shop.example, held by "claude-code" (connection conn-1, not an installed client)\n`,
+      stderr: '',
+    });
+    expect(broker.grants().map((grant) => grant.operation)).toEqual(['type']);
+    expect(await broker.request(CLICK, CALL)).toMatchObject({ decision: 'pending' });
+    expect(await vmark('approvals', 'revoke', click!.id)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `vmark: no running vmark host holds standing grant ${click!.id}: it was already revoked, or never ` +
+        'existed (see vmark approvals grants)\n',
+    });
+  });
+
+  it('revokes every grant on an origin, written in any spelling, then all', async () => {
+    await startServer();
+    await granted();
+    const byOrigin = await vmark('approvals', 'revoke', '--origin', 'HTTPS://OTHER.example', '--json');
+    expect(byOrigin.code).toBe(0);
+    expect(JSON.parse(byOrigin.stdout)).toMatchObject([
+      { operation: 'type', origin: 'https://other.example' },
+    ]);
+    expect(await vmark('approvals', 'revoke', '--origin', 'https://other.example')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'vmark: no standing grant on https://other.example (see vmark approvals grants)\n',
+    });
+    const all = await vmark('approvals', 'revoke', '--all');
+    expect(all.code).toBe(0);
+    expect(all.stdout).toMatch(/^revoked grt-\w{8}: click on https:\/\/shop\.example/);
+    expect(broker.grants()).toEqual([]);
+    expect(await vmark('approvals', 'revoke', '--all')).toMatchObject({
+      code: 0,
+      stdout: 'no standing grants to revoke\n',
+    });
+  });
+
+  it('refuses a bad grant id, a bad origin, or both forms at once, with the usage', async () => {
+    await startServer();
+    await granted();
+    const badId = await vmark('approvals', 'revoke', 'apr-AAAAAAAA');
+    expect(badId.code).toBe(2);
+    expect(badId.stderr).toContain('"apr-AAAAAAAA" is not a grant id; ids look like grt-Ab3dE6gH');
+    expect(badId.stderr).toContain('vmark approvals revoke --origin ORIGIN');
+    const badOrigin = await vmark('approvals', 'revoke', '--origin', 'https://shop.example/cart');
+    expect(badOrigin.code).toBe(2);
+    expect(badOrigin.stderr).toContain('"https://shop.example/cart" is not an origin');
+    expect((await vmark('approvals', 'revoke')).stderr).toContain('missing GRANT-ID');
+    expect((await vmark('approvals', 'revoke', 'grt-AAAAAAAA', '--all')).code).toBe(2);
+    // Nothing was revoked by any of them.
+    expect(broker.grants()).toHaveLength(2);
+  });
+
+  it('says when no host runs', async () => {
+    expect(await vmark('approvals', 'grants')).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('no running vmark host'),
+    });
+    expect(await vmark('approvals', 'revoke', '--all')).toMatchObject({ code: 1 });
+  });
+});

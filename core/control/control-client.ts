@@ -71,3 +71,9 @@ export function controlRequest(
     request.end();
   });
 }
+
+/** The `message` of a host's error reply, for a person; a reply without one is "unexpected reply". */
+export function replyMessage(body: unknown): string {
+  const message = (body as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : 'unexpected reply';
+}

@@ -1,5 +1,6 @@
 import type { ApprovalDesk } from '../approvals/approval-entry.js';
 import { ApprovalNotFoundError } from '../approvals/approval-entry.js';
+import { GrantNotFoundError, type GrantSelector, NotAnOriginError } from '../approvals/standing-grant.js';
 
 /** What the control channel reaches inside the host. A new route group adds a member here. */
 export interface ControlHandlers {
@@ -39,7 +40,46 @@ const ROUTES: readonly Route[] = [
       }
     },
   },
+  {
+    method: 'GET',
+    path: /^\/grants$/,
+    handle: (_params, { approvals }) => ok({ grants: approvals.grants() }),
+  },
+  {
+    method: 'POST',
+    path: /^\/grants\/(grt-[A-Za-z0-9]+)\/revoke$/,
+    handle: ([id], { approvals }) => revoke(approvals, { id: id! }),
+  },
+  {
+    // The origin travels percent-encoded in one path segment (`https%3A%2F%2Fexample.com`).
+    method: 'POST',
+    path: /^\/grants\/origin\/([A-Za-z0-9%._~-]+)\/revoke$/,
+    handle: ([encoded], { approvals }) => {
+      let origin: string;
+      try {
+        origin = decodeURIComponent(encoded!);
+      } catch {
+        return failure(400, 'INVALID_ORIGIN', 'The origin is not percent-encoded text');
+      }
+      return revoke(approvals, { origin });
+    },
+  },
+  {
+    method: 'POST',
+    path: /^\/grants\/revoke-all$/,
+    handle: (_params, { approvals }) => revoke(approvals, { all: true }),
+  },
 ];
+
+function revoke(approvals: ApprovalDesk, selector: GrantSelector): ControlReply {
+  try {
+    return ok({ revoked: approvals.revoke(selector) });
+  } catch (error) {
+    if (error instanceof GrantNotFoundError) return failure(404, 'NOT_FOUND', error.message);
+    if (error instanceof NotAnOriginError) return failure(400, 'INVALID_ORIGIN', error.message);
+    throw error;
+  }
+}
 
 /** Finds the route for a request and runs it; a failure inside a handler is a 500, not a crash. */
 export function routeControlRequest(

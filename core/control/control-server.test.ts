@@ -156,6 +156,27 @@ describe('routes', () => {
     expect((await controlRequest(host, 'GET', '/approvals/apr-AAAAAAAA/allow')).status).toBe(405);
   });
 
+  it('lists and revokes standing grants; a bad origin is a 400, an unknown grant a 404', async () => {
+    const request = { operation: 'click', subject: 'click', origin: 'https://a.example', grantable: true };
+    const registration = broker.registerApprover({ kind: 'ui', ask: () => Promise.resolve('allow-site') });
+    await broker.request(request, CALL);
+    registration.dispose();
+    const [grant] = broker.grants();
+    expect(await controlRequest(host, 'GET', '/grants')).toEqual({ status: 200, body: { grants: [grant] } });
+    expect(await controlRequest(host, 'POST', '/grants/origin/https%3A%2F%2Fa.example%2Fx/revoke')).toEqual({
+      status: 400,
+      body: { error: 'INVALID_ORIGIN', message: expect.stringContaining('is not an origin') },
+    });
+    expect((await controlRequest(host, 'POST', '/grants/origin/%E0%A4/revoke')).status).toBe(400);
+    expect((await controlRequest(host, 'POST', '/grants/grt-AAAAAAAA/revoke')).status).toBe(404);
+    expect((await controlRequest(host, 'GET', '/grants/revoke-all')).status).toBe(405);
+    expect(await controlRequest(host, 'POST', '/grants/origin/HTTPS%3A%2F%2FA.EXAMPLE/revoke')).toEqual({
+      status: 200,
+      body: { revoked: [grant] },
+    });
+    expect(broker.grants()).toEqual([]);
+  });
+
   it('ignores a query string', async () => {
     expect((await controlRequest(host, 'GET', '/approvals?verbose=1')).status).toBe(200);
   });
@@ -170,6 +191,8 @@ describe('routes', () => {
           decide: () => {
             throw new Error('broken');
           },
+          grants: () => [],
+          revoke: () => [],
         },
       },
       { home: await fs.mkdtemp(path.join(os.tmpdir(), 'vmark-control-failing-')) },

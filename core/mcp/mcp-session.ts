@@ -3,6 +3,7 @@ import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Disposable, HostHooks, ToolCall, ToolCaller } from '@vmark/sdk';
 import type { LogHub } from '../log/log-hub.js';
+import { ALLOW_FIELD, approvalForm } from './approval-form.js';
 import { registerCompositeTool } from './composite-tool.js';
 import { serverInstructions } from './instructions.js';
 import { attachSessionLog } from './session-log.js';
@@ -46,16 +47,16 @@ export function createMcpSession(options: McpSessionOptions): { server: McpServe
   };
   const elicitor = (relatedRequestId: RequestId): ToolCall['elicit'] => {
     if (!server.server.getClientCapabilities()?.elicitation) return undefined;
-    return async (message) => {
-      // A yes/no question: the answer is the action itself, so the form has no fields.
+    return async (message, options) => {
       const result = await server.server.elicitInput(
-        {
-          message,
-          requestedSchema: { type: 'object', properties: {} },
-        },
+        { message, requestedSchema: approvalForm(options?.offerSite) },
         { relatedRequestId },
       );
-      return result.action;
+      if (result.action !== 'accept') return result.action;
+      // The SDK checked the content against the form; only an explicit "site" stands.
+      return options?.offerSite !== undefined && result.content?.[ALLOW_FIELD] === 'site'
+        ? 'accept-site'
+        : 'accept';
     };
   };
   const env = { hooks: options.hooks, caller, elicitor };

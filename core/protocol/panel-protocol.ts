@@ -41,6 +41,29 @@ export interface UiApprovalClient {
 /** `allow-site`: a standing grant for the operation on the ask's origin, only where `grantable`. */
 export type UiApprovalAnswer = 'allow' | 'allow-site' | 'deny';
 
+/**
+ * One "Allow on this site" as a person sees it (`vmark approvals grants`, the Settings list): which
+ * operation, on which canonical origin, held by which connection, since when. Value-free: no
+ * subject, no text typed, no script — a grant names only what it covers.
+ */
+export interface StandingGrant {
+  /** `grt-` + 8 alphanumerics: what `vmark approvals revoke` takes. */
+  readonly id: string;
+  readonly operation: string;
+  /** `scheme://host[:port]`, lower-cased, punycode, default port dropped. */
+  readonly origin: string;
+  /** The one connection whose calls it covers (`conn-N`); it lapses with the host, never written down. */
+  readonly connectionId: string;
+  /** The name the client gives itself: its own claim. */
+  readonly clientName: string;
+  /** The installed client its credential names, or null. */
+  readonly principal: string | null;
+  /** Where the person said "on this site": the UI dialog or the client's elicitation form. */
+  readonly grantedBy: 'ui' | 'elicitation' | 'terminal';
+  /** ISO 8601. */
+  readonly grantedAt: string;
+}
+
 export interface UiDiagnostic {
   readonly severity: 'error' | 'warning';
   readonly message: string;
@@ -159,6 +182,10 @@ export interface PanelRequests {
   /** The active plugins' kind views; the list changes with every `plugins.changed`. */
   'kindViews.list': { params: Record<string, never>; result: { views: UiKindView[] } };
   'settings.list': { params: Record<string, never>; result: UiSettings };
+  /** The standing grants the host holds, oldest first. */
+  'grants.list': { params: Record<string, never>; result: { grants: StandingGrant[] } };
+  /** Ends one standing grant at once; refused for one no longer held. The result is the list after. */
+  'grants.revoke': { params: { id: string }; result: { grants: StandingGrant[] } };
   /** Writes one declared setting; refused (and nothing written) for an unknown key or a value that does not fit. */
   'settings.set': { params: { key: string; value: UiSettingValue }; result: UiSettings };
   /** Removes a setting from settings.json, so its default applies. */
@@ -169,6 +196,8 @@ export type PanelMessage =
   /** A window changed a setting, or a plugin was turned on or off: every window shows the new list. */
   | { readonly type: 'settings.changed'; readonly settings: UiSettings }
   | { readonly type: 'approval.ask'; readonly ask: UiApprovalAsk }
+  /** A grant was given or revoked (in a dialog, a form, a terminal, another window). */
+  | { readonly type: 'grants.changed'; readonly grants: readonly StandingGrant[] }
   /** The dialog is no longer needed: answered (here or in another window), or its call was cancelled. */
   | { readonly type: 'approval.settled'; readonly askId: string }
   | { readonly type: 'plugins.changed'; readonly plugins: readonly UiPlugin[] }

@@ -86,6 +86,54 @@ describe('parseCommandLine', () => {
   });
 });
 
+describe('forms sharing a verb', () => {
+  const GRANTS = defineCommandLine({
+    command: 'vmark grants',
+    options: {
+      origin: { type: 'string', value: 'ORIGIN', description: 'every grant on it' },
+      all: { type: 'boolean', description: 'every grant' },
+      json: { type: 'boolean', description: 'print JSON' },
+    },
+    forms: [
+      { verb: 'revoke', operands: ['ID'], options: ['json'], description: 'one' },
+      { verb: 'revoke', required: ['origin'], options: ['json'], description: 'on an origin' },
+      { verb: 'revoke', required: ['all'], options: ['json'], description: 'all' },
+    ],
+  });
+
+  it('takes the form the arguments fit', () => {
+    expect(parseCommandLine(GRANTS, ['revoke', 'g-1', '--json'])).toMatchObject({
+      operands: ['g-1'],
+      values: { json: true },
+    });
+    expect(parseCommandLine(GRANTS, ['revoke', '--origin', 'https://a.example'])).toMatchObject({
+      operands: [],
+      values: { origin: 'https://a.example' },
+    });
+    expect(parseCommandLine(GRANTS, ['revoke', '--all'])).toMatchObject({
+      operands: [],
+      values: { all: true },
+    });
+  });
+
+  it('tells a mistake against the form that was meant', () => {
+    expect(mistake(GRANTS, ['revoke'])).toBe('missing ID for vmark grants revoke');
+    expect(mistake(GRANTS, ['revoke', 'g-1', '--all'])).toBe(
+      'unexpected argument g-1 for vmark grants revoke',
+    );
+    expect(mistake(GRANTS, ['revoke', '--all', '--origin', 'x'])).toMatch(
+      /^unknown option --(all|origin) for/,
+    );
+  });
+
+  it('shows each form on its own line', () => {
+    const help = commandLineHelp(GRANTS);
+    expect(help).toMatch(/^ {2}vmark grants revoke ID \[--json\] +one$/m);
+    expect(help).toMatch(/^ {2}vmark grants revoke --origin ORIGIN \[--json\]$/m);
+    expect(help).toMatch(/^ {2}vmark grants revoke --all \[--json\] +all$/m);
+  });
+});
+
 describe('commandLineHelp', () => {
   it('lists every form and every option from the declaration', () => {
     expect(commandLineHelp(NOTES)).toBe(

@@ -20,7 +20,10 @@ export type CommandOptions = Readonly<Record<string, CommandOption>>;
 
 /** One way to call the command: `vmark plugins enable ID [--json]`. */
 export interface CommandForm {
-  /** The subcommand (`list`, `allow`); absent for the command's own form. */
+  /**
+   * The subcommand (`list`, `allow`); absent for the command's own form. Several forms may share
+   * one, told apart by their operands and required options (`revoke ID` / `revoke --all`).
+   */
   readonly verb?: string;
   /** The operands that follow, by name (`ID`); each is required. */
   readonly operands?: readonly string[];
@@ -142,7 +145,8 @@ export function parseCommandLine<O extends CommandOptions>(
   }
 
   const verbs = spec.forms.filter((f) => f.verb !== undefined);
-  const named = positionals.length > 0 ? verbs.find((f) => f.verb === positionals[0]) : undefined;
+  const sameVerb = positionals.length > 0 ? verbs.filter((f) => f.verb === positionals[0]) : [];
+  const named = sameVerb.length > 0 ? chooseForm(sameVerb, positionals.length - 1, given) : undefined;
   const own = spec.forms.find((f) => f.verb === undefined);
   if (named === undefined && own === undefined) {
     if (positionals.length === 0 && mistakes.length === 0) return { help: true };
@@ -174,6 +178,25 @@ export function parseCommandLine<O extends CommandOptions>(
       `missing option ${optionSynopsis(absent, spec.options[absent]!)} for ${command}`,
     );
   return { verb: form.verb, command, operands, values: values as CommandValues<O> };
+}
+
+/**
+ * Of forms sharing a verb (`revoke ID`, `revoke --origin O`, `revoke --all`), the one the
+ * arguments fit: its operands, its required options, nothing else. When none fits, the one whose
+ * required options were given (the first such), so the mistake is told against the form meant.
+ */
+function chooseForm(forms: readonly CommandForm[], operands: number, given: readonly string[]): CommandForm {
+  const fits = (form: CommandForm) => {
+    const allowed = new Set([...(form.required ?? []), ...(form.options ?? [])]);
+    return (
+      (form.operands ?? []).length === operands &&
+      (form.required ?? []).every((name) => given.includes(name)) &&
+      given.every((name) => allowed.has(name))
+    );
+  };
+  const meant = (form: CommandForm) => (form.required ?? []).every((name) => given.includes(name));
+  const byRequired = [...forms].sort((a, b) => (b.required ?? []).length - (a.required ?? []).length);
+  return forms.find(fits) ?? byRequired.find(meant) ?? forms[0]!;
 }
 
 /** The command's help: every form with what it does, then every option. */

@@ -22,8 +22,19 @@ export interface ToolCaller {
   readonly principal: string | null;
 }
 
-/** A person's answer to a question put through the calling MCP client. */
-export type ElicitationAnswer = 'accept' | 'decline' | 'cancel';
+/**
+ * A person's answer to a question put through the calling MCP client. `accept-site` only comes
+ * back when the question offered it (`ElicitOptions.offerSite`): accepted for good on that site.
+ */
+export type ElicitationAnswer = 'accept' | 'accept-site' | 'decline' | 'cancel';
+
+export interface ElicitOptions {
+  /**
+   * Offer "accept on this site" (this origin, `scheme://host[:port]`) besides "accept once": the
+   * form then asks which, and that answer is `accept-site`. Only for an approval that may stand.
+   */
+  readonly offerSite?: string;
+}
 
 /**
  * Tells the calling client how far a long call has come (MCP `notifications/progress`): `done`
@@ -44,7 +55,7 @@ export interface ToolCall {
    * elicitation, within this request. Absent when the client did not declare
    * the elicitation capability.
    */
-  readonly elicit?: (message: string) => Promise<ElicitationAnswer>;
+  readonly elicit?: (message: string, options?: ElicitOptions) => Promise<ElicitationAnswer>;
   /** For calls that may take seconds (a first index, a large write, an extraction, a workflow run). */
   readonly progress: ReportProgress;
 }

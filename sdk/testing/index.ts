@@ -4,7 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { type CallToolResult, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+  LoggingMessageNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { createHost, type Host } from '@vmark/core';
 import type { DomainError, LogLevel, PluginContext, PluginDefinition, ToolDefinition } from '@vmark/sdk';
 import { definePlugin, DocumentStoreToken, HOST_API_VERSION, isDomainError } from '@vmark/sdk';
@@ -54,9 +60,17 @@ export interface TestHost {
   /** The temporary VMARK_HOME, removed by `dispose`. */
   readonly home: string;
   call(tool: string, args: Record<string, unknown>): Promise<ToolOutcome>;
-  /** Another MCP client on the same host, a connection of its own (closed by `dispose`). */
-  connect(name?: string): Promise<Client>;
+  /**
+   * Another MCP client on the same host, a connection of its own (closed by `dispose`). With
+   * `elicit`, it declares elicitation and answers each form as a person at that client would.
+   */
+  connect(name?: string, options?: ConnectOptions): Promise<Client>;
   dispose(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** The person at the client: answers the host's elicitation (an approval's form). */
+  readonly elicit?: (params: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
 }
 
 export async function startTestHost(options: TestHostOptions): Promise<TestHost> {
@@ -77,10 +91,16 @@ export async function startTestHost(options: TestHostOptions): Promise<TestHost>
   const credential =
     options.principal === undefined ? undefined : await host.credentials.mint(options.principal);
   const connections: { client: Client; session: ReturnType<Host['createMcpSession']> }[] = [];
-  const connect = async (name = 'vmark-test-kit'): Promise<Client> => {
+  const connect = async (name = 'vmark-test-kit', connectOptions: ConnectOptions = {}): Promise<Client> => {
     const session = host.createMcpSession(credential);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name, version: '1.0.0' });
+    const { elicit } = connectOptions;
+    const client = new Client(
+      { name, version: '1.0.0' },
+      elicit === undefined ? undefined : { capabilities: { elicitation: {} } },
+    );
+    if (elicit !== undefined)
+      client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params));
     await session.server.connect(serverSide);
     await client.connect(clientSide);
     connections.push({ client, session });

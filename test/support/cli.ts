@@ -5,7 +5,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 
 /** The built CLI: end-to-end tests drive what a person or an AI client would run. */
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -46,8 +51,15 @@ export function runCli(args: readonly string[], env: Record<string, string>): Pr
   });
 }
 
-/** How the test client answers elicitation requests, if it declares the capability at all. */
-export type ElicitationPolicy = 'accept' | 'decline' | 'cancel';
+/**
+ * How the test client answers elicitation requests, if it declares the capability at all: always
+ * the same action, or as a person filling in each form would (`{action, content}`).
+ */
+export type ElicitationPolicy =
+  | 'accept'
+  | 'decline'
+  | 'cancel'
+  | ((params: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>);
 
 /** A real MCP SDK client connected to `vmark mcp <args>` over stdio. */
 export async function connectStdio(
@@ -74,7 +86,7 @@ export async function connectStdio(
   if (elicitation) {
     client.setRequestHandler(ElicitRequestSchema, (request) => {
       onElicit?.(request.params.message);
-      return { action: elicitation };
+      return typeof elicitation === 'function' ? elicitation(request.params) : { action: elicitation };
     });
   }
   await client.connect(transport);

@@ -38,7 +38,11 @@ export async function startMcpHttp(
         { name: 'vmark-e2e-http', version: '1.0.0' },
         elicitation ? { capabilities: { elicitation: {} } } : undefined,
       );
-      if (elicitation) client.setRequestHandler(ElicitRequestSchema, () => ({ action: elicitation }));
+      if (elicitation) {
+        client.setRequestHandler(ElicitRequestSchema, (request) =>
+          typeof elicitation === 'function' ? elicitation(request.params) : { action: elicitation },
+        );
+      }
       await client.connect(
         new StreamableHTTPClientTransport(new URL(url), {
           requestInit: { headers: { Authorization: `Bearer ${token}` } },

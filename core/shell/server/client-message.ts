@@ -65,6 +65,8 @@ const clientMessage = z.discriminatedUnion('method', [
     }),
   ),
   request('settings.reset', z.object({ key: z.string().min(1).max(200) })),
+  request('grants.list', z.object({})),
+  request('grants.revoke', z.object({ id: z.string().min(1).max(200) })),
   request('pluginPanels.list', z.object({})),
   request('kindViews.list', z.object({})),
   request('recovery.list', z.object({})),

@@ -9,6 +9,7 @@ import { SettingsCatalog } from '../../plugins/settings-catalog.js';
 import { SettingsStore } from '../../settings/settings-store.js';
 import type { PanelMessage, PanelRequests } from '../../protocol/panel-protocol.js';
 import { UiApprovals } from './approval-service.js';
+import { UiGrants } from './grant-service.js';
 import { UiHistory } from './history-service.js';
 import { UiKindViews } from './kind-view-service.js';
 import { UiPluginPanels } from './plugin-panel-service.js';
@@ -18,6 +19,8 @@ import { UiSettingsService } from './settings-service.js';
 /** The host side of the approval dialogs, the plugin manager and the AI edit history panel. */
 export interface PanelServices extends Disposable {
   readonly approvals: UiApprovals;
+  /** Settings' list of standing grants. */
+  readonly grants: UiGrants;
   readonly plugins: UiPlugins;
   readonly history: UiHistory;
   /** The settings panel. */
@@ -36,7 +39,9 @@ export type PanelHandlers = {
 
 export function createPanelServices(host: Host): PanelServices {
   const store = new DisposableStore();
-  const approvals = store.add(new UiApprovals(host.container.get(ApprovalBroker)));
+  const broker = host.container.get(ApprovalBroker);
+  const approvals = store.add(new UiApprovals(broker));
+  const grants = store.add(new UiGrants(broker));
   const plugins = store.add(new UiPlugins(host.plugins));
   const history = store.add(
     new UiHistory(
@@ -55,7 +60,16 @@ export function createPanelServices(host: Host): PanelServices {
     ),
   );
   const kindViews = new UiKindViews(host.plugins);
-  return { approvals, plugins, history, settings, pluginPanels, kindViews, dispose: () => store.dispose() };
+  return {
+    approvals,
+    grants,
+    plugins,
+    history,
+    settings,
+    pluginPanels,
+    kindViews,
+    dispose: () => store.dispose(),
+  };
 }
 
 /** One window's pushes: its dialogs, plugin changes and new checkpoints. Dispose it when the window goes. */
@@ -65,12 +79,14 @@ export function attachPanels(services: PanelServices, send: (message: PanelMessa
   store.add(services.history.attach(send));
   store.add(services.settings.attach(send));
   store.add(services.approvals.attach(send));
+  store.add(services.grants.attach(send));
   store.add(services.pluginPanels.attach(send));
   return store;
 }
 
 export function panelHandlers({
   approvals,
+  grants,
   plugins,
   history,
   settings,
@@ -89,6 +105,8 @@ export function panelHandlers({
     'settings.list': () => settings.list(),
     'settings.set': ({ key, value }) => settings.set(key, value),
     'settings.reset': ({ key }) => settings.reset(key),
+    'grants.list': () => ({ grants: grants.list() }),
+    'grants.revoke': ({ id }) => ({ grants: grants.revoke(id) }),
     'pluginPanels.list': () => ({ panels: pluginPanels.list() }),
     'kindViews.list': () => ({ views: kindViews.list() }),
     'pluginPanels.request': async ({ pluginId, panelId, method, params }) => ({

@@ -409,6 +409,33 @@ describe('act approvals', () => {
     await close(tabId);
   });
 
+  it('honours a bare ref once "allow on this site" was given for the operation', async () => {
+    // On a connection of its own: a grant holds for the connection that was given it.
+    const client = await kit.connect('bare-ref-client');
+    const on = async (tool: string, args: Record<string, unknown>) => {
+      const out = (await client.callTool({ name: tool, arguments: args })) as {
+        structuredContent?: Record<string, unknown>;
+        content: { text: string }[];
+      };
+      return out;
+    };
+    const tabId = await open('/effects');
+    answer = 'allow-site';
+    await on('browser', { action: 'act', tabId, operation: 'click', role: 'button', name: 'Does nothing' });
+    expect(asked).toHaveLength(1);
+    answer = 'deny';
+    const ref = (await snapshot(tabId)).find((e) => e.name === 'Changes the page')!.ref!;
+    const out = await on('browser', { action: 'act', tabId, operation: 'click', ref });
+    expect(out.content[0]!.text).not.toMatch(/^NOT_GRANTED/);
+    expect(asked).toHaveLength(1);
+    expect(await text(tabId)).not.toBe('');
+    // The grant is for clicks: typing by a bare ref is still refused without asking.
+    const typed = await on('browser', { action: 'act', tabId, operation: 'type', ref, text: 'x' });
+    expect(typed.content[0]!.text).toMatch(/^NOT_GRANTED/);
+    expect(asked).toHaveLength(1);
+    await close(tabId);
+  });
+
   it('never logs a typed value', async () => {
     const tabId = await open('/fields');
     await actOn(tabId, { operation: 'type', role: 'textbox', name: 'Email', text: 'typed-secret-5b1e' });

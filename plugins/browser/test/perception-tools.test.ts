@@ -76,6 +76,7 @@ describe('the perception actions over MCP', () => {
         'open',
         'navigate',
         'close',
+        'style',
         'execute_js',
         'session_save',
         'session_load',

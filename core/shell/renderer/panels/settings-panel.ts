@@ -3,6 +3,7 @@ import type {
   UiSettings,
   UiSettingsGroup,
   UiSettingValue,
+  StandingGrant,
 } from '../../../protocol/panel-protocol.js';
 import type { Connection } from '../connection.js';
 import { ToolbarModal } from '../dialogs/toolbar-modal.js';
@@ -14,13 +15,18 @@ import { element } from '../element.js';
  * change is written at once (the host checks it; a refusal comes back as a
  * toast and the control shows the stored value again) and applies to the next
  * tool call. It follows changes made in other windows, and plugins turned on
- * or off (their settings come and go with them).
+ * or off (their settings come and go with them). Below them, the standing grants ("Allow on
+ * this site") the host holds, each with a Revoke button; the list follows grants given or
+ * revoked anywhere (a dialog, an elicitation form, `vmark approvals revoke`).
  */
 export class SettingsPanel {
   readonly #modal: ToolbarModal;
   readonly #body: HTMLElement;
   readonly #where: HTMLElement;
   #settings: UiSettings | null = null;
+  #grants: readonly StandingGrant[] = [];
+  /** Grants whose revocation is on its way to the host. */
+  readonly #revoking = new Set<string>();
   /** Settings whose change is on its way to the host. */
   readonly #busy = new Set<string>();
   /** The control that had the focus when a write began: disabled meanwhile, it gets the focus back after. */
@@ -42,8 +48,9 @@ export class SettingsPanel {
     this.#modal.dialog.append(this.#where, this.#body);
     button.addEventListener('click', () => void this.open());
     connection.onPanelMessage((message) => {
-      if (message.type !== 'settings.changed') return;
-      this.#settings = message.settings;
+      if (message.type === 'settings.changed') this.#settings = message.settings;
+      else if (message.type === 'grants.changed') this.#grants = message.grants;
+      else return;
       this.#render();
     });
   }
@@ -52,6 +59,7 @@ export class SettingsPanel {
     try {
       // Read afresh: settings.json may have been edited by hand since.
       this.#settings = await this.connection.request('settings.list', {});
+      this.#grants = (await this.connection.request('grants.list', {})).grants;
     } catch (error) {
       this.refused(error);
       return;
@@ -78,6 +86,19 @@ export class SettingsPanel {
     }
   }
 
+  async #revoke(grant: StandingGrant): Promise<void> {
+    this.#revoking.add(grant.id);
+    this.#render();
+    try {
+      this.#grants = (await this.connection.request('grants.revoke', { id: grant.id })).grants;
+    } catch (error) {
+      this.refused(error);
+    } finally {
+      this.#revoking.delete(grant.id);
+      this.#render();
+    }
+  }
+
   #render(): void {
     if (this.#settings === null) return;
     const focused = focusedKey() ?? this.#refocus;
@@ -89,6 +110,7 @@ export class SettingsPanel {
       ...(this.#settings.groups.length > 0
         ? this.#settings.groups.map((group) => this.#group(group))
         : [element('p', 'settings-empty', 'No plugin that is turned on has settings.')]),
+      this.#grantList(),
     );
     // Re-rendering must not take the keyboard focus away from the control just used.
     if (focused !== undefined) {
@@ -96,6 +118,51 @@ export class SettingsPanel {
         .querySelector<HTMLElement>(`:is(input, select)[data-setting-key="${CSS.escape(focused)}"]`)
         ?.focus();
     }
+  }
+
+  #grantList(): HTMLElement {
+    // Not a plugin's group of settings: the host's own list, titled alike.
+    const section = element('section', 'settings-grants');
+    section.append(
+      element('h3', 'settings-grants-title', 'Standing grants'),
+      element(
+        'p',
+        'setting-description',
+        '“Allow on this site” answers: each lets one AI connection do one operation on one site ' +
+          'without asking, until you revoke it or VMark stops (they are never written to disk).',
+      ),
+    );
+    if (this.#grants.length === 0) {
+      section.append(element('p', 'settings-empty', 'No standing grants.'));
+      return section;
+    }
+    for (const grant of this.#grants) {
+      const row = element('div', 'setting-row grant-row');
+      row.dataset.grantId = grant.id;
+      const text = element('div', 'setting-text');
+      text.append(element('span', 'setting-title', `${grant.operation} on ${grant.origin}`));
+      const meta = element('div', 'setting-meta');
+      meta.append(
+        element('span', 'grant-holder', `held by “${grant.clientName}” (${grant.connectionId})`),
+        element(
+          'span',
+          '',
+          `given ${GIVEN_IN[grant.grantedBy]} at ${new Date(grant.grantedAt).toLocaleTimeString()}`,
+        ),
+        element('code', 'setting-key', grant.id),
+      );
+      text.append(meta);
+      const controls = element('div', 'setting-controls');
+      const revoke = element('button', 'button button-small grant-revoke', 'Revoke');
+      revoke.type = 'button';
+      revoke.title = `The next ${grant.operation} on ${grant.origin} by this connection asks again`;
+      revoke.disabled = this.#revoking.has(grant.id);
+      revoke.addEventListener('click', () => void this.#revoke(grant));
+      controls.append(revoke);
+      row.append(text, controls);
+      section.append(row);
+    }
+    return section;
   }
 
   #group(group: UiSettingsGroup): HTMLElement {
@@ -215,6 +282,12 @@ export class SettingsPanel {
     return input;
   }
 }
+
+const GIVEN_IN: Readonly<Record<StandingGrant['grantedBy'], string>> = {
+  ui: 'in the editor',
+  elicitation: 'in the client’s form',
+  terminal: 'at a terminal',
+};
 
 function sectionOf(key: string): string {
   return key.slice(0, key.lastIndexOf('.'));

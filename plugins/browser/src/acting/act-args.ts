@@ -4,6 +4,7 @@
  * between them, and turns them into one request a later step cannot misread.
  */
 import { ArgumentError, z } from '@vmark/sdk';
+import { refArg } from '../tools/browser-args.js';
 
 export type ActOperation = 'click' | 'type' | 'scroll' | 'key';
 
@@ -63,7 +64,7 @@ const flag = (name: string) => z.boolean({ error: `modifiers.${name} must be a b
 
 export const actArgs = () => ({
   operation: z.enum(['click', 'type', 'scroll', 'key'], { error: OPERATION }),
-  ref: z.string({ error: 'ref must be a string (e.g. "e12", from browser_read read)' }).optional(),
+  ref: refArg(),
   role: z.string({ error: 'role must be a string (e.g. "button")' }).optional(),
   name: z.string({ error: 'name must be a string (the accessible name, as read lists it)' }).optional(),
   text: z

@@ -3,10 +3,13 @@
  * bound to the asking connection (the broker's own rule), to the page's origin, to the
  * operation, and to exactly what it does — the element, the text, the script. The page's
  * generation is part of what is approved, so any navigation of the tab (an in-page one
- * included) spends an approval given before it. A standing "allow on this site" grant covers an
- * operation on the origin; `eval`, `session` and `record` never get one.
+ * included) spends an approval given before it — also one given while it was being asked
+ * (`STALE_COMMAND`). A standing "allow on this site" grant covers an operation on the origin
+ * (the broker keys it by the canonical origin); `eval`, `session`, `record` and `upload` never
+ * get one, which the broker enforces too.
  */
 import type { Approvals, ToolCall } from '@vmark/sdk';
+import { TokenError } from '@vmark/sdk';
 import { approvalDenied, approvalRequired, type Retry } from '../approval-refusal.js';
 import type { BrowserTab } from '../tabs/browser-tab.js';
 import { originForAgent } from '../url/redact.js';
@@ -28,18 +31,28 @@ export async function approvePageChange(
 ): Promise<void> {
   const { tab, operation, what } = request;
   const origin = originForAgent(tab.page.url());
+  const generation = tab.generation;
   const outcome = await approvals.request(
     {
       operation,
       // The tab and its page generation too: an allowance left over in one tab (its page navigated
       // before it was used) is never spent in another that shows the same URL.
-      subject: `${what} — on ${tab.url} (${tab.id}, page ${tab.generation})`,
+      subject: `${what} — on ${tab.url} (${tab.id}, page ${generation})`,
       origin,
       grantable: !NEVER_STANDING.has(operation),
     },
     call,
   );
-  if (outcome.decision === 'allowed') return;
+  if (outcome.decision === 'allowed') {
+    // Asking takes time: a page that navigated meanwhile is not the page the person allowed.
+    if (tab.generation === generation) return;
+    throw new TokenError(
+      'STALE_COMMAND',
+      `the page navigated while '${operation}' was being approved (it is now ${tab.url}), so the approval ` +
+        'was spent on the page before: read the page again, then retry',
+      { tabId: tab.id, generation: tab.generation },
+    );
+  }
   if (outcome.decision === 'denied') throw approvalDenied(operation, tab.url, outcome.requestId);
   throw approvalRequired(operation, tab.url, outcome.requestId, request.retry);
 }

@@ -18,3 +18,10 @@ export const urlArg = () =>
   z
     .string({ error: 'url (string) is required' })
     .refine((value) => value.trim() !== '', { error: 'url must be a non-empty URL' });
+
+/**
+ * An element's ref from `browser_read read`. One schema for every action of the tool (the tool
+ * layer requires it); each action says what a blank ref means for it.
+ */
+export const refArg = () =>
+  z.string({ error: 'ref must be a string (e.g. "e12", from browser_read read)' }).optional();

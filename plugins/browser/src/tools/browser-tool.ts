@@ -6,6 +6,8 @@ import type { Approvals, ToolDefinition, Workbench } from '@vmark/sdk';
 import { act } from '../acting/act.js';
 import { actArgs, actRequest } from '../acting/act-args.js';
 import { executeJs, scriptArg } from '../acting/execute-js.js';
+import { styleTab } from '../acting/style.js';
+import { styleArgs, styleChange } from '../acting/style-args.js';
 import type { BrowserSessions } from '../session/browser-session.js';
 import { handleArg } from '../session/session-handle.js';
 import { ArgumentError, defineAction, defineTool, z } from '@vmark/sdk';
@@ -38,6 +40,8 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
       'ref | role+name, text?, dy?, key?, modifiers?} → {result, url, generation, popup?}: verified first ' +
       '(rendered, enabled, in view, not covered); a refusal is data.result.reason. open {url, timeoutMs?} → an AI-owned tab, loaded: ' +
       '{tabId, navigationId, url, title, generation, gate?}; navigate {tabId?, url, timeoutMs?}; close {tabId}; ' +
+      'style {tabId?, ref? | selector?, set?: {property: value}, addClasses?, removeClasses?, injectCss?} → ' +
+      'changes how the page looks (injectCss is page-wide), after a person approves the exact change; ' +
       'console_clear {tabId?} → the console entries, as browser_read console, and empties the buffer. ' +
       'Read a page with browser_read first. Pages on this machine or a private network are refused ' +
       '(PERMISSION_DENIED, final). A TIMEOUT still carries the navigationId: pick the result up with ' +
@@ -96,6 +100,14 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
           const tab = registry.resolve(tabId);
           await registry.close(tab);
           return { tabId: tab.id, closed: true, destroyed: true };
+        },
+      }),
+      style: defineAction({
+        args: { tabId: tabArg(), ...styleArgs() },
+        run: async ({ tabId, ...args }, call) => {
+          settings.assertEnabled();
+          const change = styleChange(args);
+          return styleTab(registry.resolve(tabId), change, approvals, call);
         },
       }),
       execute_js: defineAction({

@@ -1,0 +1,101 @@
+import { createServer, type Server } from 'node:http';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, runCli, TempDirs } from './support/cli.js';
+import { launchChromium, startEditorSession, type EditorSession } from './support/ui.js';
+
+/*
+ * Standing grants in the editor as a person sees them: `vmark serve` in Debian Chromium, an AI
+ * client of the same host over MCP asking to style a page on 127.0.0.1, the approval dialog's
+ * "Allow on this site", and Settings' "Standing grants" list with its Revoke button.
+ */
+
+const temp = new TempDirs();
+let browser: Browser;
+let pages: Server;
+let origin: string;
+let session: EditorSession;
+const saved = process.env.VMARK_BROWSER_ALLOW_PRIVATE;
+
+beforeAll(async () => {
+  pages = createServer((_req, res) => {
+    res.setHeader('content-type', 'text/html');
+    res.end('<!doctype html><title>Shop</title><button id="go">Go</button>');
+  });
+  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
+  // The host reads it when it starts: the page is on this machine.
+  process.env.VMARK_BROWSER_ALLOW_PRIVATE = '1';
+  browser = await launchChromium();
+  session = await startEditorSession(temp, browser, { 'Welcome.md': '# Welcome\n' }, 'Welcome.md');
+}, 60_000);
+
+afterAll(async () => {
+  await session?.close();
+  await browser?.close();
+  pages?.close();
+  await temp.cleanup();
+  if (saved === undefined) delete process.env.VMARK_BROWSER_ALLOW_PRIVATE;
+  else process.env.VMARK_BROWSER_ALLOW_PRIVATE = saved;
+});
+
+const style = (addClasses: string[]) =>
+  call(session.client, 'browser', { action: 'style', selector: '#go', addClasses });
+
+describe('standing grants in the editor', () => {
+  it('are given in the dialog, listed in Settings, and revoked there for the next call', async () => {
+    const { page, home } = session;
+    expect((await call(session.client, 'browser', { action: 'open', url: `${origin}/` })).isError).toBe(
+      false,
+    );
+
+    // The dialog offers "Allow on this site" for a style change; the call waits for the answer.
+    const first = style(['a']);
+    const dialog = page.locator('dialog.approval-dialog[open]');
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('add the classes a');
+    await dialog.locator('[data-answer=allow-site]').click();
+    expect((await first).isError).toBe(false);
+    // Standing: the next change on the site is not asked.
+    expect((await style(['b'])).isError).toBe(false);
+
+    await page.click('.tool-button[data-action=settings]');
+    await page.locator('dialog.settings-panel[open]').waitFor();
+    const rows = page.locator('.settings-grants .grant-row');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().locator('.setting-title').textContent()).toBe(`style on ${origin}`);
+    expect(await rows.first().locator('.grant-holder').textContent()).toMatch(
+      /^held by “vmark-e2e-ui” \(conn-\d+\)$/,
+    );
+    const id = await rows.first().getAttribute('data-grant-id');
+    const listed = JSON.parse((await runCli(['approvals', 'grants', '--json'], { VMARK_HOME: home })).stdout);
+    expect(listed).toEqual([expect.objectContaining({ id, operation: 'style', origin, grantedBy: 'ui' })]);
+
+    await rows.first().locator('.grant-revoke').click();
+    await page.locator('.settings-grants .settings-empty').waitFor();
+    expect(await page.locator('.settings-grants').textContent()).toContain('No standing grants.');
+    expect((await runCli(['approvals', 'grants'], { VMARK_HOME: home })).stdout).toBe('no standing grants\n');
+    await page.keyboard.press('Escape');
+    await page.locator('dialog.settings-panel[open]').waitFor({ state: 'detached' });
+
+    // The next call is asked again: deny it in the dialog.
+    const third = style(['c']);
+    await dialog.waitFor();
+    await dialog.locator('[data-answer=deny]').click();
+    expect((await third).text).toMatch(/^the user declined 'style'/);
+  });
+
+  it('follows a grant revoked from a terminal while Settings is open', async () => {
+    const { page, home } = session;
+    const given = style(['d']);
+    const dialog = page.locator('dialog.approval-dialog[open]');
+    await dialog.waitFor();
+    await dialog.locator('[data-answer=allow-site]').click();
+    expect((await given).isError).toBe(false);
+    await page.click('.tool-button[data-action=settings]');
+    await page.locator('.settings-grants .grant-row').waitFor();
+    expect((await runCli(['approvals', 'revoke', '--origin', origin], { VMARK_HOME: home })).code).toBe(0);
+    await page.locator('.settings-grants .grant-row').waitFor({ state: 'detached' });
+  });
+});
