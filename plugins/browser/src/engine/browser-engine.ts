@@ -7,7 +7,9 @@
  * connection dropped) is forgotten at once, its tabs told, and the next tab starts afresh.
  *
  * - `sandbox`: one fresh, non-persistent context shared by the sandbox tabs;
- * - `shared`: a persistent profile under `$VMARK_HOME/browser/profile` (local Chromium only).
+ * - `shared`: a persistent profile under `$VMARK_HOME/browser/profile` (local Chromium only);
+ * - a named profile (`open {profile}`): a persistent context of its own under
+ *   `$VMARK_HOME/browser/profiles/`, isolated from the others (local Chromium only).
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -23,6 +25,9 @@ import { findChromium } from './chromium-path.js';
 import { chromiumArgs, PROXY_BYPASS } from './launch-args.js';
 
 export type Posture = 'sandbox' | 'shared';
+
+/** What a page's context is: a posture's, or a named profile's. */
+type ContextKey = Posture | `profile:${string}`;
 
 export interface EngineOptions {
   readonly home: string;
@@ -51,9 +56,9 @@ const MAX_REFUSALS = 256;
 
 /** Stopped with `dispose()`, which the plugin awaits on deactivation (the browser takes a moment to close). */
 export class BrowserEngine {
-  readonly #running = new Map<Posture, Promise<Running>>();
-  /** The context each posture's running browser serves, once started. */
-  readonly #live = new Map<Posture, BrowserContext>();
+  readonly #running = new Map<ContextKey, Promise<Running>>();
+  /** The context each posture's (or profile's) running browser serves, once started. */
+  readonly #live = new Map<ContextKey, BrowserContext>();
   readonly #lostListeners = new Set<(context: BrowserContext) => void>();
   /** The recent refusals; `#refusalTotal` counts every one ever made. */
   readonly #refusals: Refusal[] = [];
@@ -64,18 +69,22 @@ export class BrowserEngine {
 
   constructor(private readonly options: EngineOptions) {}
 
-  /** A new page in the posture's context, starting the browser if needed. */
-  async newPage(posture: Posture): Promise<{ page: Page; context: BrowserContext }> {
+  /**
+   * A new page in the posture's context — or in the named profile's, which is its own — starting
+   * the browser if needed. The profile name is checked by the caller (`PROFILE`).
+   */
+  async newPage(posture: Posture, profile?: string): Promise<{ page: Page; context: BrowserContext }> {
     if (this.#disposed) throw new TokenError('BROWSER_UNAVAILABLE', 'the host is stopping');
     this.busy();
-    const running = await this.#start(posture);
+    const key: ContextKey = profile === undefined ? posture : `profile:${profile}`;
+    const running = await this.#start(key);
     try {
       return { page: await this.#pageIn(running), context: running.context };
     } catch {
       // The browser died since the last tab (its disconnect not yet seen): start afresh, once.
-      this.#lost(posture, running.context);
+      this.#lost(key, running.context);
       void running.stop().catch(() => undefined);
-      const again = await this.#start(posture);
+      const again = await this.#start(key);
       try {
         return { page: await this.#pageIn(again), context: again.context };
       } catch (error) {
@@ -142,25 +151,25 @@ export class BrowserEngine {
     if (proxy) (await proxy.catch(() => undefined))?.dispose();
   }
 
-  #start(posture: Posture): Promise<Running> {
-    let running = this.#running.get(posture);
+  #start(key: ContextKey): Promise<Running> {
+    let running = this.#running.get(key);
     if (!running) {
-      const started = this.#launch(posture).then((r) => {
-        this.#live.set(posture, r.context);
+      const started = this.#launch(key).then((r) => {
+        this.#live.set(key, r.context);
         return r;
       });
       running = started;
-      this.#running.set(posture, started);
+      this.#running.set(key, started);
       started.catch(() => {
-        if (this.#running.get(posture) === started) this.#running.delete(posture);
+        if (this.#running.get(key) === started) this.#running.delete(key);
       });
     }
     return running;
   }
 
-  async #launch(posture: Posture): Promise<Running> {
+  async #launch(key: ContextKey): Promise<Running> {
     const endpoint = this.options.endpoint;
-    if (endpoint !== undefined && endpoint !== '') return this.#connect(posture, endpoint);
+    if (endpoint !== undefined && endpoint !== '') return this.#connect(key, endpoint);
     const executablePath = findChromium(this.options.env);
     const proxy = await this.#guardProxy();
     const launch = {
@@ -178,29 +187,47 @@ export class BrowserEngine {
         password: proxy.password,
       },
     };
-    if (posture === 'shared') {
-      const profile = path.join(this.options.home, 'browser', 'profile');
-      await mkdir(profile, { recursive: true, mode: 0o700 });
-      const context = await chromium.launchPersistentContext(profile, launch).catch((error: unknown) => {
+    const store = this.#storeOf(key);
+    if (store !== undefined) {
+      await mkdir(store, { recursive: true, mode: 0o700 });
+      const context = await chromium.launchPersistentContext(store, launch).catch((error: unknown) => {
         throw launchFailed(error);
       });
-      context.on('close', () => this.#lost(posture, context));
+      context.on('close', () => this.#lost(key, context));
       return { context, stop: () => context.close() };
     }
     const browser = await chromium.launch(launch).catch((error: unknown) => {
       throw launchFailed(error);
     });
     const context = await browser.newContext();
-    browser.on('disconnected', () => this.#lost(posture, context));
+    browser.on('disconnected', () => this.#lost(key, context));
     return { context, stop: () => browser.close() };
   }
 
-  async #connect(posture: Posture, endpoint: string): Promise<Running> {
-    if (posture === 'shared') {
+  /**
+   * Where a persistent context keeps its data, or `undefined` for the sandbox's fresh one. A
+   * profile's folder is `p-<name>`: the prefix keeps names like `..` inside `profiles/`.
+   */
+  #storeOf(key: ContextKey): string | undefined {
+    const browser = path.join(this.options.home, 'browser');
+    if (key === 'shared') return path.join(browser, 'profile');
+    if (key === 'sandbox') return undefined;
+    return path.join(browser, 'profiles', `p-${key.slice('profile:'.length)}`);
+  }
+
+  async #connect(key: ContextKey, endpoint: string): Promise<Running> {
+    if (key === 'shared') {
       throw new TokenError(
         'BROWSER_UNAVAILABLE',
         'the shared posture keeps a profile on this machine, which a remote browser (VMARK_BROWSER_ENDPOINT) ' +
           'cannot; use the sandbox posture with it',
+      );
+    }
+    if (key !== 'sandbox') {
+      throw new TokenError(
+        'BROWSER_UNAVAILABLE',
+        'a named profile keeps its data on this machine, which a remote browser (VMARK_BROWSER_ENDPOINT) ' +
+          'cannot; open the tab without `profile`',
       );
     }
     const browser = await connectRemote(endpoint);
@@ -212,7 +239,7 @@ export class BrowserEngine {
         policy: this.options.policy,
         onRefused: (refusal) => this.#refused(refusal),
       });
-      browser.on('disconnected', () => this.#lost(posture, context));
+      browser.on('disconnected', () => this.#lost(key, context));
       return { context, guard, stop: () => browser.close() };
     } catch (error) {
       await browser.close().catch(() => undefined);
@@ -239,21 +266,21 @@ export class BrowserEngine {
       this.#refusals.splice(0, this.#refusals.length - MAX_REFUSALS / 2);
   }
 
-  /** A browser went away (or was stopped): forget it, if it is still the posture's, and tell its tabs. */
-  #lost(posture: Posture, context: BrowserContext): void {
-    if (this.#live.get(posture) === context) {
-      this.#live.delete(posture);
-      this.#running.delete(posture);
+  /** A browser went away (or was stopped): forget it, if it is still the key's, and tell its tabs. */
+  #lost(key: ContextKey, context: BrowserContext): void {
+    if (this.#live.get(key) === context) {
+      this.#live.delete(key);
+      this.#running.delete(key);
     }
     for (const listener of [...this.#lostListeners]) listener(context);
   }
 
   async #stopAll(): Promise<void> {
     const all = [...this.#running.entries()];
-    for (const [posture, running] of all) {
+    for (const [key, running] of all) {
       const stopped = await running.catch(() => undefined);
       if (stopped === undefined) continue;
-      this.#lost(posture, stopped.context);
+      this.#lost(key, stopped.context);
       await stopped.stop().catch(() => undefined);
     }
   }

@@ -10,6 +10,7 @@ import type { BrowserSettings } from '../browser-settings.js';
 import type { BrowserEngine } from '../engine/browser-engine.js';
 import type { Resolver } from '../guard/resolver.js';
 import { checkTarget } from '../guard/target-policy.js';
+import { approveProfile } from '../session/browser-profile.js';
 import type { BrowserTab } from '../tabs/browser-tab.js';
 import type { TabRegistry } from '../tabs/tab-registry.js';
 import { originForAgent, urlForAgent } from '../url/redact.js';
@@ -32,10 +33,22 @@ export class Navigator {
 
   constructor(private readonly services: NavigatorServices) {}
 
-  /** A new AI tab in the current posture, navigated to `url`. No tab is made for a refused URL. */
-  async open(url: string, timeoutMs: number, call: ToolCall, windowLabel: string): Promise<NavigationResult> {
+  /**
+   * A new AI tab in the current posture — or in the named profile, once a person allowed this
+   * use of it — navigated to `url`. No tab is made for a refused URL or an unapproved profile.
+   */
+  async open(
+    url: string,
+    timeoutMs: number,
+    call: ToolCall,
+    windowLabel: string,
+    profile?: string,
+  ): Promise<NavigationResult> {
     await this.#check(url);
-    const tab = await this.services.registry.open(this.services.settings.posture(), windowLabel);
+    if (profile !== undefined) await approveProfile(this.services.approvals, call, profile, url);
+    // A profile is a store of its own, not the person's shared one: no destination approvals.
+    const posture = profile === undefined ? this.services.settings.posture() : 'sandbox';
+    const tab = await this.services.registry.open(posture, windowLabel, profile);
     return this.#go(tab, url, timeoutMs, call, 'open');
   }
 

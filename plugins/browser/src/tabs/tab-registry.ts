@@ -43,8 +43,8 @@ export class TabRegistry implements Disposable {
     return this.#tabs.size;
   }
 
-  /** A new AI-owned tab (about:blank), focused. @throws TokenError `TAB_LIMIT`. */
-  async open(posture: Posture, windowLabel: string): Promise<BrowserTab> {
+  /** A new AI-owned tab (about:blank), focused; in a named profile if given. @throws TokenError `TAB_LIMIT`. */
+  async open(posture: Posture, windowLabel: string, profile?: string): Promise<BrowserTab> {
     if (this.#tabs.size >= MAX_AI_TABS) {
       throw new TokenError(
         'TAB_LIMIT',
@@ -52,7 +52,7 @@ export class TabRegistry implements Disposable {
         { limit: MAX_AI_TABS, open: [...this.#tabs.keys()] },
       );
     }
-    const { page, context } = await this.engine.newPage(posture);
+    const { page, context } = await this.engine.newPage(posture, profile);
     const tab = new BrowserTab(this.workbench.allocateTabId(), windowLabel, posture, page, context);
     // Before the first navigation: the console shim must be there when the page's scripts start.
     await tab.perception.console.install().catch(async (error: unknown) => {

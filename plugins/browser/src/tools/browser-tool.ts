@@ -9,6 +9,7 @@ import { executeJs, scriptArg } from '../acting/execute-js.js';
 import { styleTab } from '../acting/style.js';
 import { styleArgs, styleChange } from '../acting/style-args.js';
 import type { BrowserSessions } from '../session/browser-session.js';
+import { profileArg } from '../session/browser-profile.js';
 import { handleArg } from '../session/session-handle.js';
 import { ArgumentError, defineAction, defineTool, z } from '@vmark/sdk';
 import type { BrowserSettings } from '../browser-settings.js';
@@ -38,7 +39,7 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
     description:
       'The half of the browser that changes something. act {tabId?, operation: click|type|scroll|key, ' +
       'ref | role+name, text?, dy?, key?, modifiers?} → {result, url, generation, popup?}: verified first ' +
-      '(rendered, enabled, in view, not covered); a refusal is data.result.reason. open {url, timeoutMs?} → an AI-owned tab, loaded: ' +
+      '(rendered, enabled, in view, not covered); a refusal is data.result.reason. open {url, timeoutMs?, profile?} → an AI-owned tab, loaded (profile: a named persistent context, asked each use): ' +
       '{tabId, navigationId, url, title, generation, gate?}; navigate {tabId?, url, timeoutMs?}; close {tabId}; ' +
       'style {tabId?, ref? | selector?, set?: {property: value}, addClasses?, removeClasses?, injectCss?} → ' +
       'changes how the page looks (injectCss is page-wide), after a person approves the exact change; ' +
@@ -70,10 +71,10 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
       }),
       open: defineAction({
         // A tabId is taken and ignored, as the original does (vmark-notes §3.1): open always makes a new tab.
-        args: { url: urlArg(), timeoutMs: timeoutArg(), tabId: tabArg() },
-        run: async ({ url, timeoutMs }, call) => {
+        args: { url: urlArg(), timeoutMs: timeoutArg(), tabId: tabArg(), profile: profileArg() },
+        run: async ({ url, timeoutMs, profile }, call) => {
           settings.assertEnabled();
-          return navigator.open(url, timeoutMs ?? MAX_WAIT_MS, call, windowLabel());
+          return navigator.open(url, timeoutMs ?? MAX_WAIT_MS, call, windowLabel(), profile);
         },
       }),
       navigate: defineAction({
