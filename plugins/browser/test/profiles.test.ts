@@ -127,6 +127,20 @@ describe('open {profile}', () => {
   });
 });
 
+describe('open {profile} at the tab limit', () => {
+  it('is refused with TAB_LIMIT before anyone is asked', async () => {
+    const tabs: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const opened = await kit.call('browser', { action: 'open', url: url('/page') });
+      tabs.push((opened.data as { tabId: string }).tabId);
+    }
+    const out = await kit.call('browser', { action: 'open', url: url('/page'), profile: 'work-1' });
+    expect(out.text).toMatch(/^TAB_LIMIT: /);
+    expect(asked).toHaveLength(0);
+    for (const tabId of tabs) await kit.call('browser', { action: 'close', tabId });
+  });
+});
+
 describe('session approvals', () => {
   it('an approval for one handle is never spent on another', async () => {
     const opened = await kit.call('browser', { action: 'open', url: url('/page') });

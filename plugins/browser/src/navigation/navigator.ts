@@ -45,7 +45,11 @@ export class Navigator {
     profile?: string,
   ): Promise<NavigationResult> {
     await this.#check(url);
-    if (profile !== undefined) await approveProfile(this.services.approvals, call, profile, url);
+    if (profile !== undefined) {
+      // No one is asked for a tab that could not open.
+      this.services.registry.assertRoom();
+      await approveProfile(this.services.approvals, call, profile, url);
+    }
     // A profile is a store of its own, not the person's shared one: no destination approvals.
     const posture = profile === undefined ? this.services.settings.posture() : 'sandbox';
     const tab = await this.services.registry.open(posture, windowLabel, profile);

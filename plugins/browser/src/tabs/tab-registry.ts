@@ -43,8 +43,8 @@ export class TabRegistry implements Disposable {
     return this.#tabs.size;
   }
 
-  /** A new AI-owned tab (about:blank), focused; in a named profile if given. @throws TokenError `TAB_LIMIT`. */
-  async open(posture: Posture, windowLabel: string, profile?: string): Promise<BrowserTab> {
+  /** @throws TokenError `TAB_LIMIT` when no other AI tab may open (checked before anyone is asked). */
+  assertRoom(): void {
     if (this.#tabs.size >= MAX_AI_TABS) {
       throw new TokenError(
         'TAB_LIMIT',
@@ -52,6 +52,11 @@ export class TabRegistry implements Disposable {
         { limit: MAX_AI_TABS, open: [...this.#tabs.keys()] },
       );
     }
+  }
+
+  /** A new AI-owned tab (about:blank), focused; in a named profile if given. @throws TokenError `TAB_LIMIT`. */
+  async open(posture: Posture, windowLabel: string, profile?: string): Promise<BrowserTab> {
+    this.assertRoom();
     const { page, context } = await this.engine.newPage(posture, profile);
     const tab = new BrowserTab(this.workbench.allocateTabId(), windowLabel, posture, page, context);
     // Before the first navigation: the console shim must be there when the page's scripts start.
