@@ -1,41 +1,22 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ApprovalsToken, type Disposable } from '@vmark/sdk';
 import { startTestHost, type TestHost, type ToolOutcome } from '@vmark/sdk/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ACT_PAGES } from './act-fixtures.js';
 import { browserUnderTest, setBrowserEnv } from './browser-rig.js';
+import { type PersonDesk, personAt } from './person-desk.js';
 import { HOST_RULES } from './fixture-server.js';
 import { type PageServer, startPageServer } from './page-server.js';
 
 /*
  * `browser act` as an MCP client sees it: the browser plugin in a real host (one Chromium for
  * the file), fixture pages on 127.0.0.1 under the names a.test and b.test, and the host's real
- * approval broker. The test stands for the person at the editor: it registers as the broker's
- * UI approver and answers Allow once, Allow on this site or Deny — or cannot be reached, so
- * that the request waits for `vmark approvals`, as a terminal would answer it.
+ * approval broker, with the test standing for the person at the editor (person-desk.ts).
  */
-
-type Answer = 'allow' | 'allow-site' | 'deny' | 'nobody';
-interface Question {
-  readonly request: { readonly operation: string; readonly subject: string; readonly origin?: string };
-  readonly requestId: string;
-}
-/** The broker's own surface for the person (core/approvals), reached through the host's container. */
-interface Desk {
-  registerApprover(approver: {
-    kind: 'ui';
-    ask(question: Question, signal: AbortSignal): Promise<string>;
-  }): Disposable;
-  decide(id: string, decision: 'allow' | 'deny'): unknown;
-}
 
 let kit: TestHost;
 let server: PageServer;
-let desk: Desk;
-let approver: Disposable;
-let answer: Answer = 'allow';
-const asked: Question[] = [];
+let person: PersonDesk;
 let restoreEnv: () => void = () => {};
 
 beforeAll(async () => {
@@ -48,28 +29,17 @@ beforeAll(async () => {
   });
   restoreEnv = setBrowserEnv({ VMARK_BROWSER_ALLOW_PRIVATE: '1', VMARK_BROWSER_HOST_RULES: HOST_RULES });
   kit = await startTestHost({ plugins: [browserUnderTest] });
-  desk = kit.host.container.get(ApprovalsToken) as unknown as Desk;
-  approver = desk.registerApprover({
-    kind: 'ui',
-    ask: (question) => {
-      asked.push(question);
-      if (answer === 'nobody') return Promise.reject(new Error('no window to ask in'));
-      return Promise.resolve(answer);
-    },
-  });
+  person = personAt(kit);
 }, 60_000);
 
 afterAll(async () => {
-  approver?.dispose();
+  person?.dispose();
   await kit?.dispose();
   await server?.close();
   restoreEnv();
 });
 
-beforeEach(() => {
-  answer = 'allow';
-  asked.length = 0;
-});
+beforeEach(() => person.reset());
 
 const origin = (host: 'a' | 'b' = 'a') => `http://${host}.test:${server.port}`;
 
@@ -145,7 +115,7 @@ describe('act arguments', () => {
       /modifiers/,
     );
     expect(await message({ operation: 'key', key: 'NoSuchKey' })).toContain('unknown key "NoSuchKey"');
-    expect(asked).toHaveLength(0);
+    expect(person.asked).toHaveLength(0);
     expect(await text(tabId)).toBe('');
     await close(tabId);
   });
@@ -162,7 +132,7 @@ describe('act click', () => {
       matchedVisible: 1,
     });
     expect(acted).toMatchObject({ url: `${origin()}/overlay`, generation: expect.any(Number) });
-    expect(asked).toHaveLength(0); // refused before anyone was asked
+    expect(person.asked).toHaveLength(0); // refused before anyone was person.asked
     expect(await text(tabId)).toBe('');
     await close(tabId);
   });
@@ -172,9 +142,9 @@ describe('act click', () => {
     const acted = await click(tabId, 'button', 'Continue');
     expect(acted.result).toMatchObject({ matchedTotal: 2, matchedVisible: 1, effect: 'dom-changed' });
     expect(await text(tabId)).toBe('shown-continue;');
-    // The person was asked about exactly this element, on this page generation.
-    expect(asked[0]!.request).toMatchObject({ operation: 'click', origin: origin() });
-    expect(asked[0]!.request.subject).toBe(
+    // The person was person.asked about exactly this element, on this page generation.
+    expect(person.asked[0]!.request).toMatchObject({ operation: 'click', origin: origin() });
+    expect(person.asked[0]!.request.subject).toBe(
       `click button “Continue” — on ${origin()}/accordion (${tabId}, page 1)`,
     );
     await close(tabId);
@@ -186,7 +156,7 @@ describe('act click', () => {
     const acted = await click(tabId, 'button', 'Submit');
     expect(acted.result).toMatchObject({ reason: 'ambiguous', matchedTotal: 2, matchedVisible: 2 });
     expect(acted.result.candidates).toEqual(refs);
-    expect(asked).toHaveLength(0);
+    expect(person.asked).toHaveLength(0);
     await close(tabId);
   });
 
@@ -205,7 +175,7 @@ describe('act click', () => {
     expect((await click(tabId, 'button', 'Above the page')).result).toMatchObject({ reason: 'offscreen' });
     const upload = (await snapshot(tabId)).find((e) => e.upload === true)!;
     expect((await click(tabId, upload.role, upload.name)).result).toMatchObject({ reason: 'upload' });
-    expect(asked).toHaveLength(0);
+    expect(person.asked).toHaveLength(0);
     expect(await text(tabId)).toBe('');
     await close(tabId);
   });
@@ -274,7 +244,7 @@ describe('act type', () => {
       return (out.data as { result: string }).result;
     };
     expect(await value('#email')).toBe('new@example.com');
-    expect(asked.at(-2)?.request.subject).toMatch(/^type “new@example\.com” into textbox “Email”/);
+    expect(person.asked.at(-2)?.request.subject).toMatch(/^type “new@example\.com” into textbox “Email”/);
     await actOn(tabId, { operation: 'type', role: 'textbox', name: 'Email', text: '' });
     expect(await value('#email')).toBe('');
     expect(
@@ -320,10 +290,10 @@ describe('act key and scroll', () => {
     const enter = await actOn(tabId, { operation: 'key', key: 'Enter', role: 'textbox', name: 'Email' });
     expect(enter.result).toMatchObject({ defaultAction: 'submit' });
     expect(await text(tabId)).toBe('submitted');
-    expect(asked.at(-1)?.request.subject).toMatch(/^press Enter in textbox “Email”/);
+    expect(person.asked.at(-1)?.request.subject).toMatch(/^press Enter in textbox “Email”/);
     const tab = await actOn(tabId, { operation: 'key', key: 'Tab', modifiers: { shift: true } });
     expect(tab.result).toMatchObject({ defaultAction: 'focus-moved' });
-    expect(asked.at(-1)?.request.subject).toMatch(/^press Shift\+Tab on the page/);
+    expect(person.asked.at(-1)?.request.subject).toMatch(/^press Shift\+Tab on the page/);
     await close(tabId);
   });
 
@@ -331,7 +301,7 @@ describe('act key and scroll', () => {
     const tabId = await open('/offscreen');
     const scrolled = await actOn(tabId, { operation: 'scroll', dy: 400 });
     expect(scrolled.result).toEqual({});
-    expect(asked.at(-1)?.request.subject).toMatch(/^scroll the page by 400 px/);
+    expect(person.asked.at(-1)?.request.subject).toMatch(/^scroll the page by 400 px/);
     const at = await kit.call('browser', { action: 'execute_js', tabId, script: 'return scrollY;' });
     expect(at.data).toMatchObject({ result: 400 });
     await close(tabId);
@@ -340,7 +310,7 @@ describe('act key and scroll', () => {
 
 describe('act approvals', () => {
   it('waits for a person with the verbatim refusal; an approval is spent by a navigation', async () => {
-    answer = 'nobody';
+    person.answer = 'nobody';
     const tabId = await open('/effects');
     const waiting = await tryClick(tabId, 'button', 'Changes the page');
     expect(waiting.text).toBe(
@@ -356,14 +326,14 @@ describe('act approvals', () => {
     const { requestId } = waiting.data as { requestId: string };
     expect(await text(tabId)).toBe('');
     // Approved, but the page navigated (reloaded) meanwhile: the approval was for the page before.
-    desk.decide(requestId, 'allow');
+    person.decide(requestId, 'allow');
     await kit.call('browser', { action: 'navigate', tabId, url: `${origin()}/effects` });
     const again = await tryClick(tabId, 'button', 'Changes the page');
     expect(again.data).toMatchObject({ needsApproval: true });
     expect((again.data as { requestId: string }).requestId).not.toBe(requestId);
     expect(await text(tabId)).toBe('');
     // Approved for this page: the retry clicks.
-    desk.decide((again.data as { requestId: string }).requestId, 'allow');
+    person.decide((again.data as { requestId: string }).requestId, 'allow');
     expect((await click(tabId, 'button', 'Changes the page')).result).toMatchObject({
       effect: 'dom-changed',
     });
@@ -371,16 +341,16 @@ describe('act approvals', () => {
   });
 
   it('an in-page (history) navigation spends an approval too, though the URL shown is the same', async () => {
-    answer = 'nobody';
+    person.answer = 'nobody';
     const tabId = await open('/effects');
     const waiting = await tryClick(tabId, 'button', 'Changes the page');
     const { requestId } = waiting.data as { requestId: string };
-    answer = 'allow';
+    person.answer = 'allow';
     const spa = await click(tabId, 'button', 'Open inbox');
     expect(spa.result).toMatchObject({ effect: 'navigation-started' });
     expect(spa.url).toBe(`${origin()}/effects`);
-    desk.decide(requestId, 'allow');
-    answer = 'nobody';
+    person.decide(requestId, 'allow');
+    person.answer = 'nobody';
     const again = await tryClick(tabId, 'button', 'Changes the page');
     expect(again.data).toMatchObject({ needsApproval: true });
     expect((again.data as { requestId: string }).requestId).not.toBe(requestId);
@@ -389,7 +359,7 @@ describe('act approvals', () => {
   });
 
   it('a denied act is refused and clicks nothing', async () => {
-    answer = 'deny';
+    person.answer = 'deny';
     const tabId = await open('/effects');
     const out = await tryClick(tabId, 'button', 'Changes the page');
     expect(out.data).toMatchObject({ needsApproval: true, denied: true, operation: 'click' });
@@ -404,7 +374,7 @@ describe('act approvals', () => {
     expect(out.text).toMatch(
       /^NOT_GRANTED: a bare ref is honoured only for an operation allowed on this site/,
     );
-    expect(asked).toHaveLength(0);
+    expect(person.asked).toHaveLength(0);
     expect(await text(tabId)).toBe('');
     await close(tabId);
   });
@@ -420,19 +390,19 @@ describe('act approvals', () => {
       return out;
     };
     const tabId = await open('/effects');
-    answer = 'allow-site';
+    person.answer = 'allow-site';
     await on('browser', { action: 'act', tabId, operation: 'click', role: 'button', name: 'Does nothing' });
-    expect(asked).toHaveLength(1);
-    answer = 'deny';
+    expect(person.asked).toHaveLength(1);
+    person.answer = 'deny';
     const ref = (await snapshot(tabId)).find((e) => e.name === 'Changes the page')!.ref!;
     const out = await on('browser', { action: 'act', tabId, operation: 'click', ref });
     expect(out.content[0]!.text).not.toMatch(/^NOT_GRANTED/);
-    expect(asked).toHaveLength(1);
+    expect(person.asked).toHaveLength(1);
     expect(await text(tabId)).not.toBe('');
     // The grant is for clicks: typing by a bare ref is still refused without asking.
     const typed = await on('browser', { action: 'act', tabId, operation: 'type', ref, text: 'x' });
     expect(typed.content[0]!.text).toMatch(/^NOT_GRANTED/);
-    expect(asked).toHaveLength(1);
+    expect(person.asked).toHaveLength(1);
     await close(tabId);
   });
 
@@ -469,14 +439,14 @@ describe('act attacks', () => {
       return (out.structuredContent ?? JSON.parse(out.content[0]!.text)) as Record<string, unknown> & Acted;
     };
     const tabId = await open('/effects');
-    answer = 'allow-site';
+    person.answer = 'allow-site';
     await on('browser', { action: 'act', tabId, operation: 'click', role: 'button', name: 'Does nothing' });
-    expect(asked).toHaveLength(1);
-    answer = 'deny';
+    expect(person.asked).toHaveLength(1);
+    person.answer = 'deny';
     // The grant covers clicks on a.test without asking again…
     await on('browser', { action: 'act', tabId, operation: 'click', role: 'link', name: 'Elsewhere' });
-    expect(asked).toHaveLength(1);
-    // …which led, through a redirect, to b.test: asked there afresh (and refused).
+    expect(person.asked).toHaveLength(1);
+    // …which led, through a redirect, to b.test: person.asked there afresh (and refused).
     expect(await on('browser_read', { action: 'wait_for', tabId, urlContains: 'b.test' })).toMatchObject({
       matched: true,
     });
@@ -487,14 +457,14 @@ describe('act attacks', () => {
       role: 'button',
       name: 'Here',
     });
-    expect(asked).toHaveLength(2);
-    expect(asked[1]!.request.origin).toBe(origin('b'));
+    expect(person.asked).toHaveLength(2);
+    expect(person.asked[1]!.request.origin).toBe(origin('b'));
     expect(there).toMatchObject({ needsApproval: true, denied: true });
     expect(await text(tabId)).toBe('');
-    // The first connection never had the grant: it is asked on a.test as before.
+    // The first connection never had the grant: it is person.asked on a.test as before.
     const other = await open('/effects');
     await tryClick(other, 'button', 'Does nothing');
-    expect(asked).toHaveLength(3);
+    expect(person.asked).toHaveLength(3);
     await close(tabId);
     await close(other);
   });
@@ -521,7 +491,7 @@ describe('act attacks', () => {
   });
 
   it('a page telling the AI to run scripts gets nothing run without approval', async () => {
-    answer = 'nobody';
+    person.answer = 'nobody';
     const tabId = await open('/injection');
     const script = await kit.call('browser', {
       action: 'execute_js',

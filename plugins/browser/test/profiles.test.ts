@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ApprovalsToken, type Disposable } from '@vmark/sdk';
 import { startTestHost, type TestHost } from '@vmark/sdk/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserUnderTest, setBrowserEnv } from './browser-rig.js';
+import { type PersonDesk, personAt } from './person-desk.js';
 import { HOST_RULES } from './fixture-server.js';
 import { type PageServer, startPageServer } from './page-server.js';
 
@@ -13,21 +13,9 @@ import { type PageServer, startPageServer } from './page-server.js';
  * names its handle. The test stands for the person (the broker's UI approver), as act.test.ts.
  */
 
-type Answer = 'allow' | 'deny' | 'nobody';
-interface Question {
-  readonly request: { readonly operation: string; readonly subject: string; readonly origin?: string };
-}
-interface Desk {
-  registerApprover(approver: { kind: 'ui'; ask(question: Question): Promise<string> }): Disposable;
-  decide(id: string, decision: 'allow' | 'deny'): unknown;
-}
-
 let kit: TestHost;
 let server: PageServer;
-let desk: Desk;
-let approver: Disposable;
-let answer: Answer = 'allow';
-const asked: Question[] = [];
+let person: PersonDesk;
 let restoreEnv: () => void = () => {};
 
 beforeAll(async () => {
@@ -39,28 +27,17 @@ beforeAll(async () => {
   });
   restoreEnv = setBrowserEnv({ VMARK_BROWSER_ALLOW_PRIVATE: '1', VMARK_BROWSER_HOST_RULES: HOST_RULES });
   kit = await startTestHost({ plugins: [browserUnderTest] });
-  desk = kit.host.container.get(ApprovalsToken) as unknown as Desk;
-  approver = desk.registerApprover({
-    kind: 'ui',
-    ask: (question) => {
-      asked.push(question);
-      if (answer === 'nobody') return Promise.reject(new Error('no window to ask in'));
-      return Promise.resolve(answer);
-    },
-  });
+  person = personAt(kit);
 }, 60_000);
 
 afterAll(async () => {
-  approver?.dispose();
+  person?.dispose();
   await kit?.dispose();
   await server?.close();
   restoreEnv();
 });
 
-beforeEach(() => {
-  answer = 'allow';
-  asked.length = 0;
-});
+beforeEach(() => person.reset());
 
 const url = (route: string) => `http://a.test:${server.port}${route}`;
 
@@ -80,30 +57,30 @@ async function visit(route: string, profile?: string): Promise<string | undefine
 describe('open {profile}', () => {
   it('asks a person at each use, and keeps each profile apart from the sandbox and from the others', async () => {
     await visit('/sign-in', 'work-1');
-    expect(asked).toHaveLength(1);
-    expect(asked[0]!.request).toMatchObject({ operation: 'session', origin: url('') });
-    expect(asked[0]!.request.subject).toContain('"work-1"');
-    // The same use again is asked again: an approval is for one use.
+    expect(person.asked).toHaveLength(1);
+    expect(person.asked[0]!.request).toMatchObject({ operation: 'session', origin: url('') });
+    expect(person.asked[0]!.request.subject).toContain('"work-1"');
+    // The same use again is person.asked again: an approval is for one use.
     expect(await visit('/page', 'work-1')).toBe('sid=signed-in');
     expect(await visit('/page', 'work-1')).toBe('sid=signed-in');
-    expect(asked).toHaveLength(3);
+    expect(person.asked).toHaveLength(3);
     // Neither the sandbox nor another profile sees what work-1 holds.
     expect(await visit('/page')).toBeUndefined();
-    expect(asked).toHaveLength(3);
+    expect(person.asked).toHaveLength(3);
     expect(await visit('/page', 'other')).toBeUndefined();
     expect(existsSync(path.join(kit.home, 'browser', 'profiles', 'p-work-1'))).toBe(true);
   });
 
   it('makes no tab and loads nothing when the person declines, or until someone allows', async () => {
     const before = server.count('/page');
-    answer = 'deny';
+    person.answer = 'deny';
     const declined = await kit.call('browser', { action: 'open', url: url('/page'), profile: 'work-1' });
     expect(declined.text).toMatch(/^the user declined 'session' on /);
-    answer = 'nobody';
+    person.answer = 'nobody';
     const waiting = await kit.call('browser', { action: 'open', url: url('/page'), profile: 'work-1' });
     expect(waiting.text).toMatch(/^approval required: 'session' on /);
     expect(server.count('/page')).toBe(before);
-    desk.decide((waiting.data as { requestId: string }).requestId, 'allow');
+    person.decide((waiting.data as { requestId: string }).requestId, 'allow');
     expect(await visit('/page', 'work-1')).toBe('sid=signed-in');
     expect(server.count('/page')).toBe(before + 1);
   });
@@ -115,13 +92,13 @@ describe('open {profile}', () => {
       expect(out.isError, JSON.stringify(profile)).toBe(true);
       expect(out.text).toContain("open's 'profile' must match [A-Za-z0-9._-] (1..64)");
     }
-    expect(asked).toHaveLength(0);
+    expect(person.asked).toHaveLength(0);
     expect(server.hits.length).toBe(before);
     // Trimmed, as the original's schema does; `..` is a name like any other.
-    answer = 'deny';
+    person.answer = 'deny';
     await kit.call('browser', { action: 'open', url: url('/page'), profile: ' work-1 ' });
-    expect(asked.at(-1)!.request.subject).toContain('"work-1"');
-    answer = 'allow';
+    expect(person.asked.at(-1)!.request.subject).toContain('"work-1"');
+    person.answer = 'allow';
     await visit('/page', '..');
     expect(existsSync(path.join(kit.home, 'browser', 'profiles', 'p-..'))).toBe(true);
   });
@@ -136,7 +113,7 @@ describe('open {profile} at the tab limit', () => {
     }
     const out = await kit.call('browser', { action: 'open', url: url('/page'), profile: 'work-1' });
     expect(out.text).toMatch(/^TAB_LIMIT: /);
-    expect(asked).toHaveLength(0);
+    expect(person.asked).toHaveLength(0);
     for (const tabId of tabs) await kit.call('browser', { action: 'close', tabId });
   });
 });
@@ -145,15 +122,15 @@ describe('session approvals', () => {
   it('an approval for one handle is never spent on another', async () => {
     const opened = await kit.call('browser', { action: 'open', url: url('/page') });
     const tabId = (opened.data as { tabId: string }).tabId;
-    answer = 'nobody';
+    person.answer = 'nobody';
     const first = await kit.call('browser', { action: 'session_save', tabId, handle: 'h1' });
     const { requestId } = first.data as { requestId: string };
     expect(first.text).toMatch(/^approval required: 'session'/);
-    desk.decide(requestId, 'allow');
+    person.decide(requestId, 'allow');
     const second = await kit.call('browser', { action: 'session_save', tabId, handle: 'h2' });
     expect(second.text).toMatch(/^approval required: 'session'/);
     expect((second.data as { requestId: string }).requestId).not.toBe(requestId);
-    expect(asked.at(-1)!.request.subject).toContain('"h2"');
+    expect(person.asked.at(-1)!.request.subject).toContain('"h2"');
     await kit.call('browser', { action: 'close', tabId });
   });
 });

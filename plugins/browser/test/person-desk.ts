@@ -1,0 +1,58 @@
+import { ApprovalsToken, type Disposable } from '@vmark/sdk';
+import type { TestHost } from '@vmark/sdk/testing';
+
+/**
+ * The person at the editor, for tests of approved browser operations: registered as the host
+ * broker's UI approver, they answer Allow once, Allow on this site or Deny — or cannot be
+ * reached, so that a request waits for `vmark approvals`, which `decide` stands for.
+ */
+export type Answer = 'allow' | 'allow-site' | 'deny' | 'nobody';
+
+export interface Question {
+  readonly request: { readonly operation: string; readonly subject: string; readonly origin?: string };
+  readonly requestId: string;
+}
+
+export interface PersonDesk extends Disposable {
+  /** How the next questions are answered. */
+  answer: Answer;
+  /** Every question asked, in order. */
+  readonly asked: Question[];
+  /** A terminal's `vmark approvals allow|deny ID`. */
+  decide(id: string, decision: 'allow' | 'deny'): void;
+  /** Back to answering Allow once, with nothing asked yet. */
+  reset(): void;
+}
+
+/** The broker's own surface for the person (core/approvals), reached through the host's container. */
+interface Broker {
+  registerApprover(approver: {
+    kind: 'ui';
+    ask(question: Question, signal: AbortSignal): Promise<string>;
+  }): Disposable;
+  decide(id: string, decision: 'allow' | 'deny'): unknown;
+}
+
+export function personAt(kit: TestHost): PersonDesk {
+  const broker = kit.host.container.get(ApprovalsToken) as unknown as Broker;
+  const asked: Question[] = [];
+  const desk: PersonDesk = {
+    answer: 'allow',
+    asked,
+    decide: (id, decision) => void broker.decide(id, decision),
+    reset: () => {
+      desk.answer = 'allow';
+      asked.length = 0;
+    },
+    dispose: () => registration.dispose(),
+  };
+  const registration = broker.registerApprover({
+    kind: 'ui',
+    ask: (question) => {
+      asked.push(question);
+      if (desk.answer === 'nobody') return Promise.reject(new Error('no window to ask in'));
+      return Promise.resolve(desk.answer);
+    },
+  });
+  return desk;
+}
