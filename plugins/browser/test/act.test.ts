@@ -1,11 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startTestHost, type TestHost, type ToolOutcome } from '@vmark/sdk/testing';
+import type { TestHost, ToolOutcome } from '@vmark/sdk/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ACT_PAGES } from './act-fixtures.js';
-import { browserUnderTest, setBrowserEnv } from './browser-rig.js';
-import { type PersonDesk, personAt } from './person-desk.js';
-import { HOST_RULES } from './fixture-server.js';
+import { type PersonDesk, startHostWithPerson } from './person-desk.js';
 import { type PageServer, startPageServer } from './page-server.js';
 
 /*
@@ -17,7 +15,7 @@ import { type PageServer, startPageServer } from './page-server.js';
 let kit: TestHost;
 let server: PageServer;
 let person: PersonDesk;
-let restoreEnv: () => void = () => {};
+let dispose: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   server = await startPageServer();
@@ -27,16 +25,12 @@ beforeAll(async () => {
     res.writeHead(302, { location: `${origin('b')}/landed` });
     res.end();
   });
-  restoreEnv = setBrowserEnv({ VMARK_BROWSER_ALLOW_PRIVATE: '1', VMARK_BROWSER_HOST_RULES: HOST_RULES });
-  kit = await startTestHost({ plugins: [browserUnderTest] });
-  person = personAt(kit);
+  ({ kit, person, dispose } = await startHostWithPerson());
 }, 60_000);
 
 afterAll(async () => {
-  person?.dispose();
-  await kit?.dispose();
+  await dispose?.();
   await server?.close();
-  restoreEnv();
 });
 
 beforeEach(() => person.reset());

@@ -1,5 +1,7 @@
 import { ApprovalsToken, type Disposable } from '@vmark/sdk';
-import type { TestHost } from '@vmark/sdk/testing';
+import { startTestHost, type TestHost } from '@vmark/sdk/testing';
+import { browserUnderTest, setBrowserEnv } from './browser-rig.js';
+import { HOST_RULES } from './fixture-server.js';
 
 /**
  * The person at the editor, for tests of approved browser operations: registered as the host
@@ -55,4 +57,30 @@ export function personAt(kit: TestHost): PersonDesk {
     },
   });
   return desk;
+}
+
+/**
+ * A host with the browser plugin (private networks allowed, the test host names mapped to
+ * loopback) and the person at its desk; `dispose` undoes all of it.
+ */
+export async function startHostWithPerson(): Promise<{
+  kit: TestHost;
+  person: PersonDesk;
+  readonly dispose: () => Promise<void>;
+}> {
+  const restoreEnv = setBrowserEnv({
+    VMARK_BROWSER_ALLOW_PRIVATE: '1',
+    VMARK_BROWSER_HOST_RULES: HOST_RULES,
+  });
+  const kit = await startTestHost({ plugins: [browserUnderTest] });
+  const person = personAt(kit);
+  return {
+    kit,
+    person,
+    dispose: async () => {
+      person.dispose();
+      await kit.dispose();
+      restoreEnv();
+    },
+  };
 }

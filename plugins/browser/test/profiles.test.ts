@@ -1,10 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { startTestHost, type TestHost } from '@vmark/sdk/testing';
+import type { TestHost } from '@vmark/sdk/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { browserUnderTest, setBrowserEnv } from './browser-rig.js';
-import { type PersonDesk, personAt } from './person-desk.js';
-import { HOST_RULES } from './fixture-server.js';
+import { type PersonDesk, startHostWithPerson } from './person-desk.js';
 import { type PageServer, startPageServer } from './page-server.js';
 
 /*
@@ -16,7 +14,7 @@ import { type PageServer, startPageServer } from './page-server.js';
 let kit: TestHost;
 let server: PageServer;
 let person: PersonDesk;
-let restoreEnv: () => void = () => {};
+let dispose: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   server = await startPageServer();
@@ -25,16 +23,12 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'text/html', 'set-cookie': 'sid=signed-in; path=/; max-age=3600' });
     res.end('<title>signed in</title><p>signed in</p>');
   });
-  restoreEnv = setBrowserEnv({ VMARK_BROWSER_ALLOW_PRIVATE: '1', VMARK_BROWSER_HOST_RULES: HOST_RULES });
-  kit = await startTestHost({ plugins: [browserUnderTest] });
-  person = personAt(kit);
+  ({ kit, person, dispose } = await startHostWithPerson());
 }, 60_000);
 
 afterAll(async () => {
-  person?.dispose();
-  await kit?.dispose();
+  await dispose?.();
   await server?.close();
-  restoreEnv();
 });
 
 beforeEach(() => person.reset());
