@@ -154,6 +154,25 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
     }
   }
 
+  /**
+   * Takes back a waiting request of the asking connection (a workflow run that ended); a
+   * request already decided, another connection's, or unknown is left alone.
+   */
+  withdraw(requestId: string, call: ToolCall): boolean {
+    try {
+      const asker = askerOf(call.caller);
+      for (const [key, entry] of this.#entries) {
+        if (entry.id !== requestId || entry.asker.connectionId !== asker.connectionId) continue;
+        if (entry.status !== 'waiting') return false;
+        this.#entries.delete(key);
+        return true;
+      }
+      return false;
+    } catch {
+      return false;
+    }
+  }
+
   /** Every standing grant held, oldest first (the map keeps the order they were given in). */
   grants(): StandingGrant[] {
     return [...this.#grants.values()];

@@ -14,6 +14,7 @@ import { TabRegistry } from './tabs/tab-registry.js';
 import { browserReadTool } from './tools/browser-read-tool.js';
 import { browserTool } from './tools/browser-tool.js';
 import { workflowFileKind } from './workflow/workflow-file-kind.js';
+import { RunRegistry } from './workflow/run-registry.js';
 
 /** How long the browser keeps running with no tab open. */
 const IDLE_MS = 120_000;
@@ -46,9 +47,10 @@ export default definePlugin({
     });
     const approvals = context.get(ApprovalsToken);
     const sessions = new BrowserSessions(new Keychain(context.get(HostInfoToken).home), approvals);
-    context.registerTool(browserTool({ workbench, registry, navigator, settings, sessions, approvals }));
     const reader = new PageReader(openSiteExtractors(context));
-    context.registerTool(browserReadTool({ registry, navigator, settings, reader }));
+    const runs = context.track(new RunRegistry({ navigator, reader, approvals }));
+    context.registerTool(browserTool({ workbench, registry, navigator, settings, sessions, approvals, runs }));
+    context.registerTool(browserReadTool({ registry, navigator, settings, reader, runs }));
     context.registerCommand(extractCommand({ engine, resolver, settings, reader }));
     context.registerKind(workflowFileKind);
   },

@@ -60,4 +60,10 @@ export interface Approvals {
    * (fail closed).
    */
   hasStandingGrant?(grant: { readonly operation: string; readonly origin: string }, call: ToolCall): boolean;
+  /**
+   * Takes back a request still waiting for a person (a workflow run that ended no longer needs
+   * its step approved): it leaves `vmark approvals list`, and a later answer to it finds nothing.
+   * Only the connection that asked can withdraw it; answers whether something was withdrawn.
+   */
+  withdraw?(requestId: string, call: ToolCall): boolean;
 }

@@ -14,23 +14,26 @@ import { screenshot } from '../perception/screenshot.js';
 import { waitFor } from '../perception/wait-for.js';
 import type { PageReader } from '../reader/page-reader.js';
 import type { TabRegistry } from '../tabs/tab-registry.js';
+import type { RunRegistry } from '../workflow/run-registry.js';
 import { tabArg, timeoutArg } from './browser-args.js';
 import { consoleOutput } from './console-output.js';
 import { fieldsArg, selectorArg, waitForArgs, waitTarget } from './perception-args.js';
 import { BROWSER_CONSOLE_RECOVERY, BROWSER_QUERY_RECOVERY, BROWSER_READ_RECOVERY } from './recovery-hints.js';
+import { runIdArg } from './workflow-args.js';
 
 export interface BrowserReadToolServices {
   readonly registry: TabRegistry;
   readonly navigator: Navigator;
   readonly settings: BrowserSettings;
   readonly reader: PageReader;
+  readonly runs: RunRegistry;
 }
 
 /** How long a page has to answer a read (a busy page is refused with TIMEOUT, never waited on for ever). */
 const PAGE_DEADLINE_MS = 20_000;
 
 export function browserReadTool(services: BrowserReadToolServices): ToolDefinition {
-  const { registry, navigator, settings, reader } = services;
+  const { registry, navigator, settings, reader, runs } = services;
   const tabFor = (tabId: string | undefined) => {
     settings.assertEnabled();
     return registry.resolve(tabId);
@@ -52,7 +55,10 @@ export function browserReadTool(services: BrowserReadToolServices): ToolDefiniti
       'Markdown (a site extractor for its origin first, else the generic reader); truncated: the page was over ' +
       '2,000,000 characters of HTML and its end was not read. console {tabId?} → {entries: [{level, text}], url}. ' +
       'wait {tabId?, navigationId?, timeoutMs?} → the result of a navigation already started (never starts one). ' +
-      'wait_for {tabId?, exactly one of ref | role (+name) | text | urlContains, timeoutMs?} → {matched, ref?}.',
+      'wait_for {tabId?, exactly one of ref | role (+name) | text | urlContains, timeoutMs?} → {matched, ref?}. ' +
+      'workflow_status {tabId?, runId} → {runId, status: running|paused|completed|failed|cancelled|superseded, stepCount, ' +
+      'firstStep, completedSteps, skippedSteps, pausedAt?, reasonCode?, reason?, pendingApproval?, resumedFrom?, ' +
+      'stepResults, url}: poll it freely.',
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     actions: {
       read: defineAction({
@@ -116,6 +122,11 @@ export function browserReadTool(services: BrowserReadToolServices): ToolDefiniti
           const wanted = waitTarget(target);
           return waitFor(tabFor(tabId), wanted, timeoutMs ?? MAX_WAIT_MS);
         },
+      }),
+      // Not gated by the browser setting: a run's state can always be read (vmark-notes §4.5).
+      workflow_status: defineAction({
+        args: { tabId: tabArg(), runId: runIdArg() },
+        run: ({ tabId, runId }) => runs.status(runId, tabId),
       }),
     },
   });

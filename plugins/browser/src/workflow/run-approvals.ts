@@ -1,0 +1,48 @@
+import type { ApprovalOutcome, ApprovalRequest, Approvals, ToolCall } from '@vmark/sdk';
+import type { WorkflowRun } from './workflow-run.js';
+
+/*
+ * How a run's steps are approved (vmark-notes §4.4, ADR 0044): through the same broker as a
+ * hand-issued act, for the connection that started the run, with a prompt scoped to the run —
+ * withdrawn when the run ends, whichever way it ends. While a prompt is open the run's clock is
+ * stopped and `workflow_status` shows what it waits on.
+ *
+ * The run asks with its own call: its signal is the run's (a dialog closes when the run ends),
+ * and it has no elicitation — the request that started the run has been answered, and a
+ * question put through the client could not be taken back.
+ */
+
+export function runCall(run: WorkflowRun): ToolCall {
+  const { tool, action, caller } = run.call;
+  return { tool, action, caller, signal: run.signal, progress: () => {} };
+}
+
+export function runApprovals(inner: Approvals, run: WorkflowRun, target: string | undefined): Approvals {
+  const call = runCall(run);
+  const withdraw = (requestId: string) => void inner.withdraw?.(requestId, call);
+  return {
+    async request(request: ApprovalRequest): Promise<ApprovalOutcome> {
+      run.clock.pause();
+      run.pendingApproval = {
+        operation: request.operation,
+        url: request.origin ?? '',
+        ...(target === undefined ? {} : { target }),
+      };
+      let outcome: ApprovalOutcome | undefined;
+      try {
+        outcome = await inner.request(request, call);
+        return outcome;
+      } finally {
+        // A request still waiting (for `vmark approvals`) keeps the clock stopped: the executor waits on it.
+        if (outcome?.decision === 'pending') {
+          if (run.running) run.prompts.add(outcome.requestId);
+          else withdraw(outcome.requestId);
+        } else {
+          if (run.running) delete run.pendingApproval;
+          run.clock.resume();
+        }
+      }
+    },
+    hasStandingGrant: (grant) => inner.hasStandingGrant?.(grant, call) ?? false,
+  };
+}
