@@ -81,8 +81,19 @@ describe('the perception actions over MCP', () => {
         'session_save',
         'session_load',
         'console_clear',
+        'workflow_run',
+        'workflow_cancel',
       ],
-      browser_read: ['read', 'screenshot', 'query', 'extract', 'console', 'wait', 'wait_for'],
+      browser_read: [
+        'read',
+        'screenshot',
+        'query',
+        'extract',
+        'console',
+        'wait',
+        'wait_for',
+        'workflow_status',
+      ],
     };
     for (const name of ['browser', 'browser_read']) {
       expect(actions(name)).toEqual(working[name]);

@@ -6,9 +6,10 @@ import { HOST_RULES } from './fixture-server.js';
 /**
  * The person at the editor, for tests of approved browser operations: registered as the host
  * broker's UI approver, they answer Allow once, Allow on this site or Deny — or cannot be
- * reached, so that a request waits for `vmark approvals`, which `decide` stands for.
+ * reached, so that a request waits for `vmark approvals`, which `decide` stands for — or leave
+ * the dialog open (`hold`) until the asker takes it back.
  */
-export type Answer = 'allow' | 'allow-site' | 'deny' | 'nobody';
+export type Answer = 'allow' | 'allow-site' | 'deny' | 'nobody' | 'hold';
 
 export interface Question {
   readonly request: { readonly operation: string; readonly subject: string; readonly origin?: string };
@@ -20,8 +21,12 @@ export interface PersonDesk extends Disposable {
   answer: Answer;
   /** Every question asked, in order. */
   readonly asked: Question[];
+  /** Questions left open (`hold`) that the asker took back before anyone answered. */
+  readonly withdrawn: Question[];
   /** A terminal's `vmark approvals allow|deny ID`. */
   decide(id: string, decision: 'allow' | 'deny'): void;
+  /** The ids of the requests waiting for a terminal (`vmark approvals list`). */
+  waiting(): string[];
   /** Back to answering Allow once, with nothing asked yet. */
   reset(): void;
 }
@@ -33,26 +38,43 @@ interface Broker {
     ask(question: Question, signal: AbortSignal): Promise<string>;
   }): Disposable;
   decide(id: string, decision: 'allow' | 'deny'): unknown;
+  list(): { id: string; status: string }[];
 }
 
 export function personAt(kit: TestHost): PersonDesk {
   const broker = kit.host.container.get(ApprovalsToken) as unknown as Broker;
   const asked: Question[] = [];
+  const withdrawn: Question[] = [];
   const desk: PersonDesk = {
     answer: 'allow',
     asked,
+    withdrawn,
     decide: (id, decision) => void broker.decide(id, decision),
+    waiting: () =>
+      broker
+        .list()
+        .filter((entry) => entry.status === 'waiting')
+        .map((entry) => entry.id),
     reset: () => {
       desk.answer = 'allow';
       asked.length = 0;
+      withdrawn.length = 0;
     },
     dispose: () => registration.dispose(),
   };
   const registration = broker.registerApprover({
     kind: 'ui',
-    ask: (question) => {
+    ask: (question, signal) => {
       asked.push(question);
       if (desk.answer === 'nobody') return Promise.reject(new Error('no window to ask in'));
+      if (desk.answer === 'hold') {
+        return new Promise<string>((_resolve, reject) =>
+          signal.addEventListener('abort', () => {
+            withdrawn.push(question);
+            reject(new Error('withdrawn'));
+          }),
+        );
+      }
       return Promise.resolve(desk.answer);
     },
   });

@@ -1,4 +1,5 @@
 import { originForAgent } from '../url/redact.js';
+import { runCall } from './run-approvals.js';
 import { decideAfterResult, MAX_RETRIES } from './safety.js';
 import { type Attempt, attemptStep, type StepServices } from './step-attempt.js';
 import { stepEffect } from './step-effect.js';
@@ -50,6 +51,11 @@ async function runStep(run: WorkflowRun, step: WorkflowStep, services: ExecutorS
       return false;
     }
     const attempt = await attemptStep(run, step, services);
+    if (attempt.kind === 'awaiting-approval' && !run.running) {
+      // The run ended while it was being asked: the request is taken back, not waited on.
+      services.approvals.withdraw?.(attempt.requestId, runCall(run));
+      return false;
+    }
     if (attempt.kind === 'awaiting-approval') {
       await awaitApproval(run, attempt, services.approvalPollMs);
       continue; // The same attempt again: the person's answer is found by asking the same.

@@ -137,6 +137,7 @@ async function action(run: WorkflowRun, step: WorkflowStep, services: StepServic
     }
     const approvals = runApprovals(services.approvals, run, `${target.role} "${target.name}"`);
     const acted = await act(run.tab, request, approvals, runCall(run));
+    if (!('reason' in acted.result)) await loaded(run);
     if ('reason' in acted.result) {
       const { reason } = acted.result;
       const by = acted.result.by === undefined ? '' : ` (${acted.result.by})`;
@@ -151,6 +152,18 @@ async function action(run: WorkflowRun, step: WorkflowStep, services: StepServic
   } catch (error) {
     return fromError(error);
   }
+}
+
+/**
+ * After an act that set the page loading (a click that submits a form, seen or not by the act
+ * itself), the next step acts on the new page: its load is waited for, within a navigation's
+ * bound. A page that does not load in time is acted on as it is — the next step's checks decide.
+ */
+async function loaded(run: WorkflowRun): Promise<void> {
+  const { tab } = run;
+  // Checked and listened for in one turn: the load cannot slip in between.
+  if (!tab.state(false).loading) return;
+  await tab.page.waitForEvent('load', { timeout: MAX_WAIT_MS }).catch(() => undefined);
 }
 
 /** A recorded locator without a role takes the one a fresh read gives the name, if just one does. */
