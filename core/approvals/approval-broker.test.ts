@@ -852,3 +852,25 @@ describe('standing grants through elicitation', () => {
     },
   );
 });
+
+describe('withdrawing a waiting request', () => {
+  it('takes it off the list for the connection that asked, and a later answer finds nothing', async () => {
+    const { requestId } = await broker.request(OPEN, toolCall());
+    // Another connection cannot take it back.
+    expect(broker.withdraw(requestId, callOf('conn-2'))).toBe(false);
+    expect(broker.list().map((entry) => entry.id)).toEqual([requestId]);
+    expect(broker.withdraw(requestId, toolCall())).toBe(true);
+    expect(broker.list()).toEqual([]);
+    expect(() => broker.decide(requestId, 'allow')).toThrow(ApprovalNotFoundError);
+    expect(broker.withdraw(requestId, toolCall())).toBe(false);
+    // Asked again, it is a new request.
+    expect((await broker.request(OPEN, toolCall())).requestId).not.toBe(requestId);
+  });
+
+  it('leaves a decided request alone: a person’s deny still holds', async () => {
+    const { requestId } = await broker.request(OPEN, toolCall());
+    broker.decide(requestId, 'deny');
+    expect(broker.withdraw(requestId, toolCall())).toBe(false);
+    expect((await broker.request(OPEN, toolCall())).decision).toBe('denied');
+  });
+});

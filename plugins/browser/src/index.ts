@@ -49,7 +49,9 @@ export default definePlugin({
     const sessions = new BrowserSessions(new Keychain(context.get(HostInfoToken).home), approvals);
     const reader = new PageReader(openSiteExtractors(context));
     const runs = context.track(new RunRegistry({ navigator, reader, approvals }));
-    context.registerTool(browserTool({ workbench, registry, navigator, settings, sessions, approvals, runs }));
+    context.registerTool(
+      browserTool({ workbench, registry, navigator, settings, sessions, approvals, runs }),
+    );
     context.registerTool(browserReadTool({ registry, navigator, settings, reader, runs }));
     context.registerCommand(extractCommand({ engine, resolver, settings, reader }));
     context.registerKind(workflowFileKind);

@@ -47,6 +47,8 @@ export class RunRegistry implements Disposable {
   /** tab id → its running run. */
   readonly #running = new Map<string, WorkflowRun>();
   readonly #ledger = new WriteLedger();
+  /** Tabs whose closing is watched: it ends their run and drops their ledger. */
+  readonly #watched = new Set<string>();
   readonly #executor: ExecutorServices;
   readonly #approvals: Approvals;
   readonly #budgetMs: number;
@@ -125,6 +127,7 @@ export class RunRegistry implements Disposable {
       resumed.reason = `resumed by ${run.id}`;
     }
     this.#remember(run);
+    this.#watch(tab);
     this.#running.set(tab.id, run);
     run.signal.addEventListener('abort', () => this.#released(run), { once: true });
     void executeRun(run, this.#executor);
@@ -171,9 +174,15 @@ export class RunRegistry implements Disposable {
       run.end('failed', 'internal', 'the browser plugin stopped');
   }
 
-  /** A tab that closed: its ledger goes with it (its id is never given out again). */
-  forgetTab(tabId: string): void {
-    this.#ledger.forgetTab(tabId);
+  #watch(tab: BrowserTab): void {
+    if (this.#watched.has(tab.id)) return;
+    this.#watched.add(tab.id);
+    tab.onClosed((reason) => {
+      this.#running.get(tab.id)?.end('failed', 'internal', `the tab was closed (${reason})`);
+      // Its id is never given out again: nothing could ever skip by its ledger.
+      this.#ledger.forgetTab(tab.id);
+      this.#watched.delete(tab.id);
+    });
   }
 
   #released(run: WorkflowRun): void {
