@@ -31,6 +31,10 @@ export function runApprovals(inner: Approvals, run: WorkflowRun, target: string 
       let outcome: ApprovalOutcome | undefined;
       try {
         outcome = await inner.request(request, call);
+        // An allowance that arrives after the run ended is for nothing: fail closed.
+        if (outcome.decision === 'allowed' && !run.running) {
+          return { decision: 'denied', requestId: outcome.requestId, by: outcome.by };
+        }
         return outcome;
       } finally {
         // A request still waiting (for `vmark approvals`) keeps the clock stopped: the executor waits on it.
