@@ -1,3 +1,4 @@
+import { ApprovalsToken } from '@vmark/sdk';
 import type { TestHost, ToolOutcome } from '@vmark/sdk/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type PageServer, startPageServer } from './page-server.js';
@@ -106,7 +107,7 @@ const workflow = (inputs: string, ...steps: string[]) =>
 
 function refusal(out: ToolOutcome): { error?: string; message?: string } {
   expect(out.isError).toBe(true);
-  return (out.structured ?? {});
+  return out.structured ?? {};
 }
 
 describe('a multi-page form', () => {
@@ -411,6 +412,28 @@ describe('limits and bad input (each changes nothing)', () => {
     expect(refusal(await kit.call('browser', { action: 'workflow_cancel', runId: 'wfrun-x' })).error).toBe(
       'RUN_NOT_FOUND',
     );
+    await close(tabId);
+  });
+});
+
+describe('a standing grant', () => {
+  it('covers a run’s steps as it covers hand-issued acts: asked once, then allowed on the site', async () => {
+    const tabId = await open('/shop');
+    person.answer = 'allow-site';
+    const { runId } = await started(
+      tabId,
+      workflow(
+        '',
+        'action: click "Buy" (button)',
+        'action: click "Buy" (button)',
+        'action: click "Buy" (button)',
+      ),
+    );
+    expect(await settled(runId)).toMatchObject({ status: 'completed', completedSteps: 3 });
+    expect(person.asked.map((q) => q.request.operation)).toEqual(['click']);
+    expect(await log(tabId)).toBe('buy;buy;buy;');
+    // Left for no later test of this file's host: the grant is taken back.
+    (kit.host.container.get(ApprovalsToken) as unknown as { revoke(selector: object): unknown }).revoke({});
     await close(tabId);
   });
 });
