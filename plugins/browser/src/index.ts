@@ -7,6 +7,7 @@ import { probeGate } from './gates/gate-probe.js';
 import { systemResolver } from './guard/resolver.js';
 import { Navigator } from './navigation/navigator.js';
 import { PageReader } from './reader/page-reader.js';
+import { WorkflowRecorder } from './recording/workflow-recorder.js';
 import { openSiteExtractors } from './reader/site-extractors.js';
 import { BrowserSessions } from './session/browser-session.js';
 import { Keychain } from './session/keychain.js';
@@ -46,7 +47,10 @@ export default definePlugin({
     });
     const approvals = context.get(ApprovalsToken);
     const sessions = new BrowserSessions(new Keychain(context.get(HostInfoToken).home), approvals);
-    context.registerTool(browserTool({ workbench, registry, navigator, settings, sessions, approvals }));
+    const recorder = context.track(new WorkflowRecorder(approvals));
+    context.registerTool(
+      browserTool({ workbench, registry, navigator, settings, sessions, approvals, recorder }),
+    );
     const reader = new PageReader(openSiteExtractors(context));
     context.registerTool(browserReadTool({ registry, navigator, settings, reader }));
     context.registerCommand(extractCommand({ engine, resolver, settings, reader }));

@@ -81,6 +81,7 @@ describe('the perception actions over MCP', () => {
         'session_save',
         'session_load',
         'console_clear',
+        'workflow_record',
       ],
       browser_read: ['read', 'screenshot', 'query', 'extract', 'console', 'wait', 'wait_for'],
     };
