@@ -1,9 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import { readdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { readFile, realpath, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filesHolding, TYPED } from '../plugins/browser/test/typed-values.js';
 import { startCdpChromium } from './support/cdp-chromium.js';
 import { CdpPerson } from './support/cdp-person.js';
 import { call, connectStdio, TempDirs } from './support/cli.js';
@@ -30,14 +31,6 @@ let client: Client;
 const requests: string[] = [];
 /** Everything the host said to the client: tool results and elicitation questions. */
 const said: string[] = [];
-
-const TYPED = {
-  name: 'Zebra-Quokka-4417',
-  search: 'Narwhal-Tapir-9023',
-  password: 'Hunter2-Ocelot-7781',
-  code: '864213',
-  url: 'Capybara-Okapi-2206',
-};
 
 const FORM = `<!doctype html><title>Sign up</title>
 <form action="/welcome" method="get">
@@ -157,25 +150,12 @@ describe('workflow_record end to end', () => {
 
     // A search that finds what is there: a file of the workspace that does hold a canary.
     await writeFile(path.join(workspace, 'canary.txt'), 'Canary-Gecko-5150');
-    expect(await filesHolding('Canary-Gecko-5150')).toEqual([path.join(workspace, 'canary.txt')]);
+    expect(await filesHolding('Canary-Gecko-5150', [home, workspace])).toEqual([
+      path.join(workspace, 'canary.txt'),
+    ]);
     for (const value of Object.values(TYPED)) {
       expect(said.join('\n')).not.toContain(value);
-      expect(await filesHolding(value), value).toEqual([]);
+      expect(await filesHolding(value, [home, workspace]), value).toEqual([]);
     }
   });
 });
-
-/** The files under $VMARK_HOME and the workspace that hold `value` (as UTF-8 or UTF-16). */
-async function filesHolding(value: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const dir of [home, workspace]) {
-    const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-    for (const entry of entries.filter((e) => e.isFile())) {
-      const file = path.join(entry.parentPath, entry.name);
-      const bytes = await readFile(file).catch(() => null);
-      if (bytes !== null && (bytes.includes(value) || bytes.includes(Buffer.from(value, 'utf16le'))))
-        found.push(file);
-    }
-  }
-  return found;
-}
