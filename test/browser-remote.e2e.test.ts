@@ -1,12 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createServer } from 'node:net';
-import { createInterface } from 'node:readline';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type BrowserServer, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PageServer, startPageServer } from '../plugins/browser/test/page-server.js';
+import { startCdpChromium } from './support/cdp-chromium.js';
 import { call, connectStdio, TempDirs } from './support/cli.js';
 
 /*
@@ -34,26 +34,6 @@ async function closedPort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
-}
-
-/** Chromium with a CDP port of its own; its `ws://…/devtools/browser/…` address. */
-async function startCdpChromium(dir: string): Promise<{ child: ChildProcess; endpoint: string }> {
-  const child = spawn('/usr/bin/chromium', [
-    ...sandbox,
-    '--headless',
-    '--remote-debugging-port=0',
-    `--user-data-dir=${dir}`,
-    REMOTE_RULES,
-    'about:blank',
-  ]);
-  const endpoint = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stderr }).on('line', (line) => {
-      const found = /DevTools listening on (ws:\/\/\S+)/.exec(line);
-      if (found) resolve(found[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`chromium exited (${code})`)));
-  });
-  return { child, endpoint };
 }
 
 beforeAll(async () => {
@@ -119,7 +99,7 @@ describe.each([
       });
       endpoint = server.wsEndpoint();
     } else {
-      const started = await startCdpChromium(await temp.make('vmark-cdp-profile-'));
+      const started = await startCdpChromium(await temp.make('vmark-cdp-profile-'), [REMOTE_RULES]);
       cdp = started.child;
       // The HTTP form of a CDP address works as well as the WebSocket one.
       endpoint = `http://${new URL(started.endpoint).host}`;

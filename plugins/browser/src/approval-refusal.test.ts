@@ -24,6 +24,20 @@ describe('approvalRequired', () => {
     });
   });
 
+  it('names the other arguments the retry needs (workflow_record start)', () => {
+    const refusal = approvalRequired('record', 'https://a.example/form', 'apr-CCCCCCCC', {
+      action: 'workflow_record',
+      tabId: 't2',
+      args: { recordOp: 'start' },
+    });
+    expect(refusal.message).toContain(
+      'retry with browser {action:"workflow_record", tabId:"t2", recordOp:"start"} — a fresh open',
+    );
+    expect(refusal.structured).toMatchObject({
+      retry: { action: 'workflow_record', tabId: 't2', recordOp: 'start' },
+    });
+  });
+
   it('says "try again" without a retry, and carries no retry then', () => {
     const refusal = approvalRequired('style', 'https://a.example/page', 'apr-BBBBBBBB');
     expect(refusal.message).toBe(

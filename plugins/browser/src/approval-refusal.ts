@@ -8,17 +8,33 @@ import { Refusal } from '@vmark/sdk';
 export interface Retry {
   readonly action: string;
   readonly tabId: string;
+  /** Any other argument the retry needs (workflow_record's `recordOp`). */
+  readonly args?: Readonly<Record<string, string>>;
+}
+
+/** The call to retry, as the text shows it: `{action:"…", tabId:"…", …}`. */
+function retryCall(retry: Retry): string {
+  const fields = { action: retry.action, tabId: retry.tabId, ...retry.args };
+  return `{${Object.entries(fields)
+    .map(([key, value]) => `${key}:${JSON.stringify(value)}`)
+    .join(', ')}}`;
 }
 
 export function approvalRequired(operation: string, url: string, requestId: string, retry?: Retry): Refusal {
   const then = retry
-    ? ` Once they have approved, retry with browser {action:"${retry.action}", tabId:"${retry.tabId}"} — a fresh ` +
+    ? ` Once they have approved, retry with browser ${retryCall(retry)} — a fresh ` +
       'open would create a new tab that the approval cannot cover.'
     : ' Once they have approved, try again.';
   return new Refusal(
     `approval required: '${operation}' on ${url}. Ask the user to approve this action in VMark and WAIT.${then}` +
       ' Do not retry before they have approved — a retry only re-raises the same request.',
-    { needsApproval: true, operation, url, requestId, ...(retry ? { retry } : {}) },
+    {
+      needsApproval: true,
+      operation,
+      url,
+      requestId,
+      ...(retry ? { retry: { action: retry.action, tabId: retry.tabId, ...retry.args } } : {}),
+    },
   );
 }
 

@@ -7,6 +7,7 @@ import { probeGate } from './gates/gate-probe.js';
 import { systemResolver } from './guard/resolver.js';
 import { Navigator } from './navigation/navigator.js';
 import { PageReader } from './reader/page-reader.js';
+import { WorkflowRecorder } from './recording/workflow-recorder.js';
 import { openSiteExtractors } from './reader/site-extractors.js';
 import { BrowserSessions } from './session/browser-session.js';
 import { Keychain } from './session/keychain.js';
@@ -47,10 +48,11 @@ export default definePlugin({
     });
     const approvals = context.get(ApprovalsToken);
     const sessions = new BrowserSessions(new Keychain(context.get(HostInfoToken).home), approvals);
+    const recorder = context.track(new WorkflowRecorder(approvals));
     const reader = new PageReader(openSiteExtractors(context));
     const runs = context.track(new RunRegistry({ navigator, reader, approvals }));
     context.registerTool(
-      browserTool({ workbench, registry, navigator, settings, sessions, approvals, runs }),
+      browserTool({ workbench, registry, navigator, settings, sessions, approvals, runs, recorder }),
     );
     context.registerTool(browserReadTool({ registry, navigator, settings, reader, runs }));
     context.registerCommand(extractCommand({ engine, resolver, settings, reader }));

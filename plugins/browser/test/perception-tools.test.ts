@@ -83,6 +83,7 @@ describe('the perception actions over MCP', () => {
         'console_clear',
         'workflow_run',
         'workflow_cancel',
+        'workflow_record',
       ],
       browser_read: [
         'read',

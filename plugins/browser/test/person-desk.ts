@@ -1,7 +1,9 @@
 import { ApprovalsToken, type Disposable } from '@vmark/sdk';
 import { startTestHost, type TestHost } from '@vmark/sdk/testing';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { browserUnderTest, setBrowserEnv } from './browser-rig.js';
 import { HOST_RULES } from './fixture-server.js';
+import { type PageServer, startPageServer } from './page-server.js';
 
 /**
  * The person at the editor, for tests of approved browser operations: registered as the host
@@ -103,6 +105,46 @@ export async function startHostWithPerson(): Promise<{
       person.dispose();
       await kit.dispose();
       restoreEnv();
+    },
+  };
+}
+
+/** What `personHostForFile` gives a test file, once its `beforeAll` has run. */
+export interface PersonHost {
+  readonly kit: TestHost;
+  readonly person: PersonDesk;
+  readonly server: PageServer;
+}
+
+/**
+ * For a test file: fixture pages (`serve` routes them) and a host with the person, started
+ * before the file's tests and stopped after them, the person reset before each test.
+ */
+export function personHostForFile(serve: (server: PageServer) => void): PersonHost {
+  let started: (PersonHost & { readonly dispose: () => Promise<void> }) | undefined;
+  const get = (): PersonHost => {
+    if (started === undefined) throw new Error('the host starts in beforeAll');
+    return started;
+  };
+  beforeAll(async () => {
+    const server = await startPageServer();
+    serve(server);
+    started = { server, ...(await startHostWithPerson()) };
+  }, 60_000);
+  afterAll(async () => {
+    await started?.dispose();
+    await started?.server.close();
+  });
+  beforeEach(() => get().person.reset());
+  return {
+    get kit() {
+      return get().kit;
+    },
+    get person() {
+      return get().person;
+    },
+    get server() {
+      return get().server;
     },
   };
 }

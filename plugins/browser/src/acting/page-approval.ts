@@ -14,7 +14,8 @@ import { approvalDenied, approvalRequired, type Retry } from '../approval-refusa
 import type { BrowserTab } from '../tabs/browser-tab.js';
 import { originForAgent } from '../url/redact.js';
 
-export type PageOperation = 'click' | 'type' | 'scroll' | 'key' | 'style' | 'eval' | 'upload' | 'publish';
+export type PageOperation =
+  'click' | 'type' | 'scroll' | 'key' | 'style' | 'eval' | 'record' | 'upload' | 'publish';
 
 const NEVER_STANDING: ReadonlySet<string> = new Set(['eval', 'session', 'record', 'upload']);
 

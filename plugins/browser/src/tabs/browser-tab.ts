@@ -5,7 +5,7 @@
  * navigation tickets.
  */
 import type { BrowserContext, Page, Response } from 'playwright-core';
-import { type ProvidedTabState, TokenError } from '@vmark/sdk';
+import { type Disposable, type ProvidedTabState, TokenError, toDisposable } from '@vmark/sdk';
 import type { Posture } from '../engine/browser-engine.js';
 import { REFUSED_HEADER } from '../guard/guard-proxy.js';
 import {
@@ -52,6 +52,7 @@ export class BrowserTab {
   /** What perception keeps for this tab: its refs, its frames' documents, its console. */
   readonly perception: PagePerception;
   readonly #closeListeners = new Set<(reason: ClosedReason) => void>();
+  readonly #navigateListeners = new Set<(url: string) => void>();
 
   constructor(
     readonly id: string,
@@ -132,6 +133,7 @@ export class BrowserTab {
   /** Starts a navigation; the ticket settles when the page has loaded, failed or been superseded. */
   navigate(url: string): NavigationTicket {
     this.#loading = true;
+    for (const listener of [...this.#navigateListeners]) listener(url);
     return this.tickets.start(url, async (): Promise<NavigationOutcome> => {
       try {
         return await this.#load(url);
@@ -183,8 +185,18 @@ export class BrowserTab {
     }
   }
 
-  onClosed(listener: (reason: ClosedReason) => void): void {
+  onClosed(listener: (reason: ClosedReason) => void): Disposable {
     this.#closeListeners.add(listener);
+    return toDisposable(() => this.#closeListeners.delete(listener));
+  }
+
+  /**
+   * Every navigation vmark itself starts in this tab (`navigate`), with the URL as asked — not
+   * the ones the page starts (a link, a script, a meta refresh): what the recorder records.
+   */
+  onHostNavigation(listener: (url: string) => void): Disposable {
+    this.#navigateListeners.add(listener);
+    return toDisposable(() => this.#navigateListeners.delete(listener));
   }
 
   markClosed(reason: ClosedReason): void {

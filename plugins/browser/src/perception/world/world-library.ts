@@ -8,6 +8,7 @@ import { installAct, type WorldAct } from '../../acting/act-verify.js';
 import { installConsole, type WorldConsole } from '../console/world-console.js';
 import { installDom } from './world-dom.js';
 import { installEpoch } from './world-epoch.js';
+import { installNames } from './world-names.js';
 import { installQuery, type WorldQuery } from './world-query.js';
 import { installRefs, type WorldRefs } from './world-refs.js';
 import { installSnapshot, type WorldSnapshot } from './world-snapshot.js';
@@ -26,10 +27,11 @@ export interface WorldLibrary {
 export const WORLD_LIBRARY_SOURCE = `globalThis.__vmark = (() => {
   const dom = (${installDom.toString()})();
   const refs = (${installRefs.toString()})();
+  const names = (${installNames.toString()})(dom);
   const epoch = (${installEpoch.toString()})(dom);
   return Object.freeze({
     refs,
-    snapshot: (${installSnapshot.toString()})(dom, refs, epoch),
+    snapshot: (${installSnapshot.toString()})(dom, names, refs, epoch),
     query: (${installQuery.toString()})(dom, refs),
     wait: (${installWait.toString()})(dom, refs),
     console: (${installConsole.toString()})(),

@@ -5,6 +5,7 @@
  */
 import type { WorldDom } from './world-dom.js';
 import type { WorldEpoch } from './world-epoch.js';
+import type { WorldNames } from './world-names.js';
 import type { WorldRefs } from './world-refs.js';
 
 /** A rendered control the accessibility tree left out (an `<a>` without href, a button under aria-hidden). */
@@ -61,7 +62,13 @@ export interface WorldSnapshot {
   ): AssignResult;
 }
 
-export function installSnapshot(dom: WorldDom, refs: WorldRefs, epoch: WorldEpoch): WorldSnapshot {
+export function installSnapshot(
+  dom: WorldDom,
+  names: WorldNames,
+  refs: WorldRefs,
+  epoch: WorldEpoch,
+): WorldSnapshot {
+  const { roleOf, nameOf } = names;
   /** What a person can operate: these must all be addressable (the coverage rule). */
   const CONTROLS = 'a, button, input, select, textarea, [role=button], [tabindex]';
   /** Elements the accessibility tree usually keeps; anything else it keeps is resolved by id. */
@@ -73,64 +80,6 @@ export function installSnapshot(dom: WorldDom, refs: WorldRefs, epoch: WorldEpoc
   const NAME_CHARS = 200;
   const batches = new Map<number, Element[]>();
   let nextBatch = 1;
-
-  const INPUT_ROLES: Record<string, string> = {
-    button: 'button',
-    submit: 'button',
-    reset: 'button',
-    image: 'button',
-    file: 'button',
-    checkbox: 'checkbox',
-    radio: 'radio',
-    range: 'slider',
-    number: 'spinbutton',
-    search: 'searchbox',
-  };
-
-  const roleOf = (element: Element) => {
-    const explicit = (element.getAttribute('role') ?? '').trim().split(/\s+/)[0];
-    if (explicit) return explicit.toLowerCase();
-    switch (element.localName) {
-      case 'a':
-        return 'link';
-      case 'button':
-        return 'button';
-      case 'select':
-        return (element as HTMLSelectElement).multiple ? 'listbox' : 'combobox';
-      case 'textarea':
-        return 'textbox';
-      case 'input':
-        return INPUT_ROLES[(element as HTMLInputElement).type] ?? 'textbox';
-      default:
-        return 'generic';
-    }
-  };
-
-  const nameOf = (element: Element) => {
-    const label = element.getAttribute('aria-label');
-    if (label !== null && dom.normalize(label) !== '') return dom.normalize(label);
-    const labelledBy = element.getAttribute('aria-labelledby');
-    if (labelledBy !== null) {
-      const root = element.getRootNode() as Document | ShadowRoot;
-      const parts = labelledBy
-        .split(/\s+/)
-        .map((id) => root.getElementById?.(id)?.textContent ?? '')
-        .filter((text) => text.trim() !== '');
-      if (parts.length > 0) return dom.normalize(parts.join(' '));
-    }
-    if (element instanceof HTMLInputElement) {
-      if (['button', 'submit', 'reset'].includes(element.type) && element.value)
-        return dom.normalize(element.value);
-      if (element.type === 'image' && element.alt) return dom.normalize(element.alt);
-      const labels = element.labels ? [...element.labels].map((l) => l.textContent ?? '').join(' ') : '';
-      if (dom.normalize(labels) !== '') return dom.normalize(labels);
-      if (element.placeholder) return dom.normalize(element.placeholder);
-    }
-    const title = element.getAttribute('title');
-    const text = dom.textOf(element, NAME_CHARS + 1).text;
-    if (text !== '') return text;
-    return title === null ? '' : dom.normalize(title);
-  };
 
   const describe = (element: Element, ref: string, after: number): SupplementEntry => {
     const role = roleOf(element);
