@@ -264,6 +264,18 @@ describe('the safety core', () => {
     await close(tabId);
   });
 
+  it('pauses at a type step whose {input} the workflow does not declare ({constructor} included)', async () => {
+    const tabId = await open('/form/1');
+    for (const name of ['nickname', 'constructor']) {
+      const { runId } = await started(tabId, workflow('', `action: type {${name}} into "Name" (textbox)`));
+      const paused = await settled(runId);
+      expect(paused).toMatchObject({ status: 'paused', reasonCode: 'needs-human', pausedAt: 'step-1' });
+      expect(paused.reason).toBe(`step-1 types {${name}}, which the workflow does not declare`);
+    }
+    expect(person.asked).toHaveLength(0);
+    await close(tabId);
+  });
+
   it('pauses when the person declines a step: nothing is done, nothing retried', async () => {
     const tabId = await open('/shop');
     person.answer = 'deny';

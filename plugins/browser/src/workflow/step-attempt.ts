@@ -126,24 +126,26 @@ async function action(run: WorkflowRun, step: WorkflowStep, services: StepServic
     if (command.verb === 'click') {
       request = { operation: 'click', target: { kind: 'role', ...target } };
     } else {
-      const text = command.value.kind === 'literal' ? command.value.text : run.inputs[command.value.name];
-      if (text === undefined) {
+      const { value } = command;
+      // Own properties only: an undeclared `{constructor}` is not Object's.
+      if (value.kind === 'input' && !Object.hasOwn(run.inputs, value.name)) {
         return {
           kind: 'needs-human',
-          reason: `step-${step.index} types {${command.value.kind === 'input' ? command.value.name : ''}}, which the workflow does not declare`,
+          reason: `step-${step.index} types {${value.name}}, which the workflow does not declare`,
         };
       }
+      const text = value.kind === 'literal' ? value.text : run.inputs[value.name]!;
       request = { operation: 'type', target: { kind: 'role', ...target }, text };
     }
     const approvals = runApprovals(services.approvals, run, `${target.role} "${target.name}"`);
     const acted = await act(run.tab, request, approvals, runCall(run));
-    if (!('reason' in acted.result)) await loaded(run);
     if ('reason' in acted.result) {
       const { reason } = acted.result;
       const by = acted.result.by === undefined ? '' : ` (${acted.result.by})`;
       // Covered, hidden, scrolled away: nothing was pressed. Ambiguous, disabled and the rest: a person decides.
       return failed(RETRYABLE.has(reason) ? false : undefined, `${reason}${by}`);
     }
+    await loaded(run);
     return {
       kind: 'result',
       result: { outcome: 'success' },
