@@ -53,7 +53,12 @@ export function resolveInScope(
 }
 
 /** `resolveInScope`, synchronous: throws the refusal. */
-function resolveNow(input: string, roots: readonly ScopeRoot[], guarded: GuardedFolders, base?: string): string {
+function resolveNow(
+  input: string,
+  roots: readonly ScopeRoot[],
+  guarded: GuardedFolders,
+  base?: string,
+): string {
   if (roots.length === 0) {
     throw invalidPath(input, 'cannot be used: no workspace or document is open, so there is no file scope');
   }

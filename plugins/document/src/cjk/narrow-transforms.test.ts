@@ -26,7 +26,26 @@ function literalSpacing(text: string): string {
 /** Short texts of CJK, ASCII letters and digits, spaces and the marks both transforms read. */
 const mixedText = fc
   .array(
-    fc.constantFrom('中', 'あ', 'カ', '한', 'a', 'Z', '1', ' ', ',', '.', '!', '?', ';', ':', '(', ')', '，', '\n'),
+    fc.constantFrom(
+      '中',
+      'あ',
+      'カ',
+      '한',
+      'a',
+      'Z',
+      '1',
+      ' ',
+      ',',
+      '.',
+      '!',
+      '?',
+      ';',
+      ':',
+      '(',
+      ')',
+      '，',
+      '\n',
+    ),
     { maxLength: 30 },
   )
   .map((chars) => chars.join(''));
