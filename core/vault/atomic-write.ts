@@ -8,8 +8,12 @@
  * Pass the canonical real path (`resolveInScope`'s result): rename replaces
  * whatever is at that name, a symbolic link included, instead of following it.
  * The target gets a new inode, so hard links to it keep the old content.
+ *
+ * The looks at metadata (stat, fstat) are synchronous: each takes microseconds, where a trip
+ * through libuv's thread pool costs a save far more on a busy machine (ADR 47). The data
+ * itself (write, fsync) stays asynchronous, since its time grows with the file.
  */
-import type { BigIntStats, Stats } from 'node:fs';
+import { type BigIntStats, fstatSync, type Stats, statSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -49,7 +53,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array)
  * @throws DomainError `INVALID_PATH` or `READ_ONLY` (see `inspectTarget`).
  */
 export async function stageFile(target: string, data: string | Uint8Array): Promise<StagedFile> {
-  const existing = await inspectTarget(target);
+  const existing = inspectTarget(target);
   const temp = tempPathFor(target);
   let handle: FileHandle | undefined;
   let created = false;
@@ -60,7 +64,7 @@ export async function stageFile(target: string, data: string | Uint8Array): Prom
     if (existing) await keepIdentity(handle, existing);
     // Data on disk before the rename makes it visible, or a crash could leave an empty file.
     await handle.sync();
-    const stats = await handle.stat({ bigint: true });
+    const stats = fstatSync(handle.fd, { bigint: true });
     await handle.close();
     handle = undefined;
     return { temp, stats };
@@ -79,14 +83,14 @@ export async function stageFile(target: string, data: string | Uint8Array): Prom
  * which always succeeds for root.
  * @throws DomainError `INVALID_PATH` or `READ_ONLY`.
  */
-async function inspectTarget(target: string): Promise<Stats | null> {
+function inspectTarget(target: string): Stats | null {
   let stats: Stats;
   try {
-    stats = await fs.stat(target);
+    stats = statSync(target);
   } catch (error) {
     const code = errorCode(error);
     if (code === 'ENOENT') {
-      await assertFolder(target);
+      assertFolder(target);
       return null;
     }
     if (code === 'ENOTDIR') throw invalidPath(target, 'cannot be saved: a part of its folder path is a file');
@@ -103,11 +107,11 @@ async function inspectTarget(target: string): Promise<Stats | null> {
   return stats;
 }
 
-async function assertFolder(target: string): Promise<void> {
+function assertFolder(target: string): void {
   const folder = path.dirname(target);
   let stats: Stats;
   try {
-    stats = await fs.stat(folder);
+    stats = statSync(folder);
   } catch (error) {
     if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') throw missingFolder(target);
     throw error;
@@ -143,7 +147,7 @@ function missingFolder(target: string): DomainError {
 
 /** Gives the replacement the permissions (and, where allowed, the owner) of the file it replaces. */
 async function keepIdentity(handle: FileHandle, existing: Stats): Promise<void> {
-  const created = await handle.stat();
+  const created = fstatSync(handle.fd);
   if (created.uid !== existing.uid || created.gid !== existing.gid) {
     // Only root may give a file away; anyone else keeps ownership of what they write.
     await handle.chown(existing.uid, existing.gid).catch(() => undefined);

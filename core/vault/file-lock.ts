@@ -7,8 +7,12 @@
  * certainly ended (`ownerIsGone`: its pid is gone, or it ran in an earlier boot) loses it
  * at once; one that cannot be judged (another machine, an empty file left by a crash
  * between creating and writing it) loses it once the file is older than `staleMs`.
+ *
+ * Taking, reading and releasing the lock are synchronous calls on a few bytes: every save
+ * takes it, and a trip through libuv's thread pool costs more than the calls (ADR 47).
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError } from '@vmark/sdk';
@@ -40,7 +44,7 @@ export async function withFileLock<T>(
   try {
     return await work();
   } finally {
-    await release(lockPath, token);
+    release(lockPath, token);
   }
 }
 
@@ -50,12 +54,12 @@ async function acquire(lockPath: string, token: string, options: LockOptions): P
   let delay = 1;
   for (;;) {
     try {
-      await fs.writeFile(lockPath, token, { flag: 'wx', mode: 0o600 });
+      writeFileSync(lockPath, token, { flag: 'wx', mode: 0o600 });
       return;
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw error;
     }
-    const holder = await readHolder(lockPath);
+    const holder = readHolder(lockPath);
     if (holder === undefined) continue;
     if (await isStale(lockPath, holder, staleMs)) {
       await breakStale(lockPath, holder);
@@ -74,9 +78,9 @@ async function acquire(lockPath: string, token: string, options: LockOptions): P
 }
 
 /** The holder's token, or undefined when the lock is gone. Empty while its holder is writing it. */
-async function readHolder(lockPath: string): Promise<string | undefined> {
+function readHolder(lockPath: string): string | undefined {
   try {
-    return await fs.readFile(lockPath, 'utf8');
+    return readFileSync(lockPath, 'utf8');
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;
     throw error;
@@ -104,7 +108,7 @@ async function breakStale(lockPath: string, staleHolder: string): Promise<void> 
     if (errorCode(error) === 'ENOENT') return;
     throw error;
   }
-  const taken = await readHolder(aside);
+  const taken = readHolder(aside);
   if (taken !== undefined && taken !== staleHolder) {
     await fs.link(aside, lockPath).catch(() => undefined);
   }
@@ -113,13 +117,20 @@ async function breakStale(lockPath: string, staleHolder: string): Promise<void> 
 
 /** Removes the lock at `lockPath` if its holder has ended or it is older than `staleMs`. */
 export async function removeStaleLock(lockPath: string, staleMs = DEFAULT_STALE_MS): Promise<void> {
-  const holder = await readHolder(lockPath).catch(() => undefined);
+  const holder = readHolderOrNone(lockPath);
   if (holder !== undefined && (await isStale(lockPath, holder, staleMs))) await breakStale(lockPath, holder);
 }
 
-async function release(lockPath: string, token: string): Promise<void> {
+function release(lockPath: string, token: string): void {
   // Never remove a lock someone else took after ours was judged stale.
-  if ((await readHolder(lockPath).catch(() => undefined)) === token) {
-    await fs.rm(lockPath, { force: true });
+  if (readHolderOrNone(lockPath) === token) rmSync(lockPath, { force: true });
+}
+
+/** `readHolder`, with any failure to read taken as "no holder to compare". */
+function readHolderOrNone(lockPath: string): string | undefined {
+  try {
+    return readHolder(lockPath);
+  } catch {
+    return undefined;
   }
 }

@@ -16,7 +16,7 @@
  * The new bytes are written and fsynced to a temp file before the lock is taken, so the lock
  * is held for a few system calls whatever the size of the file.
  */
-import { type BigIntStats, fstatSync, lstatSync, renameSync } from 'node:fs';
+import { type BigIntStats, fstatSync, lstatSync, renameSync, rmSync } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import { stageFile } from './atomic-write.js';
 import { errorCode } from '@vmark/sdk';
@@ -104,8 +104,16 @@ export async function replaceIfUnchanged(
       { timeoutMs: options.lockTimeoutMs },
     );
   } finally {
-    // Renamed away on success; a leftover on any other path.
-    await fs.rm(staged.temp, { force: true }).catch(() => undefined);
+    // Renamed away on success (a look at a missing name, microseconds); a leftover on any other path.
+    removeQuietly(staged.temp);
+  }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // A temp file that cannot be removed is swept at the next start (`sweep-temp-files.ts`).
   }
 }
 
@@ -136,7 +144,7 @@ async function swap(
   const after = fstatSync(old.fd, { bigint: true });
   await probe('renamed');
   // Written in place in the instant between the last look and the rename: put it back.
-  if (!sameContentStamp(after, checked) || !sameContentStamp(await old.stat({ bigint: true }), checked)) {
+  if (!sameContentStamp(after, checked) || !sameContentStamp(fstatSync(old.fd, { bigint: true }), checked)) {
     const found = await readFound(old);
     await putBack(target, found.bytes, written);
     return { kind: 'changed', found };
@@ -195,7 +203,7 @@ const sameContentStamp = (a: BigIntStats, b: BigIntStats): boolean =>
   a.size === b.size && a.mtimeNs === b.mtimeNs;
 
 async function readFound(handle: FileHandle): Promise<FoundFile> {
-  const stats = await handle.stat({ bigint: true });
+  const stats = fstatSync(handle.fd, { bigint: true });
   const bytes = await readWholeFile(handle);
   return { disk: diskStateOf(stats, bytes), bytes };
 }

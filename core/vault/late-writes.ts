@@ -7,7 +7,7 @@
  * case, which can be replayed onto the new file) or any other change (a conflict to show).
  */
 import { createHash } from 'node:crypto';
-import type { BigIntStats } from 'node:fs';
+import { type BigIntStats, fstatSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { readWholeFile } from './open-regular-file.js';
 
@@ -50,7 +50,7 @@ export function watchForLateWrites(
   watched.add(stop);
   const look = async () => {
     try {
-      const now = await handle.stat({ bigint: true });
+      const now = fstatSync(handle.fd, { bigint: true });
       if (now.size !== checked.stats.size || now.mtimeNs !== checked.stats.mtimeNs) {
         const bytes = await readWholeFile(handle);
         stop();

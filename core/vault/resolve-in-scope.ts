@@ -7,8 +7,11 @@
  * operation (a folder swapped for a link in between). The writer narrows it:
  * `writeFileAtomic` renames onto the canonical path this returns, and rename
  * replaces a link at that name instead of following it.
+ *
+ * Every save runs it, so its realpaths and stats are synchronous: microseconds each, where a
+ * trip through libuv's thread pool costs more than the call (ADR 47).
  */
-import fs from 'node:fs/promises';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { errorCode } from '@vmark/sdk';
 import { invalidPath, isWithinRoot, lexicalResolve, quotePath } from './path-scope.js';
@@ -40,12 +43,22 @@ const OUTSIDE = 'is outside the open workspace and document folders';
  * that does not exist yet is checked through its parent folder, which must exist.
  * @throws DomainError `INVALID_PATH` naming the path and the reason.
  */
-export async function resolveInScope(
+export function resolveInScope(
   input: string,
   roots: readonly ScopeRoot[],
   guarded: GuardedFolders,
   base?: string,
 ): Promise<string> {
+  return new Promise((resolve) => resolve(resolveNow(input, roots, guarded, base)));
+}
+
+/** `resolveInScope`, synchronous: throws the refusal. */
+function resolveNow(
+  input: string,
+  roots: readonly ScopeRoot[],
+  guarded: GuardedFolders,
+  base?: string,
+): string {
   if (roots.length === 0) {
     throw invalidPath(input, 'cannot be used: no workspace or document is open, so there is no file scope');
   }
@@ -56,11 +69,11 @@ export async function resolveInScope(
   }
   // Before the disk is asked about the path: the answer must not depend on what exists there.
   refuseProtectedName(input, lexical, guarded);
-  const real = await canonicalPath(input, lexical);
+  const real = canonicalPath(input, lexical);
   if (!roots.some((root) => isWithinRoot(real, root.real))) {
     throw invalidPath(input, `${OUTSIDE} (it resolves through a symbolic link to ${quotePath(real)})`);
   }
-  await refuseProtected(input, real, roots, guarded);
+  assertNotProtected(input, real, roots, guarded);
   return real;
 }
 
@@ -77,12 +90,26 @@ export function refuseProtectedName(input: string, form: string, guarded: Guarde
  * root holding the path: roots are checked as they join the scope, so nothing above one is new.
  * @param real the canonical path (of a file not yet created: its canonical parent + name).
  */
-export async function refuseProtected(
+export function refuseProtected(
   input: string,
   real: string,
   roots: readonly ScopeRoot[],
   guarded: GuardedFolders,
 ): Promise<void> {
+  // A promise executor that throws rejects it: the callers see a refusal as before.
+  return new Promise((resolve) => {
+    assertNotProtected(input, real, roots, guarded);
+    resolve();
+  });
+}
+
+/** `refuseProtected`, synchronous: throws the refusal. */
+function assertNotProtected(
+  input: string,
+  real: string,
+  roots: readonly ScopeRoot[],
+  guarded: GuardedFolders,
+): void {
   refuseProtectedName(input, real, guarded);
   const folders = [
     { folder: guarded.homeReal, reason: INSIDE_VMARK_HOME },
@@ -93,20 +120,17 @@ export async function refuseProtected(
     .sort((a, b) => b.real.length - a.real.length)[0]?.real;
   const chain = [real];
   for (let at = real; at !== holder && path.dirname(at) !== at;) chain.push((at = path.dirname(at)));
-  // One round of stats, not one after another: this runs on every save.
-  const [known, seen] = await Promise.all([
-    Promise.all(folders.map(async (f) => ({ ...f, id: await identityOf(f.folder) }))),
-    Promise.all(chain.map(identityOf)),
-  ]);
+  const known = folders.map((f) => ({ ...f, id: identityOf(f.folder) }));
+  const seen = chain.map(identityOf);
   for (const { id, reason } of known) {
     if (id !== null && seen.includes(id)) throw invalidPath(input, reason);
   }
 }
 
 /** Device and inode of what `target` names, or null when it does not exist or has no stable inode. */
-async function identityOf(target: string): Promise<string | null> {
+function identityOf(target: string): string | null {
   try {
-    const info = await fs.stat(target, { bigint: true });
+    const info = statSync(target, { bigint: true });
     // Some file systems report inode 0 for everything: no identity to compare.
     return info.ino === 0n ? null : `${info.dev}:${info.ino}`;
   } catch {
@@ -115,19 +139,19 @@ async function identityOf(target: string): Promise<string | null> {
 }
 
 /** realpath of the path, or of its parent folder joined with the name for a file not yet created. */
-async function canonicalPath(input: string, lexical: string): Promise<string> {
+function canonicalPath(input: string, lexical: string): string {
   try {
-    return await fs.realpath(lexical);
+    return realpathSync.native(lexical);
   } catch (error) {
     if (errorCode(error) !== 'ENOENT') throw unusable(input, error);
   }
   // A dangling link would pass the parent check, then a write that follows it
   // (anything but rename) would create its target outside the scope.
-  if (await isSymlink(lexical)) throw invalidPath(input, 'is a symbolic link to a missing target');
+  if (isSymlink(lexical)) throw invalidPath(input, 'is a symbolic link to a missing target');
   const parent = path.dirname(lexical);
   let realParent: string;
   try {
-    realParent = await fs.realpath(parent);
+    realParent = realpathSync.native(parent);
   } catch (error) {
     if (errorCode(error) === 'ENOENT')
       throw invalidPath(input, `cannot be used: folder ${quotePath(parent)} does not exist`);
@@ -136,9 +160,9 @@ async function canonicalPath(input: string, lexical: string): Promise<string> {
   return path.join(realParent, path.basename(lexical));
 }
 
-async function isSymlink(target: string): Promise<boolean> {
+function isSymlink(target: string): boolean {
   try {
-    return (await fs.lstat(target)).isSymbolicLink();
+    return lstatSync(target).isSymbolicLink();
   } catch {
     return false;
   }

@@ -1,6 +1,6 @@
 /** `document.transform`'s pure core: one of the three CJK rewrites over a whole document. */
 import { assertIntegrity } from './integrity.js';
-import { cjkPunctuation, cjkSpacing } from './narrow-transforms.js';
+import { cjkPunctuation, cjkSpacing, mayRewrite } from './narrow-transforms.js';
 import { formatCjkDocument } from './format-document.js';
 import { findProtectedRegions } from './protected-regions.js';
 import { rewriteSegments } from './segments.js';
@@ -29,5 +29,8 @@ export function applyTransform(
     return text;
   }
   const rewrite = kind === 'cjk-spacing' ? cjkSpacing : cjkPunctuation;
+  // A segment's change is a match of the rewrite inside it, and so a match in the whole
+  // text: a text the rewrite leaves alone needs no parse (most Latin-only documents).
+  if (!mayRewrite(kind, content)) return content;
   return rewriteSegments(content, findProtectedRegions(content), (segment) => rewrite(segment.text));
 }

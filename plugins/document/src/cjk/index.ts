@@ -9,10 +9,10 @@ export {
   checkIntegrity,
   CJK_INTEGRITY_MESSAGE,
   CjkIntegrityError,
-  contentSkeleton,
   protectedTexts,
   type IntegrityFailure,
 } from './integrity.js';
+export { contentSkeleton } from './content-skeleton.js';
 export { cjkPunctuation, cjkSpacing, HALF_TO_FULL } from './narrow-transforms.js';
 export { findProtectedRegions, type RegionOptions } from './protected-regions.js';
 export type { ProtectedRegion, RegionKind } from './region-types.js';

@@ -23,6 +23,20 @@ describe('checkIntegrity', () => {
     });
   });
 
+  it.each([
+    ['a code block', '中文\n\n```\na,b\n```\n', '中文\n\n```\na，b\n```\n'],
+    ['inline code', '中文`a,b`', '中文`a，b`'],
+    ['a link destination', '见[文档](https://example.com/a,b)', '见[文档](https://example.com/a，b)'],
+    ['an autolink', '见<https://example.com/a,b>', '见<https://example.com/a，b>'],
+    ['math', '公式$a,b$很好', '公式$a，b$很好'],
+    ['front matter', '---\ntitle: a,b\n---\n中文', '---\ntitle: a，b\n---\n中文'],
+    ['HTML', '中文<span title="a,b">x</span>', '中文<span title="a，b">x</span>'],
+    ['a character reference', '中文&amp;,', '中文&amp；,'],
+  ])('refuses a change inside %s', (_name, before, after) => {
+    expect(checkIntegrity(before, after)).toMatchObject({ check: 'structure' });
+    expect(() => assertIntegrity(before, after)).toThrow(CjkIntegrityError);
+  });
+
   it('refuses created or destroyed markup', () => {
     expect(checkIntegrity('a _ b _ c', 'a _b_ c')).toMatchObject({ check: 'structure', before: 0, after: 2 });
     expect(checkIntegrity('$ 5 and 6$ x', '$5 and 6$ x')).toMatchObject({

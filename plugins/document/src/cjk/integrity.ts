@@ -20,6 +20,7 @@
  *    kana, Hangul and symbols (`$`, `%`, emoji) all count, and as a sequence, so a
  *    dropped, added, reordered or moved character fails.
  */
+import { contentSkeleton, sameLetters } from './content-skeleton.js';
 import { findProtectedRegions, type RegionOptions } from './protected-regions.js';
 import type { ProtectedRegion } from './region-types.js';
 
@@ -44,13 +45,6 @@ export class CjkIntegrityError extends Error {
   constructor(readonly failure: IntegrityFailure) {
     super(CJK_INTEGRITY_MESSAGE);
   }
-}
-
-const WHITESPACE_OR_PUNCTUATION = /[\p{White_Space}\p{P}]/gu;
-
-/** The letters of `text`: NFKC-folded, without whitespace and punctuation. */
-export function contentSkeleton(text: string): string {
-  return text.normalize('NFKC').replace(WHITESPACE_OR_PUNCTUATION, '');
 }
 
 /** The texts of the protected regions of `content`, in order. */
@@ -97,9 +91,9 @@ export function checkIntegrity(
     const was = beforeGaps[index] ?? '';
     const is = afterGaps[index] ?? '';
     if (was === is) continue;
-    const wasLetters = contentSkeleton(was);
-    const isLetters = contentSkeleton(is);
-    if (wasLetters !== isLetters) {
+    if (!sameLetters(was, is)) {
+      const wasLetters = contentSkeleton(was);
+      const isLetters = contentSkeleton(is);
       return { check: 'content', before: wasLetters.length, after: isLetters.length, firstDifference: index };
     }
   }

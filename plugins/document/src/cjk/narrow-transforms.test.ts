@@ -16,7 +16,50 @@ function literalPunctuation(text: string): string {
   return result;
 }
 
+/** §6's `cjk-spacing`, written out literally: CJK-then-alnum, then alnum-then-CJK. */
+function literalSpacing(text: string): string {
+  return text
+    .replace(new RegExp(`(${CJK})([A-Za-z0-9])`, 'g'), '$1 $2')
+    .replace(new RegExp(`([A-Za-z0-9])(${CJK})`, 'g'), '$1 $2');
+}
+
+/** Short texts of CJK, ASCII letters and digits, spaces and the marks both transforms read. */
+const mixedText = fc
+  .array(
+    fc.constantFrom(
+      '中',
+      'あ',
+      'カ',
+      '한',
+      'a',
+      'Z',
+      '1',
+      ' ',
+      ',',
+      '.',
+      '!',
+      '?',
+      ';',
+      ':',
+      '(',
+      ')',
+      '，',
+      '\n',
+    ),
+    { maxLength: 30 },
+  )
+  .map((chars) => chars.join(''));
+
 describe('cjk-spacing', () => {
+  it('gives the same result as §6 written out literally', () => {
+    fc.assert(
+      fc.property(mixedText, (text) => {
+        expect(cjkSpacing(text)).toBe(literalSpacing(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('puts one space between CJK and ASCII letters or digits, both ways', () => {
     expect(cjkSpacing('中文English中文')).toBe('中文 English 中文');
     expect(cjkSpacing('共100个')).toBe('共 100 个');
@@ -47,32 +90,10 @@ describe('cjk-punctuation', () => {
   });
 
   it('gives the same result as §6 written out literally', () => {
-    const char = fc.constantFrom(
-      '中',
-      'あ',
-      'カ',
-      '한',
-      'a',
-      '1',
-      ' ',
-      ',',
-      '.',
-      '!',
-      '?',
-      ';',
-      ':',
-      '(',
-      ')',
-      '，',
-      '\n',
-    );
     fc.assert(
-      fc.property(
-        fc.array(char, { maxLength: 30 }).map((chars) => chars.join('')),
-        (text) => {
-          expect(cjkPunctuation(text)).toBe(literalPunctuation(text));
-        },
-      ),
+      fc.property(mixedText, (text) => {
+        expect(cjkPunctuation(text)).toBe(literalPunctuation(text));
+      }),
       { numRuns: 2000 },
     );
   });

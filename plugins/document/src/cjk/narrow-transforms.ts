@@ -6,14 +6,24 @@
  */
 import { NARROW_CJK_CLASS } from './char-classes.js';
 
-const CJK_THEN_ALNUM = new RegExp(`(${NARROW_CJK_CLASS})([A-Za-z0-9])`, 'g');
-const ALNUM_THEN_CJK = new RegExp(`([A-Za-z0-9])(${NARROW_CJK_CLASS})`, 'g');
 const HAS_CJK = new RegExp(NARROW_CJK_CLASS);
+
+/**
+ * §6 runs `(CJK)(alnum) → $1 $2`, then `(alnum)(CJK) → $1 $2`. A character is CJK or
+ * alphanumeric, never both, so the pairs each pass matches never share a character and
+ * the first pass's spaces (between CJK and alnum) neither create nor split a pair of the
+ * second: inserting a space at every boundary between the two classes, in one pass, gives
+ * the same text (a test checks it against the literal sequence).
+ */
+const CJK_ALNUM_BOUNDARY = new RegExp(
+  `(?<=${NARROW_CJK_CLASS})(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=${NARROW_CJK_CLASS})`,
+  'g',
+);
 
 /** `cjk-spacing`: one space between a CJK character and an adjacent ASCII letter or digit. */
 export function cjkSpacing(text: string): string {
   if (!HAS_CJK.test(text)) return text;
-  return text.replace(CJK_THEN_ALNUM, '$1 $2').replace(ALNUM_THEN_CJK, '$1 $2');
+  return text.replace(CJK_ALNUM_BOUNDARY, ' ');
 }
 
 /** §6's `HALF_TO_FULL`, in its order. */
@@ -51,4 +61,17 @@ const HALF_NEXT_TO_CJK = new RegExp(
 export function cjkPunctuation(text: string): string {
   if (!HAS_CJK.test(text)) return text;
   return text.replace(HALF_NEXT_TO_CJK, (half) => FULL_OF.get(half) ?? half);
+}
+
+/**
+ * Whether the narrow transform `kind` could change anything in `text`: it has a match
+ * somewhere (a match inside a part of the text is a match in the whole). Stops at the
+ * first match.
+ */
+export function mayRewrite(kind: 'cjk-spacing' | 'cjk-punctuation', text: string): boolean {
+  const pattern = kind === 'cjk-spacing' ? CJK_ALNUM_BOUNDARY : HALF_NEXT_TO_CJK;
+  pattern.lastIndex = 0;
+  const found = pattern.test(text);
+  pattern.lastIndex = 0;
+  return found;
 }
