@@ -9,6 +9,7 @@ import { type Disposable, type ProvidedTabState, TokenError, type Workbench } fr
 import type { BrowserEngine, Posture } from '../engine/browser-engine.js';
 import { TIMED_OUT, within } from '../time-bound.js';
 import { BrowserTab, type ClosedReason, tabClosedError } from './browser-tab.js';
+import { TabLease } from './tab-lease.js';
 
 export const MAX_AI_TABS = 8;
 /** Closed tab ids remembered, to explain later calls that name them. */
@@ -25,6 +26,8 @@ export class TabRegistry implements Disposable {
   readonly #gone = new Map<string, ClosedReason>();
   #focused: string | null = null;
   readonly #subscriptions: Disposable[];
+  /** Who drives each tab: the AI, or the person at the editor who took it over. */
+  readonly lease = new TabLease();
 
   constructor(
     private readonly workbench: Workbench,
@@ -98,6 +101,16 @@ export class TabRegistry implements Disposable {
   }
 
   /**
+   * The tab a call that changes its page means (act, style, execute_js, navigate), as `resolve`.
+   * @throws TokenError `LEASE_LOST` while the person drives it, besides `resolve`'s.
+   */
+  resolveToDrive(tabId: string | undefined): BrowserTab {
+    const tab = this.resolve(tabId);
+    this.lease.assertAiMayDrive(tab.id);
+    return tab;
+  }
+
+  /**
    * Closes a tab's page.
    * @throws TokenError `TAB_TEARDOWN_FAILED` when the page would not close, or the browser did
    *   not confirm it within CLOSE_DEADLINE_MS (the tab is then still listed until it does).
@@ -133,6 +146,7 @@ export class TabRegistry implements Disposable {
 
   #forget(tab: BrowserTab, reason: ClosedReason): void {
     this.#tabs.delete(tab.id);
+    this.lease.forget(tab.id);
     this.#gone.set(tab.id, reason);
     if (this.#gone.size > MAX_REMEMBERED) this.#gone.delete(this.#gone.keys().next().value!);
     if (this.#focused === tab.id) this.#focused = [...this.#tabs.keys()].at(-1) ?? null;

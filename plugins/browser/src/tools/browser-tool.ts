@@ -66,7 +66,7 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
         run: async ({ tabId, ...args }, call) => {
           settings.assertEnabled();
           const request = actRequest(args);
-          return act(registry.resolve(tabId), request, approvals, call);
+          return act(registry.resolveToDrive(tabId), request, approvals, call);
         },
       }),
       open: defineAction({
@@ -81,7 +81,7 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
         args: { tabId: tabArg(), url: urlArg(), timeoutMs: timeoutArg() },
         run: async ({ tabId, url, timeoutMs }, call) => {
           settings.assertEnabled();
-          return navigator.navigate(registry.resolve(tabId), url, timeoutMs ?? MAX_WAIT_MS, call);
+          return navigator.navigate(registry.resolveToDrive(tabId), url, timeoutMs ?? MAX_WAIT_MS, call);
         },
       }),
       close: defineAction({
@@ -108,14 +108,14 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
         run: async ({ tabId, ...args }, call) => {
           settings.assertEnabled();
           const change = styleChange(args);
-          return styleTab(registry.resolve(tabId), change, approvals, call);
+          return styleTab(registry.resolveToDrive(tabId), change, approvals, call);
         },
       }),
       execute_js: defineAction({
         args: { tabId: tabArg(), script: scriptArg() },
         run: async ({ tabId, script }, call) => {
           settings.assertEnabled();
-          return executeJs(registry.resolve(tabId), script, approvals, call);
+          return executeJs(registry.resolveToDrive(tabId), script, approvals, call);
         },
       }),
       session_save: defineAction({
