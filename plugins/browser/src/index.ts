@@ -13,6 +13,7 @@ import { Keychain } from './session/keychain.js';
 import { TabRegistry } from './tabs/tab-registry.js';
 import { browserReadTool } from './tools/browser-read-tool.js';
 import { browserTool } from './tools/browser-tool.js';
+import { browserViewProvider } from './view/browser-view-provider.js';
 import { workflowFileKind } from './workflow/workflow-file-kind.js';
 
 /** How long the browser keeps running with no tab open. */
@@ -51,6 +52,7 @@ export default definePlugin({
     context.registerTool(browserReadTool({ registry, navigator, settings, reader }));
     context.registerCommand(extractCommand({ engine, resolver, settings, reader }));
     context.registerKind(workflowFileKind);
+    context.registerViewProvider(browserViewProvider({ registry, resolver, settings }));
   },
   async deactivate() {
     await engine?.dispose();
