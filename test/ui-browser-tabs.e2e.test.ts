@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, runCli, TempDirs } from './support/cli.js';
@@ -117,12 +116,6 @@ describe('browser tabs in the editor', () => {
     const navigate = await call(session.client, 'browser', { action: 'navigate', tabId, url: `${origin}/b` });
     expect(navigate.text.split('\n')[0]).toBe('LEASE_LOST: the human is currently driving this tab');
     expect(await logText(tabId)).toBe('count 2');
-
-    // The screenshot of the view for the README, while the person drives.
-    await page.mouse.move(0, 0);
-    await page.screenshot({
-      path: fileURLToPath(new URL('../docs/images/browser-tab-view.png', import.meta.url)),
-    });
 
     // Handed back: the AI acts again.
     await page.locator('.bt-hand-back').click();
