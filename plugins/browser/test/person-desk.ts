@@ -1,7 +1,9 @@
 import { ApprovalsToken, type Disposable } from '@vmark/sdk';
 import { startTestHost, type TestHost } from '@vmark/sdk/testing';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { browserUnderTest, setBrowserEnv } from './browser-rig.js';
 import { HOST_RULES } from './fixture-server.js';
+import { type PageServer, startPageServer } from './page-server.js';
 
 /**
  * The person at the editor, for tests of approved browser operations: registered as the host
@@ -83,4 +85,32 @@ export async function startHostWithPerson(): Promise<{
       restoreEnv();
     },
   };
+}
+
+/** One test file's host with the person, and its page server. */
+export interface PersonRig {
+  readonly kit: TestHost;
+  readonly person: PersonDesk;
+  readonly server: PageServer;
+}
+
+/**
+ * Starts a page server (its pages set up by `serve`) and a host with the person before the file's
+ * tests, stops both after them, and has the person answer Allow once, with nothing asked yet,
+ * before each test.
+ */
+export function hostWithPersonForFile(serve: (server: PageServer) => void): PersonRig {
+  const rig = {} as { kit: TestHost; person: PersonDesk; server: PageServer };
+  let dispose: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    rig.server = await startPageServer();
+    serve(rig.server);
+    ({ kit: rig.kit, person: rig.person, dispose } = await startHostWithPerson());
+  }, 60_000);
+  afterAll(async () => {
+    await dispose?.();
+    await rig.server?.close();
+  });
+  beforeEach(() => rig.person.reset());
+  return rig;
 }
