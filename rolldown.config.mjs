@@ -115,7 +115,10 @@ const pluginUi = (plugin, input) =>
   });
 
 const pluginUis = [
-  pluginUi('browser', { 'workflow-file-view': 'plugins/browser/ui/workflow-file-view.ts' }),
+  pluginUi('browser', {
+    'workflow-file-view': 'plugins/browser/ui/workflow-file-view.ts',
+    'browser-tab-view': 'plugins/browser/ui/browser-tab-view.ts',
+  }),
   pluginUi('coherence', { breakdown: 'plugins/coherence/ui/breakdown.ts' }),
   pluginUi('document', {
     'markdown-view': 'plugins/document/ui/markdown-view.ts',

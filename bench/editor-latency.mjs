@@ -126,11 +126,11 @@ async function writeDocuments(dir) {
   return { large, huge };
 }
 
-async function startServe(workspace, home) {
+export async function startServe(workspace, home, open = 'large.md', env = {}) {
   const child = spawn(
     process.execPath,
-    [VMARK_CLI, 'serve', '--workspace', workspace, '--open', path.join(workspace, 'large.md')],
-    { env: { ...process.env, VMARK_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] },
+    [VMARK_CLI, 'serve', '--workspace', workspace, '--open', path.join(workspace, open)],
+    { env: { ...process.env, ...env, VMARK_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -147,6 +147,7 @@ async function startServe(workspace, home) {
   if (!mcpUrl) throw new Error(`vmark serve: no MCP endpoint in ${JSON.stringify(second)}`);
   return {
     url: first,
+    pid: child.pid,
     token: new URL(first).searchParams.get('token'),
     mcpUrl,
     stop: () =>
@@ -188,7 +189,7 @@ async function startPeerServer(dir, workspace) {
   return { url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() };
 }
 
-function launchChromium() {
+export function launchChromium() {
   return chromium.launch({
     executablePath: process.env.VMARK_CHROMIUM ?? '/usr/bin/chromium',
     headless: true,

@@ -7,7 +7,7 @@
  * failed, or the file on disk does not hold what was written).
  *
  *   node bench/run.mjs [--quick] [--cold-runs N] [--small-iters N] [--large-iters N] [--huge-iters N]
- *                      [--warmup N] [--only cold,small,large,huge,cjk,workflow,coherence,editor,load,browser,act,reader] [--tmp DIR] [--keep]
+ *                      [--warmup N] [--only cold,small,large,huge,cjk,workflow,coherence,editor,load,browser,act,frames,reader] [--tmp DIR] [--keep]
  *                      [--vmark-node-arg=ARG]... [--peer-node-arg=ARG]...
  *
  * Environment: BENCH_QUICK=1, BENCH_COLD_RUNS, BENCH_SMALL_ITERS, BENCH_LARGE_ITERS,
@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { documentAt, markdownBody, markerLine } from './markdown-fixture.mjs';
 import { callTool, closeAll, connectStdio } from './mcp-stdio.mjs';
 import { runBrowserActBench } from './browser-act.mjs';
+import { runBrowserFramesBench } from './browser-frames.mjs';
 import { runBrowserSnapshotBench } from './browser-snapshot.mjs';
 import { runCjkBench } from './cjk-format.mjs';
 import { runCoherenceEdgesBench } from './coherence-edges.mjs';
@@ -64,6 +65,7 @@ const SECTIONS = [
   'load',
   'browser',
   'act',
+  'frames',
   'reader',
 ];
 const TARGET_NAMES = { small: 'round_trip_10kb', large: 'round_trip_1mb' };
@@ -587,6 +589,8 @@ async function main() {
       results.browser = await runBrowserSnapshotBench({ quick: options.quick, log });
     // "Find the sign-up link and click it" against Playwright MCP over stdio, same Chromium (bench/browser-act.mjs).
     if (options.only.has('act')) results.act = await runBrowserActBench({ log });
+    if (options.only.has('frames'))
+      results.frames = await runBrowserFramesBench({ quick: options.quick, log });
     // Reader mode on the readability and defuddle corpora against both peers (bench/reader.mjs prints its own tables).
     if (options.only.has('reader')) results.reader = await runReaderBench({ quick: options.quick, log });
 

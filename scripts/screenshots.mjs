@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
  * Refreshes the README's screenshots in docs/images/: the editor in live preview and in source mode, the
- * plugin manager and an approval dialog. Runs the built `vmark serve` on a temporary copy of
+ * plugin manager, an approval dialog and an AI's browser tab in the editor (of a page served here). Runs the built `vmark serve` on a temporary copy of
  * examples/vault and shows it in Chromium (Debian's /usr/bin/chromium, or VMARK_CHROMIUM) through
  * playwright-core. `npm run screenshots` builds first.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -75,7 +76,18 @@ async function loadPanelShots(temp) {
     output: { file, format: 'esm' },
   });
   const module = await import(pathToFileURL(file).href);
-  return module.takePanelScreenshots;
+  return module;
+}
+
+/** The page of the browser tab shot, on 127.0.0.1 (the host started after this may reach it). */
+async function servePage(html) {
+  const server = createServer((_req, res) => {
+    res.setHeader('content-type', 'text/html');
+    res.end(html);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.env.VMARK_BROWSER_ALLOW_PRIVATE = '1';
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() };
 }
 
 async function main() {
@@ -88,6 +100,8 @@ async function main() {
   await mkdir(path.join(temp, 'home'));
   await mkdir(IMAGES, { recursive: true });
 
+  const shots = await loadPanelShots(temp);
+  const shown = await servePage(shots.BROWSER_SHOT_PAGE);
   const served = await startServe(vault, path.join(temp, 'home'));
   const browser = await chromium.launch({
     executablePath: process.env.VMARK_CHROMIUM ?? '/usr/bin/chromium',
@@ -105,14 +119,21 @@ async function main() {
         requestInit: { headers: { Authorization: `Bearer ${served.token}` } },
       }),
     );
-    const takePanelScreenshots = await loadPanelShots(temp);
-    await takePanelScreenshots(page, IMAGES, { client, folder: outside });
-    const names = ['editor-wysiwyg.png', 'editor-source.png', 'plugin-manager.png', 'approval-dialog.png'];
+    await shots.takePanelScreenshots(page, IMAGES, { client, folder: outside });
+    await shots.takeBrowserTabScreenshot(page, IMAGES, client, shown.url);
+    const names = [
+      'editor-wysiwyg.png',
+      'editor-source.png',
+      'plugin-manager.png',
+      'approval-dialog.png',
+      'browser-tab-view.png',
+    ];
     process.stdout.write(`${names.map((name) => path.join('docs', 'images', name)).join('\n')}\n`);
   } finally {
     await client.close().catch(() => undefined);
     await browser.close();
     await served.stop();
+    shown.close();
     await rm(temp, { recursive: true, force: true });
   }
 }

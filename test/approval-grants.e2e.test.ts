@@ -1,8 +1,8 @@
-import { createServer, type Server } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, connectStdio, runCli, TempDirs } from './support/cli.js';
+import { type LocalPage, serveLocalPage } from './support/local-page.js';
 
 /*
  * Standing grants and once-approvals from end to end: the built `vmark mcp` with a real SDK
@@ -10,7 +10,7 @@ import { call, connectStdio, runCli, TempDirs } from './support/cli.js';
  */
 
 const temp = new TempDirs();
-let server: Server;
+let server: LocalPage;
 let origin: string;
 let home: string;
 let client: Client | undefined;
@@ -18,12 +18,8 @@ let client: Client | undefined;
 const PAGE = `<!doctype html><title>App</title><button id="go">Go</button>`;
 
 beforeAll(async () => {
-  server = createServer((_req, res) => {
-    res.setHeader('content-type', 'text/html');
-    res.end(PAGE);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  server = await serveLocalPage(PAGE);
+  origin = server.origin;
 });
 afterEach(async () => {
   await client?.close();

@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, runCli, TempDirs } from './support/cli.js';
-import { launchChromium, startEditorSession, type EditorSession } from './support/ui.js';
+import { type BrowserEditor, startBrowserEditor } from './support/browser-editor.js';
+import type { EditorSession } from './support/ui.js';
 
 /*
  * Standing grants in the editor as a person sees them: `vmark serve` in Debian Chromium, an AI
@@ -11,32 +10,18 @@ import { launchChromium, startEditorSession, type EditorSession } from './suppor
  */
 
 const temp = new TempDirs();
-let browser: Browser;
-let pages: Server;
+let editor: BrowserEditor | undefined;
 let origin: string;
 let session: EditorSession;
-const saved = process.env.VMARK_BROWSER_ALLOW_PRIVATE;
 
 beforeAll(async () => {
-  pages = createServer((_req, res) => {
-    res.setHeader('content-type', 'text/html');
-    res.end('<!doctype html><title>Shop</title><button id="go">Go</button>');
-  });
-  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
-  // The host reads it when it starts: the page is on this machine.
-  process.env.VMARK_BROWSER_ALLOW_PRIVATE = '1';
-  browser = await launchChromium();
-  session = await startEditorSession(temp, browser, { 'Welcome.md': '# Welcome\n' }, 'Welcome.md');
+  editor = await startBrowserEditor(temp, '<!doctype html><title>Shop</title><button id="go">Go</button>');
+  ({ session, origin } = editor);
 }, 60_000);
 
 afterAll(async () => {
-  await session?.close();
-  await browser?.close();
-  pages?.close();
+  await editor?.close();
   await temp.cleanup();
-  if (saved === undefined) delete process.env.VMARK_BROWSER_ALLOW_PRIVATE;
-  else process.env.VMARK_BROWSER_ALLOW_PRIVATE = saved;
 });
 
 const style = (addClasses: string[]) =>

@@ -32,6 +32,7 @@ const DECLARED = {
   command: { ids: (c) => c.commands?.map((x) => x.name), undeclared: registers('command') },
   kind: { ids: (c) => c.kinds?.map((k) => k.id), undeclared: registers('document kind') },
   panel: { ids: (c) => c.panels?.map((p) => p.id), undeclared: registers('panel') },
+  view: { ids: (c) => c.views?.map((v) => v.kind), undeclared: registers('a view provider for kind') },
   extensionPoint: {
     ids: (c) => c.extensionPoints?.map((p) => p.id),
     undeclared: (pluginId, id) =>

@@ -8,6 +8,7 @@ import type { ExtensionPointRegistry } from './extension-points.js';
 import type { PluginManifest } from './manifest.js';
 import type { PanelRegistry } from './panel-registry.js';
 import type { ToolRegistry } from './tool-registry.js';
+import type { ViewProviderRegistry } from './view-provider-registry.js';
 
 /** The host's registries a plugin's registrations land in. */
 export interface PluginRegistries {
@@ -16,6 +17,7 @@ export interface PluginRegistries {
   readonly kinds: DocumentKinds;
   readonly commands: CommandRegistry;
   readonly panels: PanelRegistry;
+  readonly views: ViewProviderRegistry;
   readonly extensionPoints: ExtensionPointRegistry;
 }
 
@@ -59,6 +61,10 @@ export function pluginContext(
     registerPanel: (provider) => {
       mustDeclare('panel', provider.id);
       return subscriptions.add(registries.panels.add(manifest.id, provider));
+    },
+    registerViewProvider: (provider) => {
+      mustDeclare('view', provider.kind);
+      return subscriptions.add(registries.views.add(manifest.id, provider));
     },
     declareExtensionPoint: (id, options) => {
       mustDeclare('extensionPoint', id);

@@ -17,6 +17,7 @@ import { discoverPlugins, type PluginCandidate, type PluginRoot } from './discov
 import { ExtensionPointRegistry } from './extension-points.js';
 import type { PluginManifest } from './manifest.js';
 import { PanelRegistry } from './panel-registry.js';
+import { ViewProviderRegistry } from './view-provider-registry.js';
 import { checkCandidates, type PluginEntry, pluginIdOf } from './plugin-entry.js';
 import { PluginFolderWatch } from './plugin-folder-watch.js';
 import { PluginProblems } from './plugin-problems.js';
@@ -51,6 +52,8 @@ export class PluginHost {
   #listeners = new Set<() => void>();
   /** The host halves of the active plugins' panels; the UI server routes panel requests here. */
   readonly panels = new PanelRegistry();
+  /** The host halves of the active plugins' custom kind views (ADR 49). */
+  readonly views = new ViewProviderRegistry();
   /** The extension points the active plugins opened, and what others contributed to them. */
   readonly extensionPoints = new ExtensionPointRegistry();
   /** The plugin ids of the last resolution, in activation order: whose contributions take precedence. */
@@ -77,6 +80,7 @@ export class PluginHost {
       kinds,
       commands,
       panels: this.panels,
+      views: this.views,
       extensionPoints: this.extensionPoints,
       entryOf: (key) => this.#entries.find((e) => e.key === key),
     });

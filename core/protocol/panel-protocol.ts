@@ -181,6 +181,22 @@ export interface PanelRequests {
   };
   /** The active plugins' kind views; the list changes with every `plugins.changed`. */
   'kindViews.list': { params: Record<string, never>; result: { views: UiKindView[] } };
+  /** A custom view's request to its own plugin's view provider (ADR 49). */
+  'kindViews.request': {
+    params: { pluginId: string; kind: string; method: string; params?: unknown };
+    result: { value: unknown };
+  };
+  /**
+   * A custom view starts watching a topic of its provider: `kindViews.data` pushes carry
+   * `watchId` until `kindViews.unwatch`, or `kindViews.ended` when the provider stops it. The page
+   * picks the id (one it has not used on this connection), so it knows the pushes that may come
+   * before the reply.
+   */
+  'kindViews.watch': {
+    params: { pluginId: string; kind: string; topic: string; watchId: number };
+    result: Record<string, never>;
+  };
+  'kindViews.unwatch': { params: { watchId: number }; result: Record<string, never> };
   'settings.list': { params: Record<string, never>; result: UiSettings };
   /** The standing grants the host holds, oldest first. */
   'grants.list': { params: Record<string, never>; result: { grants: StandingGrant[] } };
@@ -204,5 +220,9 @@ export type PanelMessage =
   | { readonly type: 'history.added'; readonly checkpoint: UiCheckpoint }
   /** Another process changed the history (`vmark checkpoints restore`, another host): list it again. */
   | { readonly type: 'history.changed' }
+  /** What a view provider pushed to one watch of this page. */
+  | { readonly type: 'kindViews.data'; readonly watchId: number; readonly data: unknown }
+  /** The provider stopped the watch (its plugin turned off, its tab gone). */
+  | { readonly type: 'kindViews.ended'; readonly watchId: number }
   /** A plugin's provider asked its open panels to load again. */
   | { readonly type: 'pluginPanels.refresh'; readonly pluginId: string; readonly panelId: string };

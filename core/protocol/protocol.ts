@@ -36,6 +36,17 @@ export interface UiTab {
   readonly visible: boolean;
   /** The file changed or went away on disk while the tab had unsaved changes (ADR 24). */
   readonly conflict?: UiConflict;
+  /** A tab a plugin keeps (a browser tab): no document; its kind's custom view shows it (ADR 49). */
+  readonly provided?: UiProvidedTab;
+}
+
+/** What the tab strip shows of a tab a plugin keeps, as its provider labels it. */
+export interface UiProvidedTab {
+  readonly loading: boolean;
+  /** Who drives it, e.g. "AI sandbox"; null for none. */
+  readonly badge: string | null;
+  /** A `data:image/…` URL, or null. */
+  readonly icon: string | null;
 }
 
 export interface UiConflict {

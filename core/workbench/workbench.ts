@@ -10,8 +10,10 @@ import type {
   WindowState,
   Workbench,
   Disposable,
+  ProvidedTabLabel,
   ProvidedTabState,
   TabProvider,
+  TabProviderRegistration,
 } from '@vmark/sdk';
 import { ArgumentError, DomainError } from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
@@ -57,6 +59,7 @@ export class HostWorkbench implements Workbench {
   #focusedWindow = 'main';
   #nextTab = 1;
   readonly #providers = new Set<TabProvider>();
+  readonly #providedListeners = new Set<() => void>();
   #nextWindow = 2;
 
   constructor(
@@ -97,9 +100,37 @@ export class HostWorkbench implements Workbench {
     return `tab-${this.#nextTab++}`;
   }
 
-  registerTabProvider(provider: TabProvider): Disposable {
+  registerTabProvider(provider: TabProvider): TabProviderRegistration {
     this.#providers.add(provider);
-    return { dispose: () => this.#providers.delete(provider) };
+    this.#tellProvidedChanged();
+    return {
+      changed: () => {
+        if (this.#providers.has(provider)) this.#tellProvidedChanged();
+      },
+      dispose: () => {
+        if (this.#providers.delete(provider)) this.#tellProvidedChanged();
+      },
+    };
+  }
+
+  /** A window's provided tabs with how the tab strip shows each: its provider's label, else its id. */
+  providedLabels(windowLabel: string): readonly { state: ProvidedTabState; label: ProvidedTabLabel }[] {
+    return [...this.#providers].flatMap((provider) =>
+      provider.tabs(windowLabel).map((state) => ({
+        state,
+        label: provider.label?.(state.id) ?? { title: state.id, loading: false, badge: null, icon: null },
+      })),
+    );
+  }
+
+  /** Called when a provider's tabs may show differently (a title, a page loading, who drives). */
+  onProvidedTabsChanged(listener: () => void): Disposable {
+    this.#providedListeners.add(listener);
+    return { dispose: () => this.#providedListeners.delete(listener) };
+  }
+
+  #tellProvidedChanged(): void {
+    for (const listener of [...this.#providedListeners]) listener();
   }
 
   resolveTab(tabId?: string): TabRef {

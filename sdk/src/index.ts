@@ -6,6 +6,7 @@ export * from './lifecycle.js';
 export * from './plugin.js';
 export type * from './panel.js';
 export type * from './kind-view.js';
+export type * from './view-provider.js';
 export * from './tool.js';
 export * from './command.js';
 export * from './command-line.js';

@@ -12,7 +12,7 @@
  * The SDK is not browser code: `E` is CodeMirror's `Extension`, `H` the page's `HTMLElement`.
  */
 
-/** What a view knows of the tab it shows. */
+/** What a view knows of the tab it shows (a tab a plugin keeps has no file and no text). */
 export interface KindViewTab {
   readonly id: string;
   readonly title: string;
@@ -30,7 +30,10 @@ export interface TextKindView<E = unknown> {
   readonly live?: E;
 }
 
-/** The narrow door a custom view has into the editor: its tab, its text, and refreshes. */
+/**
+ * The narrow door a custom view has into the editor: its tab, its text, refreshes, and its own
+ * plugin's view provider (`request`, `subscribe`; host API 1.6).
+ */
 export interface KindViewApi {
   readonly tab: KindViewTab;
   /** The document's text as this window's editor holds it now (the host's, once synced). */
@@ -39,6 +42,10 @@ export interface KindViewApi {
   onTextChange(listener: () => void): () => void;
   /** Called when the editor asks the view to draw again (e.g. the tab is shown again). */
   onRefresh(listener: () => void): () => void;
+  /** Calls one of the view provider's `actions`; rejects with the host's message. */
+  request(method: string, params?: unknown): Promise<unknown>;
+  /** Watches a topic of the view provider (`watch`); returns the unsubscribe, which stops it. */
+  subscribe(topic: string, listener: (data: unknown) => void): () => void;
 }
 
 /** A kind that is not a text editor: the view owns `element` until its cleanup runs. */

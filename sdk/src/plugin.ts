@@ -5,6 +5,7 @@ import type { Disposable } from './lifecycle.js';
 import type { PanelProvider, PanelRegistration } from './panel.js';
 import type { DocumentKind } from './services/documents.js';
 import type { ToolDefinition } from './tool.js';
+import type { ViewProvider } from './view-provider.js';
 
 /** A problem the owner of an extension point finds in a contribution; an error refuses it. */
 export interface ContributionDiagnostic {
@@ -66,6 +67,8 @@ export interface PluginContext {
   registerKind(kind: DocumentKind): Disposable;
   /** Registers the host half of a panel declared in the manifest's `contributes.panels`. */
   registerPanel(provider: PanelProvider): PanelRegistration;
+  /** Registers the host half of a custom view the manifest's `contributes.views` declares for `provider.kind`. */
+  registerViewProvider(provider: ViewProvider): Disposable;
   /**
    * Opens an extension point declared in the manifest's `contributes.extensionPoints`; plugins
    * that depend on this one contribute to it. Closed when the plugin is deactivated.

@@ -37,3 +37,41 @@ export async function takePanelScreenshots(page: Page, folder: string, asker: Ap
   await dialog.locator('[data-answer=deny]').click();
   await asked;
 }
+
+/** The page the AI opens for the browser tab shot, served on 127.0.0.1 by the screenshot script. */
+export const BROWSER_SHOT_PAGE = `<!doctype html><html lang="en"><title>Reading list</title>
+<style>body{font:18px/1.5 system-ui,sans-serif;margin:40px 56px;color:#24272d}h1{font-size:30px;margin:0 0 12px}
+li{margin:6px 0}button{font:inherit;padding:8px 18px;margin-top:16px}</style>
+<h1>Reading list</h1><p>Three papers the AI found for the literature note.</p>
+<ol><li>Attention is all you need</li><li>Language models are few-shot learners</li><li>Constitutional AI</li></ol>
+<button>Save to notes</button></html>`;
+
+/**
+ * docs/images/browser-tab-view.png: an AI's browser tab shown in the editor, taken over by the
+ * person (who clicked into the page), then handed back and closed, so the host is left as it was.
+ */
+export async function takeBrowserTabScreenshot(
+  page: Page,
+  folder: string,
+  client: Client,
+  url: string,
+): Promise<void> {
+  const opened = (await client.callTool({ name: 'browser', arguments: { action: 'open', url } })) as {
+    isError?: boolean;
+    content: { type: string; text?: string }[];
+  };
+  const text = opened.content.map((c) => c.text ?? '').join('');
+  if (opened.isError === true) throw new Error(`browser open failed: ${text}`);
+  const { tabId } = JSON.parse(text) as { tabId: string };
+  await page.locator(`.tab.is-provided[data-tab-id="${tabId}"]`).click();
+  await page.waitForFunction(
+    () => Number(document.querySelector('.browser-tab-view')?.getAttribute('data-frames') ?? 0) > 0,
+  );
+  const picture = (await page.locator('.bt-picture').boundingBox())!;
+  await page.mouse.click(picture.x + picture.width * 0.75, picture.y + picture.height * 0.75);
+  await page.locator('.browser-tab-view[data-driver="human"]').waitFor();
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: path.join(folder, 'browser-tab-view.png') });
+  await page.locator('.bt-hand-back').click();
+  await client.callTool({ name: 'browser', arguments: { action: 'close', tabId } });
+}

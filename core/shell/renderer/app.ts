@@ -4,6 +4,7 @@ import { type Connection, RequestRefused } from './connection.js';
 import { askUnsaved } from './dialogs/unsaved-dialog.js';
 import { DocumentEditor, type EditorMode } from './editor/document-editor.js';
 import { KindViews } from './editor/kind-views.js';
+import { ProvidedTabView } from './editor/provided-view.js';
 import { SelectionReporter } from './editor/selection-reporter.js';
 import { FileTree } from './file-tree.js';
 import { refusalWords } from './refusal-words.js';
@@ -32,6 +33,12 @@ export class App {
   #mode: EditorMode = localStorage.getItem(MODE_KEY) === 'source' ? 'source' : 'wysiwyg';
   #state: UiState | null = null;
   #shownTabId: string | null = null;
+  /**
+   * The tab a plugin keeps (a browser tab) the person picked in this page, shown until they pick
+   * another tab or it goes: the host's active tab is always a document.
+   */
+  #picked: string | null = null;
+  #provided: ProvidedTabView | null = null;
 
   constructor(
     private readonly shell: Shell,
@@ -46,7 +53,10 @@ export class App {
     const refused = (error: unknown) => this.#refused(error);
     this.#views = new KindViews(connection, refused);
     // A plugin turned off or on: every open tab takes the view its kind has now.
-    this.#views.onChange(() => void this.#showViews());
+    this.#views.onChange(() => {
+      void this.#showViews();
+      this.#remountProvided();
+    });
     startWorkbenchPanels(shell, connection, this.#toasts, refused);
     new RecoveryNotice(shell.conflictBar, connection, refused);
     this.#tree = new FileTree(shell.tree, connection, (path) => void this.#open(path), refused);
@@ -54,7 +64,7 @@ export class App {
     new WindowIdentity(connection, shell.root);
     new WorkspaceRail(shell.rail, shell.root, connection, refused);
     this.#tabs = new TabStrip(shell.tabs, {
-      select: (tabId) => void this.#request(() => connection.request('tab.switch', { tabId })),
+      select: (tabId) => this.#select(tabId),
       close: (tabId) => void this.#close(tabId),
     });
     for (const button of shell.modeButtons) {
@@ -74,10 +84,30 @@ export class App {
     });
   }
 
+  #select(tabId: string): void {
+    const tab = this.#state?.window.tabs.find((t) => t.id === tabId);
+    if (tab?.provided !== undefined) {
+      this.#picked = tabId;
+    } else {
+      this.#picked = null;
+      void this.#request(() => this.connection.request('tab.switch', { tabId }));
+    }
+    if (this.#state !== null) void this.#render(this.#state);
+  }
+
+  /** The window's tabs as this page shows them: a picked provided tab is the active one. */
+  #shownTabs(state: UiState): UiTab[] {
+    const tabs = state.window.tabs;
+    if (!tabs.some((t) => t.id === this.#picked)) this.#picked = null;
+    if (this.#picked === null) return [...tabs];
+    return tabs.map((t) => ({ ...t, active: t.id === this.#picked }));
+  }
+
   async #render(state: UiState): Promise<void> {
     this.#state = state;
     this.#tree.showRoots(shownRoots(state));
-    this.#tabs.show(state.window.tabs.filter((t) => t.visible));
+    const tabs = this.#shownTabs(state);
+    this.#tabs.show(tabs.filter((t) => t.visible));
     const open = new Set(state.window.tabs.map((t) => t.id));
     for (const [tabId, editor] of this.#editors) {
       if (open.has(tabId)) continue;
@@ -86,7 +116,7 @@ export class App {
     }
     // A document's kind may change with its text (ADR 6): its view follows.
     void this.#showViews();
-    const active = state.window.tabs.find((t) => t.active) ?? null;
+    const active = tabs.find((t) => t.active) ?? null;
     this.#tree.markActive(active?.filePath ?? null);
     this.#showStatus(active);
     this.#conflict.show(active);
@@ -94,6 +124,11 @@ export class App {
   }
 
   async #show(tab: UiTab | null): Promise<void> {
+    if (tab?.id !== this.#shownTabId) {
+      // Whatever a provided tab's view watched stops while it is not shown.
+      this.#provided?.destroy();
+      this.#provided = null;
+    }
     if (tab === null) {
       this.#shownTabId = null;
       this.#reporter.show(null);
@@ -102,6 +137,7 @@ export class App {
     }
     if (this.#shownTabId === tab.id) return;
     this.#shownTabId = tab.id;
+    if (tab.provided !== undefined) return this.#showProvided(tab);
     const editor = await this.#editorOf(tab);
     // Another tab may have been chosen while this one loaded.
     if (editor === null || this.#shownTabId !== tab.id) return;
@@ -111,6 +147,15 @@ export class App {
     this.#showModeGroup(editor);
     editor.refresh();
     editor.view.focus();
+  }
+
+  async #showProvided(tab: UiTab): Promise<void> {
+    this.#reporter.show(null);
+    this.shell.modeGroup.classList.add('is-disabled');
+    const view = await ProvidedTabView.open(tab, this.connection, (kind) => this.#views.viewFor(kind));
+    if (this.#shownTabId !== tab.id || this.#provided !== null) return view.destroy();
+    this.#provided = view;
+    this.shell.editorHost.replaceChildren(view.dom);
   }
 
   /** Each open tab's editor takes the view its kind has now; the shown one's mode switch follows. */
@@ -125,6 +170,16 @@ export class App {
         if (tabId === this.#shownTabId) this.#showModeGroup(editor);
       }),
     );
+  }
+
+  /** A shown provided tab takes the view its kind has now (its plugin turned off or on). */
+  #remountProvided(): void {
+    const tab = this.#provided?.tab;
+    if (tab === undefined) return;
+    this.#provided?.destroy();
+    this.#provided = null;
+    this.#shownTabId = null;
+    void this.#show(tab);
   }
 
   /** The Live/Source switch is off for a kind with no Live mode. */
@@ -252,6 +307,10 @@ export class App {
   #showStatus(tab: UiTab | null): void {
     if (tab === null) {
       this.shell.status.textContent = '';
+      return;
+    }
+    if (tab.provided !== undefined) {
+      this.shell.status.textContent = tab.title;
       return;
     }
     const root = this.#state?.roots.find((r) => tab.filePath?.startsWith(r.path + '/'));

@@ -26,6 +26,11 @@ export class RequestRefused extends Error {
   }
 }
 
+/** A view provider's push to one watch (`data`), or the end of that watch (`ended`). */
+export type ViewData =
+  | { readonly watchId: number; readonly ended: false; readonly data: unknown }
+  | { readonly watchId: number; readonly ended: true };
+
 export interface DocumentUpdates {
   readonly tabId: string;
   readonly version: number;
@@ -46,6 +51,7 @@ export class Connection {
   readonly #panels = new Emitter<PanelMessage>();
   readonly #treeChanged = new Emitter<string>();
   readonly #recovery = new Emitter<readonly UiRecoveredEdit[]>();
+  readonly #viewData = new Emitter<ViewData>();
   #lastState: UiState | null = null;
 
   private constructor(socket: WebSocket) {
@@ -103,6 +109,11 @@ export class Connection {
     return this.#panels.on(listener);
   }
 
+  /** What view providers push to this page's watches (ADR 49). */
+  onViewData(listener: (data: ViewData) => void): Unsubscribe {
+    return this.#viewData.on(listener);
+  }
+
   /** The kept edits still waiting, after one was restored or discarded in any window. */
   onRecoveredEdits(listener: (edits: readonly UiRecoveredEdit[]) => void): Unsubscribe {
     return this.#recovery.on(listener);
@@ -125,6 +136,10 @@ export class Connection {
         return this.#updates.emit(message);
       case 'tree.changed':
         return this.#treeChanged.emit(message.path);
+      case 'kindViews.data':
+        return this.#viewData.emit({ watchId: message.watchId, ended: false, data: message.data });
+      case 'kindViews.ended':
+        return this.#viewData.emit({ watchId: message.watchId, ended: true });
       default:
         // Every other push is a panel's (panel-protocol.ts), settings.changed included.
         return this.#panels.emit(message);

@@ -5,7 +5,10 @@ export interface TabActions {
   readonly close: (tabId: string) => void;
 }
 
-/** The open tabs, the active one raised, unsaved ones marked with a dot. */
+/**
+ * The open tabs, the active one raised, unsaved ones marked with a dot. A tab a plugin keeps (a
+ * browser tab) shows its picture, whether it is loading and who drives it; its plugin closes it.
+ */
 export class TabStrip {
   constructor(
     private readonly element: HTMLElement,
@@ -38,6 +41,20 @@ export class TabStrip {
     const title = document.createElement('span');
     title.className = 'tab-title';
     title.textContent = tab.title;
+    if (tab.provided !== undefined) {
+      element.classList.add('is-provided');
+      element.classList.toggle('is-loading', tab.provided.loading);
+      element.dataset.kind = tab.kind;
+      element.append(this.#icon(tab.provided.icon, tab.provided.loading), title);
+      if (tab.provided.badge !== null) {
+        const badge = document.createElement('span');
+        badge.className = 'tab-badge';
+        badge.textContent = tab.provided.badge;
+        element.append(badge);
+        element.title = `${tab.title} — ${tab.provided.badge}`;
+      }
+      return element;
+    }
     const close = document.createElement('button');
     close.type = 'button';
     close.className = 'tab-close';
@@ -48,5 +65,20 @@ export class TabStrip {
     });
     element.append(title, close);
     return element;
+  }
+
+  /** The tab's picture (a data: URL only), a spinner while it loads, else a plain globe. */
+  #icon(icon: string | null, loading: boolean): HTMLElement {
+    if (loading || icon === null || !icon.startsWith('data:image/')) {
+      const glyph = document.createElement('span');
+      glyph.className = loading ? 'tab-icon tab-spinner' : 'tab-icon tab-globe';
+      glyph.setAttribute('aria-label', loading ? 'loading' : '');
+      return glyph;
+    }
+    const image = document.createElement('img');
+    image.className = 'tab-icon';
+    image.alt = '';
+    image.src = icon;
+    return image;
   }
 }

@@ -69,6 +69,25 @@ const clientMessage = z.discriminatedUnion('method', [
   request('grants.revoke', z.object({ id: z.string().min(1).max(200) })),
   request('pluginPanels.list', z.object({})),
   request('kindViews.list', z.object({})),
+  request(
+    'kindViews.request',
+    z.object({
+      pluginId: z.string().min(1).max(200),
+      kind: z.string().min(1).max(200),
+      method: z.string().min(1).max(200),
+      params: z.unknown().optional(),
+    }),
+  ),
+  request(
+    'kindViews.watch',
+    z.object({
+      pluginId: z.string().min(1).max(200),
+      kind: z.string().min(1).max(200),
+      topic: z.string().min(1).max(200),
+      watchId: z.number().int().nonnegative(),
+    }),
+  ),
+  request('kindViews.unwatch', z.object({ watchId: z.number().int().nonnegative() })),
   request('recovery.list', z.object({})),
   request('recovery.restore', z.object({ id: z.string().min(1).max(200) })),
   request('recovery.discard', z.object({ id: z.string().min(1).max(200) })),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ViewProviderRegistry } from '../../plugins/view-provider-registry.js';
 import { UiKindViews } from './kind-view-service.js';
 
 describe('UiKindViews', () => {
@@ -7,6 +8,7 @@ describe('UiKindViews', () => {
       activeViews: () => [
         { pluginId: 'notes', dir: '/p/notes', view: { kind: 'note', module: 'ui/dist/note-view.js' } },
       ],
+      views: new ViewProviderRegistry(),
     });
     expect(views.list()).toEqual([
       { pluginId: 'notes', kind: 'note', modulePath: '/plugins/notes/ui/dist/note-view.js' },

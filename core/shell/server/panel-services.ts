@@ -31,8 +31,11 @@ export interface PanelServices extends Disposable {
   readonly kindViews: UiKindViews;
 }
 
+/** The kind views' requests and watches are each page's own (view-watches.ts). */
+type PageRequests = 'kindViews.request' | 'kindViews.watch' | 'kindViews.unwatch';
+
 export type PanelHandlers = {
-  [M in keyof PanelRequests]: (
+  [M in Exclude<keyof PanelRequests, PageRequests>]: (
     params: PanelRequests[M]['params'],
   ) => PanelRequests[M]['result'] | Promise<PanelRequests[M]['result']>;
 };

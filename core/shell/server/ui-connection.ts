@@ -20,6 +20,7 @@ import { UiRefusal } from './open-refusal.js';
 import type { FocusedEditor } from '../../workbench/focused-editor.js';
 import { panelHandlers, type PanelServices } from './panel-services.js';
 import { TreeWatch } from './tree-watch.js';
+import { ViewWatches } from './view-watches.js';
 import { recoveryHandlers, type UiRecovery } from './recovery-service.js';
 import { windowHandlers } from './window-handlers.js';
 
@@ -47,6 +48,10 @@ const QUIET_METHODS: ReadonlySet<RequestMethod> = new Set([
   'tree.list',
   'tree.fold',
   'editor.report',
+  // A view's input and frames: what they change (who drives a tab) its provider tells itself.
+  'kindViews.request',
+  'kindViews.watch',
+  'kindViews.unwatch',
 ]);
 
 type Handlers = {
@@ -65,6 +70,7 @@ export class UiConnection implements Disposable {
   readonly #queue = new SerialQueue();
   readonly #handlers: Handlers;
   readonly #tree: TreeWatch;
+  readonly #watches: ViewWatches;
 
   constructor(
     private readonly services: UiServices,
@@ -75,6 +81,7 @@ export class UiConnection implements Disposable {
     const { workbench, vault, documents, authority } = services;
     const documentOf = (tabId: string) => workbench.resolveTab(tabId).documentId;
     this.#tree = new TreeWatch(services.folders, (path) => this.send({ type: 'tree.changed', path }));
+    this.#watches = new ViewWatches(services.panels.kindViews, (message) => this.send(message));
     this.#handlers = {
       'tree.list': async ({ path }) => {
         const { folder, entries } = await listFolder(vault, path);
@@ -110,6 +117,7 @@ export class UiConnection implements Disposable {
       }),
       'editor.report': ({ editor }) => acceptEditorReport(this, editor, services),
       ...panelHandlers(services.panels),
+      ...this.#watches.handlers(),
       ...windowHandlers(workbench, windowLabel, () => services.panels.plugins.list()),
       ...recoveryHandlers(services.recovery, windowLabel),
     };
@@ -131,6 +139,7 @@ export class UiConnection implements Disposable {
 
   dispose(): void {
     this.#tree.dispose();
+    this.#watches.dispose();
     this.#subscribed.clear();
     this.services.focusedEditor.forget(this);
   }

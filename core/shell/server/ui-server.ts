@@ -95,6 +95,8 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
   }
   // An AI client's close, switch or new tab has no hook of its own; every tool call may have done one.
   disposables.add(tap.tap('toolCalled', stateChanged));
+  // A plugin's tab changes by itself: its page loads, its title changes, the person takes it over.
+  disposables.add(host.workbench.onProvidedTabsChanged(stateChanged));
 
   const services: UiServices = {
     workbench: host.workbench,

@@ -20,16 +20,29 @@ export function uiState(
         ? workbench.workspaces(windowLabel).map(({ id, root }) => ({ id, path: root, name: nameOf(root) }))
         : [],
       activeWorkspaceInstanceId: window?.activeWorkspaceInstanceId ?? null,
-      tabs: (window?.tabs ?? []).map(({ id, title, filePath, kind, dirty, active, visible }) => ({
-        id,
-        title,
-        filePath,
-        kind,
-        dirty,
-        active,
-        visible,
-        ...conflictOf(workbench, documents, id),
-      })),
+      tabs: [
+        ...(window?.tabs ?? []).map(({ id, title, filePath, kind, dirty, active, visible }) => ({
+          id,
+          title,
+          filePath,
+          kind,
+          dirty,
+          active,
+          visible,
+          ...conflictOf(workbench, documents, id),
+        })),
+        ...workbench.providedLabels(windowLabel).map(({ state, label }) => ({
+          id: state.id,
+          title: label.title,
+          filePath: null,
+          kind: state.kind,
+          dirty: false,
+          // The person picks a provided tab in their own page; the host's active tab stays a document.
+          active: false,
+          visible: true,
+          provided: { loading: label.loading, badge: label.badge, icon: label.icon },
+        })),
+      ],
     },
     roots: vault.roots().map((root) => ({ path: root, name: nameOf(root) })),
   };

@@ -14,6 +14,7 @@ import { Keychain } from './session/keychain.js';
 import { TabRegistry } from './tabs/tab-registry.js';
 import { browserReadTool } from './tools/browser-read-tool.js';
 import { browserTool } from './tools/browser-tool.js';
+import { browserViewProvider } from './view/browser-view-provider.js';
 import { workflowFileKind } from './workflow/workflow-file-kind.js';
 import { RunRegistry } from './workflow/run-registry.js';
 
@@ -55,8 +56,11 @@ export default definePlugin({
       browserTool({ workbench, registry, navigator, settings, sessions, approvals, runs, recorder }),
     );
     context.registerTool(browserReadTool({ registry, navigator, settings, reader, runs }));
+    // A person taking a tab over pauses its run (vmark-notes §4.4, `lease-lost`).
+    context.track(registry.lease.onTakenOver((tabId) => runs.pauseRunsOnTab(tabId, 'lease-lost')));
     context.registerCommand(extractCommand({ engine, resolver, settings, reader }));
     context.registerKind(workflowFileKind);
+    context.registerViewProvider(browserViewProvider({ registry, resolver, settings }));
   },
   async deactivate() {
     await engine?.dispose();

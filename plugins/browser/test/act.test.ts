@@ -1,10 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { TestHost, ToolOutcome } from '@vmark/sdk/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ToolOutcome } from '@vmark/sdk/testing';
+import { describe, expect, it } from 'vitest';
 import { ACT_PAGES } from './act-fixtures.js';
-import { type PersonDesk, startHostWithPerson } from './person-desk.js';
-import { type PageServer, startPageServer } from './page-server.js';
+import { personHostForFile } from './person-desk.js';
 
 /*
  * `browser act` as an MCP client sees it: the browser plugin in a real host (one Chromium for
@@ -12,30 +11,16 @@ import { type PageServer, startPageServer } from './page-server.js';
  * approval broker, with the test standing for the person at the editor (person-desk.ts).
  */
 
-let kit: TestHost;
-let server: PageServer;
-let person: PersonDesk;
-let dispose: (() => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  server = await startPageServer();
+const rig = personHostForFile((server) => {
   for (const [route, html] of Object.entries(ACT_PAGES))
     server.html(route, typeof html === 'string' ? html : html(origin('b')));
   server.route('/to-b', (_req, res) => {
     res.writeHead(302, { location: `${origin('b')}/landed` });
     res.end();
   });
-  ({ kit, person, dispose } = await startHostWithPerson());
-}, 60_000);
-
-afterAll(async () => {
-  await dispose?.();
-  await server?.close();
 });
 
-beforeEach(() => person.reset());
-
-const origin = (host: 'a' | 'b' = 'a') => `http://${host}.test:${server.port}`;
+const origin = (host: 'a' | 'b' = 'a') => `http://${host}.test:${rig.server.port}`;
 
 interface Acted {
   readonly result: Record<string, unknown> & { reason?: string };
@@ -45,13 +30,13 @@ interface Acted {
 }
 
 async function open(route: string, host: 'a' | 'b' = 'a'): Promise<string> {
-  const opened = await kit.call('browser', { action: 'open', url: `${origin(host)}${route}` });
+  const opened = await rig.kit.call('browser', { action: 'open', url: `${origin(host)}${route}` });
   expect(opened.isError, opened.text).toBe(false);
   return (opened.data as { tabId: string }).tabId;
 }
 
 async function actOn(tabId: string, args: Record<string, unknown>): Promise<Acted> {
-  const out = await kit.call('browser', { action: 'act', tabId, ...args });
+  const out = await rig.kit.call('browser', { action: 'act', tabId, ...args });
   expect(out.isError, out.text).toBe(false);
   return out.data as Acted;
 }
@@ -60,28 +45,28 @@ const click = (tabId: string, role: string, name: string) => actOn(tabId, { oper
 
 /** A click by role and name as it answers, refusal or not. */
 const tryClick = (tabId: string, role: string, name: string) =>
-  kit.call('browser', { action: 'act', tabId, operation: 'click', role, name });
+  rig.kit.call('browser', { action: 'act', tabId, operation: 'click', role, name });
 
 /** What the page's #log (or another element) says now. */
 async function text(tabId: string, selector = '#log'): Promise<string> {
-  const out = await kit.call('browser_read', { action: 'query', tabId, selector });
+  const out = await rig.kit.call('browser_read', { action: 'query', tabId, selector });
   return (out.data as { elements: { text: string }[] }).elements[0]?.text ?? '';
 }
 
 async function snapshot(
   tabId: string,
 ): Promise<{ role: string; name: string; ref?: string; upload?: true }[]> {
-  const out = await kit.call('browser_read', { action: 'read', tabId });
+  const out = await rig.kit.call('browser_read', { action: 'read', tabId });
   return (out.data as { snapshot: { role: string; name: string; ref?: string; upload?: true }[] }).snapshot;
 }
 
-const close = (tabId: string) => kit.call('browser', { action: 'close', tabId });
+const close = (tabId: string) => rig.kit.call('browser', { action: 'close', tabId });
 
 describe('act arguments', () => {
   it('are checked with the original messages, and nothing happens', async () => {
     const tabId = await open('/effects');
     const message = async (args: Record<string, unknown>) => {
-      const out: ToolOutcome = await kit.call('browser', { action: 'act', tabId, ...args });
+      const out: ToolOutcome = await rig.kit.call('browser', { action: 'act', tabId, ...args });
       expect(out.isError).toBe(true);
       return out.text;
     };
@@ -109,7 +94,7 @@ describe('act arguments', () => {
       /modifiers/,
     );
     expect(await message({ operation: 'key', key: 'NoSuchKey' })).toContain('unknown key "NoSuchKey"');
-    expect(person.asked).toHaveLength(0);
+    expect(rig.person.asked).toHaveLength(0);
     expect(await text(tabId)).toBe('');
     await close(tabId);
   });
@@ -126,7 +111,7 @@ describe('act click', () => {
       matchedVisible: 1,
     });
     expect(acted).toMatchObject({ url: `${origin()}/overlay`, generation: expect.any(Number) });
-    expect(person.asked).toHaveLength(0); // refused before anyone was person.asked
+    expect(rig.person.asked).toHaveLength(0); // refused before anyone was rig.person.asked
     expect(await text(tabId)).toBe('');
     await close(tabId);
   });
@@ -136,9 +121,9 @@ describe('act click', () => {
     const acted = await click(tabId, 'button', 'Continue');
     expect(acted.result).toMatchObject({ matchedTotal: 2, matchedVisible: 1, effect: 'dom-changed' });
     expect(await text(tabId)).toBe('shown-continue;');
-    // The person was person.asked about exactly this element, on this page generation.
-    expect(person.asked[0]!.request).toMatchObject({ operation: 'click', origin: origin() });
-    expect(person.asked[0]!.request.subject).toBe(
+    // The person was rig.person.asked about exactly this element, on this page generation.
+    expect(rig.person.asked[0]!.request).toMatchObject({ operation: 'click', origin: origin() });
+    expect(rig.person.asked[0]!.request.subject).toBe(
       `click button “Continue” — on ${origin()}/accordion (${tabId}, page 1)`,
     );
     await close(tabId);
@@ -150,7 +135,7 @@ describe('act click', () => {
     const acted = await click(tabId, 'button', 'Submit');
     expect(acted.result).toMatchObject({ reason: 'ambiguous', matchedTotal: 2, matchedVisible: 2 });
     expect(acted.result.candidates).toEqual(refs);
-    expect(person.asked).toHaveLength(0);
+    expect(rig.person.asked).toHaveLength(0);
     await close(tabId);
   });
 
@@ -169,7 +154,7 @@ describe('act click', () => {
     expect((await click(tabId, 'button', 'Above the page')).result).toMatchObject({ reason: 'offscreen' });
     const upload = (await snapshot(tabId)).find((e) => e.upload === true)!;
     expect((await click(tabId, upload.role, upload.name)).result).toMatchObject({ reason: 'upload' });
-    expect(person.asked).toHaveLength(0);
+    expect(rig.person.asked).toHaveLength(0);
     expect(await text(tabId)).toBe('');
     await close(tabId);
   });
@@ -230,7 +215,7 @@ describe('act type', () => {
         .result,
     ).toEqual({ matchedTotal: 1, matchedVisible: 1 });
     const value = async (selector: string) => {
-      const out = await kit.call('browser', {
+      const out = await rig.kit.call('browser', {
         action: 'execute_js',
         tabId,
         script: `return document.querySelector(${JSON.stringify(selector)}).value;`,
@@ -238,7 +223,7 @@ describe('act type', () => {
       return (out.data as { result: string }).result;
     };
     expect(await value('#email')).toBe('new@example.com');
-    expect(person.asked.at(-2)?.request.subject).toMatch(/^type “new@example\.com” into textbox “Email”/);
+    expect(rig.person.asked.at(-2)?.request.subject).toMatch(/^type “new@example\.com” into textbox “Email”/);
     await actOn(tabId, { operation: 'type', role: 'textbox', name: 'Email', text: '' });
     expect(await value('#email')).toBe('');
     expect(
@@ -284,10 +269,10 @@ describe('act key and scroll', () => {
     const enter = await actOn(tabId, { operation: 'key', key: 'Enter', role: 'textbox', name: 'Email' });
     expect(enter.result).toMatchObject({ defaultAction: 'submit' });
     expect(await text(tabId)).toBe('submitted');
-    expect(person.asked.at(-1)?.request.subject).toMatch(/^press Enter in textbox “Email”/);
+    expect(rig.person.asked.at(-1)?.request.subject).toMatch(/^press Enter in textbox “Email”/);
     const tab = await actOn(tabId, { operation: 'key', key: 'Tab', modifiers: { shift: true } });
     expect(tab.result).toMatchObject({ defaultAction: 'focus-moved' });
-    expect(person.asked.at(-1)?.request.subject).toMatch(/^press Shift\+Tab on the page/);
+    expect(rig.person.asked.at(-1)?.request.subject).toMatch(/^press Shift\+Tab on the page/);
     await close(tabId);
   });
 
@@ -295,8 +280,8 @@ describe('act key and scroll', () => {
     const tabId = await open('/offscreen');
     const scrolled = await actOn(tabId, { operation: 'scroll', dy: 400 });
     expect(scrolled.result).toEqual({});
-    expect(person.asked.at(-1)?.request.subject).toMatch(/^scroll the page by 400 px/);
-    const at = await kit.call('browser', { action: 'execute_js', tabId, script: 'return scrollY;' });
+    expect(rig.person.asked.at(-1)?.request.subject).toMatch(/^scroll the page by 400 px/);
+    const at = await rig.kit.call('browser', { action: 'execute_js', tabId, script: 'return scrollY;' });
     expect(at.data).toMatchObject({ result: 400 });
     await close(tabId);
   });
@@ -304,7 +289,7 @@ describe('act key and scroll', () => {
 
 describe('act approvals', () => {
   it('waits for a person with the verbatim refusal; an approval is spent by a navigation', async () => {
-    person.answer = 'nobody';
+    rig.person.answer = 'nobody';
     const tabId = await open('/effects');
     const waiting = await tryClick(tabId, 'button', 'Changes the page');
     expect(waiting.text).toBe(
@@ -320,14 +305,14 @@ describe('act approvals', () => {
     const { requestId } = waiting.data as { requestId: string };
     expect(await text(tabId)).toBe('');
     // Approved, but the page navigated (reloaded) meanwhile: the approval was for the page before.
-    person.decide(requestId, 'allow');
-    await kit.call('browser', { action: 'navigate', tabId, url: `${origin()}/effects` });
+    rig.person.decide(requestId, 'allow');
+    await rig.kit.call('browser', { action: 'navigate', tabId, url: `${origin()}/effects` });
     const again = await tryClick(tabId, 'button', 'Changes the page');
     expect(again.data).toMatchObject({ needsApproval: true });
     expect((again.data as { requestId: string }).requestId).not.toBe(requestId);
     expect(await text(tabId)).toBe('');
     // Approved for this page: the retry clicks.
-    person.decide((again.data as { requestId: string }).requestId, 'allow');
+    rig.person.decide((again.data as { requestId: string }).requestId, 'allow');
     expect((await click(tabId, 'button', 'Changes the page')).result).toMatchObject({
       effect: 'dom-changed',
     });
@@ -335,16 +320,16 @@ describe('act approvals', () => {
   });
 
   it('an in-page (history) navigation spends an approval too, though the URL shown is the same', async () => {
-    person.answer = 'nobody';
+    rig.person.answer = 'nobody';
     const tabId = await open('/effects');
     const waiting = await tryClick(tabId, 'button', 'Changes the page');
     const { requestId } = waiting.data as { requestId: string };
-    person.answer = 'allow';
+    rig.person.answer = 'allow';
     const spa = await click(tabId, 'button', 'Open inbox');
     expect(spa.result).toMatchObject({ effect: 'navigation-started' });
     expect(spa.url).toBe(`${origin()}/effects`);
-    person.decide(requestId, 'allow');
-    person.answer = 'nobody';
+    rig.person.decide(requestId, 'allow');
+    rig.person.answer = 'nobody';
     const again = await tryClick(tabId, 'button', 'Changes the page');
     expect(again.data).toMatchObject({ needsApproval: true });
     expect((again.data as { requestId: string }).requestId).not.toBe(requestId);
@@ -353,7 +338,7 @@ describe('act approvals', () => {
   });
 
   it('a denied act is refused and clicks nothing', async () => {
-    person.answer = 'deny';
+    rig.person.answer = 'deny';
     const tabId = await open('/effects');
     const out = await tryClick(tabId, 'button', 'Changes the page');
     expect(out.data).toMatchObject({ needsApproval: true, denied: true, operation: 'click' });
@@ -364,18 +349,18 @@ describe('act approvals', () => {
   it('honours a bare ref only under a standing grant', async () => {
     const tabId = await open('/effects');
     const ref = (await snapshot(tabId)).find((e) => e.name === 'Changes the page')!.ref!;
-    const out = await kit.call('browser', { action: 'act', tabId, operation: 'click', ref });
+    const out = await rig.kit.call('browser', { action: 'act', tabId, operation: 'click', ref });
     expect(out.text).toMatch(
       /^NOT_GRANTED: a bare ref is honoured only for an operation allowed on this site/,
     );
-    expect(person.asked).toHaveLength(0);
+    expect(rig.person.asked).toHaveLength(0);
     expect(await text(tabId)).toBe('');
     await close(tabId);
   });
 
   it('honours a bare ref once "allow on this site" was given for the operation', async () => {
     // On a connection of its own: a grant holds for the connection that was given it.
-    const client = await kit.connect('bare-ref-client');
+    const client = await rig.kit.connect('bare-ref-client');
     const on = async (tool: string, args: Record<string, unknown>) => {
       const out = (await client.callTool({ name: tool, arguments: args })) as {
         structuredContent?: Record<string, unknown>;
@@ -384,26 +369,26 @@ describe('act approvals', () => {
       return out;
     };
     const tabId = await open('/effects');
-    person.answer = 'allow-site';
+    rig.person.answer = 'allow-site';
     await on('browser', { action: 'act', tabId, operation: 'click', role: 'button', name: 'Does nothing' });
-    expect(person.asked).toHaveLength(1);
-    person.answer = 'deny';
+    expect(rig.person.asked).toHaveLength(1);
+    rig.person.answer = 'deny';
     const ref = (await snapshot(tabId)).find((e) => e.name === 'Changes the page')!.ref!;
     const out = await on('browser', { action: 'act', tabId, operation: 'click', ref });
     expect(out.content[0]!.text).not.toMatch(/^NOT_GRANTED/);
-    expect(person.asked).toHaveLength(1);
+    expect(rig.person.asked).toHaveLength(1);
     expect(await text(tabId)).not.toBe('');
     // The grant is for clicks: typing by a bare ref is still refused without asking.
     const typed = await on('browser', { action: 'act', tabId, operation: 'type', ref, text: 'x' });
     expect(typed.content[0]!.text).toMatch(/^NOT_GRANTED/);
-    expect(person.asked).toHaveLength(1);
+    expect(rig.person.asked).toHaveLength(1);
     await close(tabId);
   });
 
   it('never logs a typed value', async () => {
     const tabId = await open('/fields');
     await actOn(tabId, { operation: 'type', role: 'textbox', name: 'Email', text: 'typed-secret-5b1e' });
-    const files = await readdir(kit.home, { recursive: true, withFileTypes: true });
+    const files = await readdir(rig.kit.home, { recursive: true, withFileTypes: true });
     for (const file of files.filter((f) => f.isFile())) {
       const body = await readFile(path.join(file.parentPath, file.name), 'utf8').catch(() => '');
       expect(body, file.name).not.toContain('typed-secret-5b1e');
@@ -416,15 +401,15 @@ describe('act attacks', () => {
   it('a stale ref after navigation is a clear error', async () => {
     const tabId = await open('/effects');
     const ref = (await snapshot(tabId)).find((e) => e.name === 'Does nothing')!.ref!;
-    await kit.call('browser', { action: 'navigate', tabId, url: `${origin()}/landed` });
-    const out = await kit.call('browser', { action: 'act', tabId, operation: 'click', ref });
+    await rig.kit.call('browser', { action: 'navigate', tabId, url: `${origin()}/landed` });
+    const out = await rig.kit.call('browser', { action: 'act', tabId, operation: 'click', ref });
     expect(out.text).toMatch(/^STALE_REF: ref e\d+ is from an earlier page generation/);
     await close(tabId);
   });
 
   it('a standing grant for origin A does not cover B after a redirect', async () => {
     // On a connection of its own: a grant holds for the connection that was given it.
-    const client = await kit.connect('granted-client');
+    const client = await rig.kit.connect('granted-client');
     const on = async (tool: string, args: Record<string, unknown>) => {
       const out = (await client.callTool({ name: tool, arguments: args })) as {
         structuredContent?: Record<string, unknown>;
@@ -433,14 +418,14 @@ describe('act attacks', () => {
       return (out.structuredContent ?? JSON.parse(out.content[0]!.text)) as Record<string, unknown> & Acted;
     };
     const tabId = await open('/effects');
-    person.answer = 'allow-site';
+    rig.person.answer = 'allow-site';
     await on('browser', { action: 'act', tabId, operation: 'click', role: 'button', name: 'Does nothing' });
-    expect(person.asked).toHaveLength(1);
-    person.answer = 'deny';
+    expect(rig.person.asked).toHaveLength(1);
+    rig.person.answer = 'deny';
     // The grant covers clicks on a.test without asking again…
     await on('browser', { action: 'act', tabId, operation: 'click', role: 'link', name: 'Elsewhere' });
-    expect(person.asked).toHaveLength(1);
-    // …which led, through a redirect, to b.test: person.asked there afresh (and refused).
+    expect(rig.person.asked).toHaveLength(1);
+    // …which led, through a redirect, to b.test: rig.person.asked there afresh (and refused).
     expect(await on('browser_read', { action: 'wait_for', tabId, urlContains: 'b.test' })).toMatchObject({
       matched: true,
     });
@@ -451,14 +436,14 @@ describe('act attacks', () => {
       role: 'button',
       name: 'Here',
     });
-    expect(person.asked).toHaveLength(2);
-    expect(person.asked[1]!.request.origin).toBe(origin('b'));
+    expect(rig.person.asked).toHaveLength(2);
+    expect(rig.person.asked[1]!.request.origin).toBe(origin('b'));
     expect(there).toMatchObject({ needsApproval: true, denied: true });
     expect(await text(tabId)).toBe('');
-    // The first connection never had the grant: it is person.asked on a.test as before.
+    // The first connection never had the grant: it is rig.person.asked on a.test as before.
     const other = await open('/effects');
     await tryClick(other, 'button', 'Does nothing');
-    expect(person.asked).toHaveLength(3);
+    expect(rig.person.asked).toHaveLength(3);
     await close(tabId);
     await close(other);
   });
@@ -467,7 +452,7 @@ describe('act attacks', () => {
     const tabId = await open('/effects');
     const acted = await click(tabId, 'button', 'Open many');
     expect(acted.popup?.url).toMatch(/\/popup-0$/);
-    const popups = server.hits.filter((hit) => hit.path.startsWith('/popup-'));
+    const popups = rig.server.hits.filter((hit) => hit.path.startsWith('/popup-'));
     expect(popups.length).toBeLessThanOrEqual(1);
     // The call answered, and the tab takes the next act at once.
     expect((await click(tabId, 'button', 'Does nothing')).result).toMatchObject({
@@ -485,9 +470,9 @@ describe('act attacks', () => {
   });
 
   it('a page telling the AI to run scripts gets nothing run without approval', async () => {
-    person.answer = 'nobody';
+    rig.person.answer = 'nobody';
     const tabId = await open('/injection');
-    const script = await kit.call('browser', {
+    const script = await rig.kit.call('browser', {
       action: 'execute_js',
       tabId,
       script: 'return document.cookie;',

@@ -34,9 +34,26 @@ export interface ProvidedTabState {
   readonly [field: string]: unknown;
 }
 
+/** How the editor's tab strip shows a provided tab (its `session.get_state` fields stay as they are). */
+export interface ProvidedTabLabel {
+  readonly title: string;
+  readonly loading: boolean;
+  /** Who drives it, in a word or two the strip shows beside the title, e.g. "AI sandbox". */
+  readonly badge: string | null;
+  /** A small picture for it: a `data:image/…` URL (the editor page loads nothing from elsewhere). */
+  readonly icon: string | null;
+}
+
 /** A plugin's tabs, listed per window. */
 export interface TabProvider {
   tabs(windowLabel: string): readonly ProvidedTabState[];
+  /** How the tab strip shows one of them; without it, the strip shows its id. */
+  label?(tabId: string): ProvidedTabLabel;
+}
+
+/** A registered tab provider: `changed()` tells the editor windows to show its tabs again. */
+export interface TabProviderRegistration extends Disposable {
+  changed(): void;
 }
 
 /** Where a tab lives and which document it shows. */
@@ -95,7 +112,7 @@ export interface Workbench {
   /** A new tab id from the one sequence every tab shares (`tab-N`), for a tab a plugin keeps. */
   allocateTabId(): string;
   /** Lists a plugin's tabs in the windows' state until disposed. */
-  registerTabProvider(provider: TabProvider): Disposable;
+  registerTabProvider(provider: TabProvider): TabProviderRegistration;
   /**
    * The tab with this id, or the focused window's active tab when omitted.
    * @throws DomainError `INVALID_TAB`.

@@ -9,6 +9,7 @@ import { Emitter, type Unsubscribe } from '../emitter.js';
 import { CollabSync } from './collab-sync.js';
 import type { PageKindView, ShownView } from './kind-views.js';
 import { editorTheme } from './theme.js';
+import { viewChannel } from './view-channel.js';
 
 export type EditorMode = 'source' | 'wysiwyg';
 
@@ -216,6 +217,7 @@ export class DocumentEditor {
         text: () => this.view.state.doc.toString(),
         onTextChange: (listener) => this.#textChanged.on(listener),
         onRefresh: (listener) => this.#refresh.on(listener),
+        ...viewChannel(this.connection, this.#shown.pluginId ?? '', this.tab.kind),
       });
       this.#unmount = typeof cleanup === 'function' ? cleanup : undefined;
     } catch (error) {

@@ -13,6 +13,8 @@ export interface ShownView {
   /** The same key is the same view: nothing to swap. */
   readonly key: string;
   readonly view: PageKindView | null;
+  /** The plugin whose view it is: a custom view's requests go to its provider. */
+  readonly pluginId: string | null;
   /** Shown above a tab without a view. */
   readonly notice: string | null;
 }
@@ -52,16 +54,23 @@ export class KindViews {
       return {
         key: `none:${kind}`,
         view: null,
+        pluginId: null,
         notice: `No plugin that runs shows “${kind}” documents: shown read-only, as plain text.`,
       };
     }
     try {
-      return { key: contribution.modulePath, view: await this.#load(contribution.modulePath), notice: null };
+      return {
+        key: contribution.modulePath,
+        view: await this.#load(contribution.modulePath),
+        pluginId: contribution.pluginId,
+        notice: null,
+      };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return {
         key: `failed:${contribution.modulePath}`,
         view: null,
+        pluginId: contribution.pluginId,
         notice: `The view of plugin ${contribution.pluginId} failed to load (${message}): shown read-only, as plain text.`,
       };
     }

@@ -53,6 +53,8 @@ export class BrowserTab {
   readonly perception: PagePerception;
   readonly #closeListeners = new Set<(reason: ClosedReason) => void>();
   readonly #navigateListeners = new Set<(url: string) => void>();
+  /** Told when what the editor shows of the tab may have changed: its URL, title, loading. */
+  readonly #changeListeners = new Set<() => void>();
 
   constructor(
     readonly id: string,
@@ -66,13 +68,17 @@ export class BrowserTab {
     page.on('framenavigated', (frame) => {
       if (frame !== page.mainFrame()) return;
       this.#generation++;
+      this.#tellChanged();
       void this.#refreshTitle();
     });
     page.on('request', (request) => {
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.#loading = true;
+      if (!request.isNavigationRequest() || request.frame() !== page.mainFrame()) return;
+      this.#loading = true;
+      this.#tellChanged();
     });
     page.on('load', () => {
       this.#loading = false;
+      this.#tellChanged();
       void this.#refreshTitle();
     });
     page.on('response', (response) => {
@@ -83,6 +89,7 @@ export class BrowserTab {
     page.on('requestfailed', (request) => {
       if (!request.isNavigationRequest() || request.frame() !== page.mainFrame()) return;
       this.#loading = false;
+      this.#tellChanged();
       // An aborted request was replaced (by another navigation), not refused or unreachable.
       if (request.failure()?.errorText !== 'net::ERR_ABORTED') this.#failedUrl = request.url();
     });
@@ -115,6 +122,20 @@ export class BrowserTab {
 
   get title(): string {
     return this.#title;
+  }
+
+  get loading(): boolean {
+    return this.#loading;
+  }
+
+  /** Called when the tab's URL, title or loading state may have changed; returns the unsubscribe. */
+  onChange(listener: () => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
+  }
+
+  #tellChanged(): void {
+    for (const listener of [...this.#changeListeners]) listener();
   }
 
   state(active: boolean): ProvidedTabState {
@@ -209,7 +230,9 @@ export class BrowserTab {
   async #refreshTitle(): Promise<void> {
     try {
       const title = await within(this.page.title(), TITLE_MS);
-      if (title !== TIMED_OUT) this.#title = title;
+      if (title === TIMED_OUT || title === this.#title) return;
+      this.#title = title;
+      this.#tellChanged();
     } catch {
       // Mid-navigation or closed: the next event refreshes it.
     }

@@ -5,10 +5,18 @@
  * (closed, its renderer crashed, its browser lost) is remembered for a while, so a call that
  * still names it is told what happened instead of "unknown tab".
  */
-import { type Disposable, type ProvidedTabState, TokenError, type Workbench } from '@vmark/sdk';
+import {
+  type Disposable,
+  type ProvidedTabLabel,
+  type ProvidedTabState,
+  type TabProviderRegistration,
+  TokenError,
+  type Workbench,
+} from '@vmark/sdk';
 import type { BrowserEngine, Posture } from '../engine/browser-engine.js';
 import { TIMED_OUT, within } from '../time-bound.js';
 import { BrowserTab, type ClosedReason, tabClosedError } from './browser-tab.js';
+import { TabLease } from './tab-lease.js';
 
 export const MAX_AI_TABS = 8;
 /** Closed tab ids remembered, to explain later calls that name them. */
@@ -25,13 +33,21 @@ export class TabRegistry implements Disposable {
   readonly #gone = new Map<string, ClosedReason>();
   #focused: string | null = null;
   readonly #subscriptions: Disposable[];
+  readonly #provider: TabProviderRegistration;
+  /** Who drives each tab: the AI, or the person at the editor who took it over. */
+  readonly lease = new TabLease();
 
   constructor(
     private readonly workbench: Workbench,
     private readonly engine: BrowserEngine,
   ) {
+    this.#provider = workbench.registerTabProvider({
+      tabs: (label) => this.#states(label),
+      label: (tabId) => this.#label(tabId),
+    });
     this.#subscriptions = [
-      workbench.registerTabProvider({ tabs: (label) => this.#states(label) }),
+      this.#provider,
+      this.lease.onChanged(() => this.#provider.changed()),
       engine.onLost((context) => {
         for (const tab of [...this.#tabs.values()])
           if (tab.context === context) tab.markClosed('browser-lost');
@@ -65,8 +81,10 @@ export class TabRegistry implements Disposable {
       throw error;
     });
     tab.onClosed((reason) => this.#forget(tab, reason));
+    tab.onChange(() => this.#provider.changed());
     this.#tabs.set(tab.id, tab);
     this.#focused = tab.id;
+    this.#provider.changed();
     return tab;
   }
 
@@ -82,11 +100,15 @@ export class TabRegistry implements Disposable {
         'no browser tab is open; open one with browser {action: "open", url}',
       );
     }
+    const tab = this.peek(id);
+    this.#focused = tab.id;
+    return tab;
+  }
+
+  /** The open tab with this id, as the editor's view names it: the AI's focus stays where it is. */
+  peek(id: string): BrowserTab {
     const tab = this.#tabs.get(id);
-    if (tab !== undefined && tab.closed === null) {
-      this.#focused = tab.id;
-      return tab;
-    }
+    if (tab !== undefined && tab.closed === null) return tab;
     const gone = tab?.closed ?? this.#gone.get(id);
     if (gone !== undefined) throw tabClosedError(id, gone);
     const isDocument = this.workbench.state().some((w) => w.tabs.some((t) => t.id === id));
@@ -95,6 +117,16 @@ export class TabRegistry implements Disposable {
       isDocument ? `tab ${id} is a document tab, not a browser tab` : `tabId could not be resolved: ${id}`,
       { tabId: id },
     );
+  }
+
+  /**
+   * The tab a call that changes its page means (act, style, execute_js, navigate), as `resolve`.
+   * @throws TokenError `LEASE_LOST` while the person drives it, besides `resolve`'s.
+   */
+  resolveToDrive(tabId: string | undefined): BrowserTab {
+    const tab = this.resolve(tabId);
+    this.lease.assertAiMayDrive(tab.id);
+    return tab;
   }
 
   /**
@@ -133,10 +165,28 @@ export class TabRegistry implements Disposable {
 
   #forget(tab: BrowserTab, reason: ClosedReason): void {
     this.#tabs.delete(tab.id);
+    this.lease.forget(tab.id);
     this.#gone.set(tab.id, reason);
     if (this.#gone.size > MAX_REMEMBERED) this.#gone.delete(this.#gone.keys().next().value!);
     if (this.#focused === tab.id) this.#focused = [...this.#tabs.keys()].at(-1) ?? null;
     if (this.#tabs.size === 0) this.engine.idle();
+    this.#provider.changed();
+  }
+
+  /** How the editor's tab strip shows a tab: its title (else its address), loading, who drives. */
+  #label(tabId: string): ProvidedTabLabel {
+    const tab = this.#tabs.get(tabId);
+    const driver = this.lease.isHumanDriving(tabId)
+      ? 'Human'
+      : tab?.automationMode === 'ai-shared'
+        ? 'AI shared'
+        : 'AI sandbox';
+    return {
+      title: tab?.title || tab?.url || 'New tab',
+      loading: tab?.loading ?? false,
+      badge: driver,
+      icon: null,
+    };
   }
 
   #states(windowLabel: string): ProvidedTabState[] {

@@ -79,7 +79,7 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
         run: async ({ tabId, ...args }, call) => {
           settings.assertEnabled();
           const request = actRequest(args);
-          return act(registry.resolve(tabId), request, approvals, call);
+          return act(registry.resolveToDrive(tabId), request, approvals, call);
         },
       }),
       open: defineAction({
@@ -94,7 +94,7 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
         args: { tabId: tabArg(), url: urlArg(), timeoutMs: timeoutArg() },
         run: async ({ tabId, url, timeoutMs }, call) => {
           settings.assertEnabled();
-          return navigator.navigate(registry.resolve(tabId), url, timeoutMs ?? MAX_WAIT_MS, call);
+          return navigator.navigate(registry.resolveToDrive(tabId), url, timeoutMs ?? MAX_WAIT_MS, call);
         },
       }),
       close: defineAction({
@@ -121,14 +121,14 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
         run: async ({ tabId, ...args }, call) => {
           settings.assertEnabled();
           const change = styleChange(args);
-          return styleTab(registry.resolve(tabId), change, approvals, call);
+          return styleTab(registry.resolveToDrive(tabId), change, approvals, call);
         },
       }),
       execute_js: defineAction({
         args: { tabId: tabArg(), script: scriptArg() },
         run: async ({ tabId, script }, call) => {
           settings.assertEnabled();
-          return executeJs(registry.resolve(tabId), script, approvals, call);
+          return executeJs(registry.resolveToDrive(tabId), script, approvals, call);
         },
       }),
       session_save: defineAction({
@@ -158,7 +158,7 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
         run: ({ tabId, source, inputs, allowRepeat, resumeRunId }, call) => {
           settings.assertEnabled();
           return runs.start(
-            () => registry.resolve(tabId),
+            () => registry.resolveToDrive(tabId),
             { source, inputs, allowRepeat, resumeRunId },
             call,
           );

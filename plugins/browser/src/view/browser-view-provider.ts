@@ -1,0 +1,147 @@
+/**
+ * The host half of a browser tab's view in the editor (issue 17, ADR 49): its live picture and
+ * page state (`watch` of the tab's id), and what the person does there — input, the address bar,
+ * back, forward, reload, "Hand back to AI". The person's first input takes the tab over (the
+ * lease); the AI gets it back only when they hand it back. Every argument comes from the editor
+ * page and is checked; a tab id names one of the AI's open tabs or nothing.
+ */
+import { ArgumentError, type ViewProvider, z } from '@vmark/sdk';
+import type { BrowserSettings } from '../browser-settings.js';
+import { checkTarget } from '../guard/target-policy.js';
+import type { Resolver } from '../guard/resolver.js';
+import type { BrowserTab } from '../tabs/browser-tab.js';
+import type { TabRegistry } from '../tabs/tab-registry.js';
+import { forwardInput, parsePersonInput } from './person-input.js';
+import { Screencast } from './screencast.js';
+
+export const BROWSER_TAB_KIND = 'browser';
+
+/** What a view is sent: a picture, or the tab's state whenever it changes. */
+export type ViewMessage =
+  | {
+      readonly type: 'frame';
+      readonly jpeg: string;
+      readonly width: number;
+      readonly height: number;
+      readonly timestamp: number;
+    }
+  | {
+      readonly type: 'state';
+      readonly url: string;
+      readonly title: string;
+      readonly loading: boolean;
+      readonly driver: 'ai' | 'human';
+      readonly automationMode: string;
+    };
+
+export interface BrowserViewServices {
+  readonly registry: TabRegistry;
+  readonly resolver: Resolver;
+  readonly settings: BrowserSettings;
+}
+
+const tabParams = z.object({ tabId: z.string().min(1).max(200) }).strict();
+const inputParams = z.object({ tabId: z.string().min(1).max(200), input: z.unknown() }).strict();
+const addressParams = z
+  .object({ tabId: z.string().min(1).max(200), url: z.string().min(1).max(8192) })
+  .strict();
+
+export function browserViewProvider(services: BrowserViewServices): ViewProvider {
+  const { registry } = services;
+  const screencasts = new WeakMap<BrowserTab, Screencast>();
+  const screencastOf = (tab: BrowserTab) => {
+    let screencast = screencasts.get(tab);
+    if (screencast === undefined) screencasts.set(tab, (screencast = new Screencast(tab)));
+    return screencast;
+  };
+  /** The tab the person acts on, taken over from the AI. */
+  const driven = (tabId: string) => {
+    const tab = registry.peek(tabId);
+    registry.lease.takeOver(tab.id);
+    return tab;
+  };
+  return {
+    kind: BROWSER_TAB_KIND,
+    actions: {
+      state: (params) => stateOf(registry, registry.peek(parsed(tabParams, params).tabId)),
+      input: async (params) => {
+        const { tabId, input } = parsed(inputParams, params);
+        const event = parsePersonInput(input);
+        const tab = driven(tabId);
+        await forwardInput(tab.page, event);
+        return {};
+      },
+      navigate: async (params) => {
+        const { tabId, url } = parsed(addressParams, params);
+        const target = addressOf(url);
+        const verdict = await checkTarget(target, services.resolver, {
+          allowPrivateNetwork: services.settings.allowPrivateNetwork(),
+        });
+        if (!verdict.allowed) throw new ArgumentError(`that page may not be opened: ${verdict.reason}`);
+        // The ticket settles by itself; the view follows the page by its state and picture.
+        driven(tabId).navigate(target);
+        return {};
+      },
+      back: (params) => history(driven(parsed(tabParams, params).tabId), 'back'),
+      forward: (params) => history(driven(parsed(tabParams, params).tabId), 'forward'),
+      reload: (params) => history(driven(parsed(tabParams, params).tabId), 'reload'),
+      handBack: (params) => {
+        const tab = registry.peek(parsed(tabParams, params).tabId);
+        registry.lease.handBack(tab.id);
+        return stateOf(registry, tab);
+      },
+    },
+    watch(topic, send) {
+      const tab = registry.peek(topic);
+      const tell = () => send(stateOf(registry, tab) satisfies ViewMessage);
+      tell();
+      const stopPicture = screencastOf(tab).watch((frame) =>
+        send({ type: 'frame', ...frame } satisfies ViewMessage),
+      );
+      const offChange = tab.onChange(tell);
+      const offLease = registry.lease.onChanged((tabId) => {
+        if (tabId === tab.id) tell();
+      });
+      return () => {
+        stopPicture();
+        offChange();
+        offLease.dispose();
+      };
+    },
+  };
+}
+
+function parsed<T>(schema: z.ZodType<T>, params: unknown): T {
+  const result = schema.safeParse(params);
+  if (!result.success) throw new ArgumentError(z.prettifyError(result.error));
+  return result.data;
+}
+
+function stateOf(registry: TabRegistry, tab: BrowserTab): ViewMessage {
+  return {
+    type: 'state',
+    url: tab.url,
+    title: tab.title,
+    loading: tab.loading,
+    driver: registry.lease.driver(tab.id),
+    automationMode: tab.automationMode,
+  };
+}
+
+/** What the person typed in the address bar as a URL: a bare name is an https address. */
+function addressOf(typed: string): string {
+  const trimmed = typed.trim();
+  return /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `https://${trimmed}`;
+}
+
+function history(tab: BrowserTab, direction: 'back' | 'forward' | 'reload'): Record<string, never> {
+  // Started, not waited for: the view follows the page by its state and picture.
+  const going =
+    direction === 'back'
+      ? tab.page.goBack({ timeout: 0 })
+      : direction === 'forward'
+        ? tab.page.goForward({ timeout: 0 })
+        : tab.page.reload({ timeout: 0 });
+  void going.catch(() => undefined);
+  return {};
+}

@@ -1,0 +1,215 @@
+import { describe, expect, it } from 'vitest';
+import type { ViewMessage } from '../src/view/browser-view-provider.js';
+import { personHostForFile } from './person-desk.js';
+
+/*
+ * A browser tab's view provider (ADR 49) in a real host with the browser plugin and one Chromium:
+ * the picture and state a view watches, the person's input reaching the page and taking the tab
+ * over (the AI refused until it is handed back), and what the editor page may send but must not
+ * get its way with.
+ */
+
+const PAGE = `<!doctype html><title>Counter</title>
+<style>body{margin:0} #add{position:absolute;left:20px;top:20px;width:100px;height:40px}
+#name{position:absolute;left:20px;top:200px;width:200px;height:30px}</style>
+<button id="add">Add</button><p id="log" style="margin-top:80px">count 0</p>
+<input id="name" aria-label="Name"><p id="echo" style="margin-top:60px"></p>
+<script>let n = 0; add.onclick = () => { log.textContent = 'count ' + ++n; };
+const field = document.getElementById('name'); field.oninput = () => { echo.textContent = field.value; };</script>`;
+
+const rig = personHostForFile((server) => {
+  server.html('/', PAGE);
+  server.html('/next', '<!doctype html><title>Next</title><p>next</p>');
+});
+
+const views = () => rig.kit.host.plugins.views;
+const ask = (method: string, params: unknown) => views().request('browser', 'browser', method, params);
+const origin = () => `http://a.test:${rig.server.port}`;
+
+async function openTab(): Promise<string> {
+  const opened = await rig.kit.call('browser', { action: 'open', url: `${origin()}/` });
+  expect(opened.isError, opened.text).toBe(false);
+  return (opened.data as { tabId: string }).tabId;
+}
+
+async function log(tabId: string, selector = '#log'): Promise<string> {
+  const out = await rig.kit.call('browser_read', { action: 'query', tabId, selector });
+  return (out.data as { elements: { text: string }[] }).elements[0]?.text ?? '';
+}
+
+const clickAdd = (tabId: string) =>
+  rig.kit.call('browser', { action: 'act', tabId, operation: 'click', role: 'button', name: 'Add' });
+
+const personClicks = async (tabId: string, x: number, y: number) => {
+  for (const type of ['down', 'up'] as const)
+    await ask('input', { tabId, input: { type, x, y, button: 'left', clickCount: 1 } });
+};
+
+/** Watches the tab as a view does; `next` waits for the next message that `fits`. */
+function watchTab(tabId: string) {
+  const got: ViewMessage[] = [];
+  const waiting: Array<{ fits: (m: ViewMessage) => boolean; resolve: (m: ViewMessage) => void }> = [];
+  let ended = false;
+  const watch = views().watch(
+    'browser',
+    'browser',
+    tabId,
+    (data) => {
+      const message = data as ViewMessage;
+      got.push(message);
+      for (const wait of [...waiting])
+        if (wait.fits(message)) {
+          waiting.splice(waiting.indexOf(wait), 1);
+          wait.resolve(message);
+        }
+    },
+    () => (ended = true),
+  );
+  return {
+    got,
+    get ended() {
+      return ended;
+    },
+    next: (fits: (m: ViewMessage) => boolean) =>
+      new Promise<ViewMessage>((resolve) => waiting.push({ fits, resolve })),
+    stop: () => watch.dispose(),
+  };
+}
+
+describe('the browser tab view', () => {
+  it("sends the tab's state at once, then its picture, and a new picture when the page changes", async () => {
+    const tabId = await openTab();
+    const view = watchTab(tabId);
+    expect(view.got[0]).toEqual({
+      type: 'state',
+      url: `${origin()}/`,
+      title: 'Counter',
+      loading: false,
+      driver: 'ai',
+      automationMode: 'ai-sandbox',
+    });
+    const first = await view.next((m) => m.type === 'frame');
+    expect(first).toMatchObject({ type: 'frame', width: 1280, height: 720 });
+    expect(Buffer.from((first as { jpeg: string }).jpeg, 'base64').subarray(0, 2)).toEqual(
+      Buffer.from([0xff, 0xd8]),
+    );
+    const changed = view.next((m) => m.type === 'frame');
+    expect((await clickAdd(tabId)).isError).toBe(false);
+    expect((await changed) as { jpeg: string }).not.toEqual(first);
+    view.stop();
+    await rig.kit.call('browser', { action: 'close', tabId });
+  });
+
+  it("takes the tab over on the person's first input, refusing the AI until they hand it back", async () => {
+    const tabId = await openTab();
+    const view = watchTab(tabId);
+    const human = view.next((m) => m.type === 'state' && m.driver === 'human');
+    await personClicks(tabId, 70, 40);
+    expect(await log(tabId)).toBe('count 1');
+    await human;
+
+    for (const args of [
+      { action: 'act', operation: 'click', role: 'button', name: 'Add' },
+      { action: 'style', selector: '#add', addClasses: ['x'] },
+      { action: 'execute_js', script: 'document.title' },
+      { action: 'navigate', url: `${origin()}/next` },
+    ]) {
+      const refused = await rig.kit.call('browser', { tabId, ...args });
+      expect(refused.isError, args.action).toBe(true);
+      expect(refused.structured).toMatchObject({
+        error: 'LEASE_LOST',
+        message: 'the human is currently driving this tab',
+        tabId,
+      });
+    }
+    // Nobody was asked, and nothing happened to the page.
+    expect(rig.person.asked).toEqual([]);
+    expect(await log(tabId)).toBe('count 1');
+
+    const ai = view.next((m) => m.type === 'state' && m.driver === 'ai');
+    expect(await ask('handBack', { tabId })).toMatchObject({ driver: 'ai' });
+    await ai;
+    expect((await clickAdd(tabId)).isError).toBe(false);
+    expect(await log(tabId)).toBe('count 2');
+    view.stop();
+    await rig.kit.call('browser', { action: 'close', tabId });
+  });
+
+  it('pauses a running workflow when the person takes its tab, and refuses a new run until they hand it back', async () => {
+    const tabId = await openTab();
+    rig.person.answer = 'hold';
+    const source = '---\nsite: counter\n---\n1. action: click "Add" (button)\n';
+    const started = await rig.kit.call('browser', { action: 'workflow_run', tabId, source });
+    expect(started.isError, started.text).toBe(false);
+    const { runId } = started.data as { runId: string };
+    const status = async () =>
+      (await rig.kit.call('browser_read', { action: 'workflow_status', runId })).data as {
+        status: string;
+        reasonCode?: string;
+        pendingApproval?: unknown;
+      };
+    while ((await status()).pendingApproval === undefined) await new Promise((r) => setTimeout(r, 50));
+
+    await personClicks(tabId, 70, 40);
+    expect(await status()).toMatchObject({ status: 'paused', reasonCode: 'lease-lost' });
+    // The run's question was taken back, and its click never happened.
+    expect(rig.person.waiting()).toEqual([]);
+    expect(await log(tabId)).toBe('count 1');
+    const again = await rig.kit.call('browser', { action: 'workflow_run', tabId, source });
+    expect(again.structured).toMatchObject({
+      error: 'LEASE_LOST',
+      message: 'the human is currently driving this tab',
+    });
+
+    await ask('handBack', { tabId });
+    await rig.kit.call('browser', { action: 'close', tabId });
+  });
+
+  it('types keys into the page, navigates from the address bar and goes back', async () => {
+    const tabId = await openTab();
+    await personClicks(tabId, 100, 215);
+    for (const key of ['Shift', 'H', 'Shift', 'i', 'Backspace', 'o']) {
+      await ask('input', { tabId, input: { type: 'keydown', key } });
+      await ask('input', { tabId, input: { type: 'keyup', key } });
+    }
+    expect(await log(tabId, '#echo')).toBe('Ho');
+
+    const state = async () => (await ask('state', { tabId })) as ViewMessage & { type: 'state' };
+    await ask('navigate', { tabId, url: `${origin()}/next` });
+    await expect.poll(async () => (await state()).title).toBe('Next');
+    expect(await state()).toMatchObject({ url: `${origin()}/next`, driver: 'human' });
+    await ask('back', { tabId });
+    await expect.poll(async () => (await state()).url).toBe(`${origin()}/`);
+    await ask('handBack', { tabId });
+    await rig.kit.call('browser', { action: 'close', tabId });
+  });
+
+  it('refuses what the editor page must not do, and takes nothing over for it', async () => {
+    const tabId = await openTab();
+    const refusals: Array<[string, unknown, RegExp]> = [
+      ['input', { tabId: 'tab-999', input: { type: 'move', x: 1, y: 1 } }, /tab-999/],
+      ['input', { tabId, input: { type: 'explode' } }, /not an input event/],
+      ['input', { tabId, input: { type: 'move', x: Number.NaN, y: 1 } }, /not an input event/],
+      ['input', { tabId, input: { type: 'move', x: 1, y: 1, extra: true } }, /not an input event/],
+      ['input', { tabId, input: { type: 'text', text: 'x'.repeat(5000) } }, /not an input event/],
+      ['navigate', { tabId, url: 'javascript:alert(1)' }, /may not be opened: only http and https/],
+      ['navigate', { tabId, url: 'file:///etc/passwd' }, /may not be opened: only http and https/],
+      ['back', { tabId, extra: 1 }, /Unrecognized key/],
+      ['toString', { tabId }, /has no request "toString"/],
+    ];
+    for (const [method, params, message] of refusals)
+      await expect(ask(method, params), method).rejects.toThrow(message);
+    expect(((await ask('state', { tabId })) as ViewMessage & { type: 'state' }).driver).toBe('ai');
+    expect(() =>
+      views().watch(
+        'browser',
+        'browser',
+        'tab-999',
+        () => undefined,
+        () => undefined,
+      ),
+    ).toThrow(/tab-999/);
+    expect(await log(tabId)).toBe('count 0');
+    await rig.kit.call('browser', { action: 'close', tabId });
+  });
+});

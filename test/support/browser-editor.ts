@@ -1,0 +1,32 @@
+import type { Browser } from 'playwright-core';
+import type { TempDirs } from './cli.js';
+import { allowPrivateNetwork, serveLocalPage } from './local-page.js';
+import { type EditorSession, launchChromium, startEditorSession } from './ui.js';
+
+/** The editor of a `vmark serve` whose browser may reach a page served on 127.0.0.1. */
+export interface BrowserEditor {
+  readonly browser: Browser;
+  readonly session: EditorSession;
+  /** The page's origin, `http://127.0.0.1:<port>`. */
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+export async function startBrowserEditor(temp: TempDirs, html: string): Promise<BrowserEditor> {
+  const page = await serveLocalPage(html);
+  // The host reads it when it starts: the page is on this machine.
+  const restoreEnv = allowPrivateNetwork();
+  const browser = await launchChromium();
+  const session = await startEditorSession(temp, browser, { 'Welcome.md': '# Welcome\n' }, 'Welcome.md');
+  return {
+    browser,
+    session,
+    origin: page.origin,
+    async close() {
+      await session.close();
+      await browser.close();
+      page.close();
+      restoreEnv();
+    },
+  };
+}
