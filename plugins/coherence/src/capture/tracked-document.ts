@@ -6,7 +6,12 @@
  */
 import { parseDocument } from 'yaml';
 import type { DocumentSnapshot } from '@vmark/sdk';
-import { canonicalizeString, frontMatterBody, frontMatterHead, readIdentity } from '../kernel/identity/index.js';
+import {
+  canonicalizeString,
+  frontMatterBody,
+  frontMatterHead,
+  readIdentity,
+} from '../kernel/identity/index.js';
 import { isWalkedMarkdownPath } from '../kernel/scan/index.js';
 
 const MARKDOWN_KIND = 'markdown';
