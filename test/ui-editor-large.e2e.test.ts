@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { call, eventually, TempDirs } from './support/cli.js';
 import { type EditorSession, launchChromium, startEditorSession } from './support/ui.js';
 
@@ -166,4 +167,34 @@ describe('an AI write into a large document the person is working in', () => {
     expect(pushes.length).toBeGreaterThan(0);
     for (const push of pushes) expect(push.length).toBeLessThan(1_000);
   }, 60_000);
+
+  it('sends a subscribed document’s text as one binary frame ahead of its reply, not inside JSON', async () => {
+    const expected = await hostText();
+    const { host, searchParams } = new URL(session.served.url);
+    const socket = new WebSocket(`ws://${host}/ws?token=${searchParams.get('token')}`, {
+      origin: `http://${host}`,
+    });
+    try {
+      const frames: { binary: boolean; data: Buffer }[] = [];
+      socket.on('message', (data: Buffer, binary) => frames.push({ binary, data }));
+      await new Promise((resolve) => socket.once('open', resolve));
+      // A socket of its own is a window of its own, without tabs: the tab is the AI's to name.
+      const state = await call(client, 'session', { action: 'get_state' });
+      const tabId = (state.data.windows as { tabs: { id: string; filePath?: string }[] }[])
+        .flatMap((w) => w.tabs)
+        .find((t) => t.filePath?.endsWith('/large.md'))!.id;
+      socket.send(JSON.stringify({ id: 1, method: 'doc.subscribe', params: { tabId } }));
+      await expect
+        .poll(() => frames.some((f) => !f.binary && String(f.data).startsWith('{"type":"reply"')))
+        .toBe(true);
+      const at = frames.findIndex((f) => !f.binary && String(f.data).startsWith('{"type":"reply"'));
+      const reply = JSON.parse(String(frames[at]!.data)) as { ok: boolean; result: Record<string, unknown> };
+      expect(reply).toMatchObject({ ok: true, result: { kind: 'markdown', textInFrame: true } });
+      expect(reply.result).not.toHaveProperty('text');
+      expect(frames[at - 1]!.binary).toBe(true);
+      expect(frames[at - 1]!.data.toString('utf8')).toBe(expected);
+    } finally {
+      socket.close();
+    }
+  });
 });
