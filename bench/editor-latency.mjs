@@ -17,7 +17,10 @@
  * Page-side clocks (event.timeStamp, performance.now) time (a) and (c); (b) crosses processes and
  * compares `performance.timeOrigin + now()` of Node and of the page (one machine, one clock).
  *
- *   node bench/editor-latency.mjs [--quick] [--keep]
+ *   node bench/editor-latency.mjs [--quick] [--keep] [--vmark-node-arg=ARG]...
+ *
+ * `--vmark-node-arg=--cpu-prof --vmark-node-arg=--cpu-prof-dir=DIR` profiles `vmark serve` under this load
+ * (bench/cpuprofile-summary.mjs reads the result).
  */
 // The functions handed to addInitScript and page.evaluate run in the page, where these are defined.
 /* global window, document, addEventListener, requestAnimationFrame, MutationObserver */
@@ -126,10 +129,10 @@ async function writeDocuments(dir) {
   return { large, huge };
 }
 
-export async function startServe(workspace, home, open = 'large.md', env = {}) {
+export async function startServe(workspace, home, { open = 'large.md', env = {}, nodeArgs = [] } = {}) {
   const child = spawn(
     process.execPath,
-    [VMARK_CLI, 'serve', '--workspace', workspace, '--open', path.join(workspace, open)],
+    [...nodeArgs, VMARK_CLI, 'serve', '--workspace', workspace, '--open', path.join(workspace, open)],
     { env: { ...process.env, ...env, VMARK_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
@@ -368,6 +371,7 @@ export async function runEditorLatencyBench({
   tmpBase = os.tmpdir(),
   keep = false,
   log = console.log,
+  vmarkNodeArgs = [],
 }) {
   if (!existsSync(VMARK_CLI)) throw new Error(`${VMARK_CLI} is missing: run \`npm run build\` first`);
   const counts = quick ? COUNTS.quick : COUNTS.full;
@@ -383,7 +387,7 @@ export async function runEditorLatencyBench({
   let browser;
   let mcp;
   try {
-    served = await startServe(workspace, home);
+    served = await startServe(workspace, home, { nodeArgs: vmarkNodeArgs });
     peerServer = await startPeerServer(root, workspace);
     browser = await launchChromium();
     mcp = new Client({ name: 'vmark-bench-editor', version: '1.0.0' });
@@ -500,7 +504,10 @@ export async function runEditorLatencyBench({
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const quick = process.argv.includes('--quick');
   const keep = process.argv.includes('--keep');
-  runEditorLatencyBench({ quick, keep }).then(
+  const vmarkNodeArgs = process.argv
+    .filter((arg) => arg.startsWith('--vmark-node-arg='))
+    .map((arg) => arg.slice('--vmark-node-arg='.length));
+  runEditorLatencyBench({ quick, keep, vmarkNodeArgs }).then(
     (summary) => process.stdout.write(`\nBENCH_JSON ${JSON.stringify({ editor: summary })}\n`),
     (error) => {
       process.stderr.write(

@@ -578,6 +578,7 @@ async function main() {
         tmpBase: root,
         keep: options.keep,
         log,
+        vmarkNodeArgs: options.vmarkNodeArgs,
       });
 
     // 8 SDK clients over HTTP against the built CLI and the SDK's own server: RSS curve and latency.

@@ -100,6 +100,17 @@ export interface DocumentSync {
 }
 
 /**
+ * `doc.subscribe`'s reply on the wire: the text goes in the binary frame sent just before it
+ * (UTF-8), so that a 10 MB document is neither escaped into JSON by the host nor parsed out of
+ * it by the page (ADR 48). The page's connection puts it back: callers see a `DocumentSync`.
+ */
+export interface DocumentSyncHeader {
+  readonly version: number;
+  readonly kind: string;
+  readonly textInFrame: true;
+}
+
+/**
  * What a page says of the editor it shows: its tab, its mode, and its main
  * selection as offsets into the text at the collab `version` (ADR 19).
  */
@@ -145,7 +156,7 @@ export interface Requests extends PanelRequests, RecoveryRequests {
     params: { workspaceInstanceId: string };
     result: { workspaceInstanceId: string; activeTabId: string | null };
   };
-  'doc.subscribe': { params: { tabId: string }; result: DocumentSync };
+  'doc.subscribe': { params: { tabId: string }; result: DocumentSyncHeader };
   'doc.unsubscribe': { params: { tabId: string }; result: Record<string, never> };
   /**
    * Proposes updates made against `version`. `accepted: false` means the editor

@@ -147,6 +147,28 @@ describe('DocumentAuthority', () => {
     expect(store.get(documentId).content).toBe('AI: Hello world\ntyped');
   });
 
+  it('applies a push of several keystrokes in order, as one change to the store', async () => {
+    const editor = new Editor('a');
+    editor.type(5, ',');
+    editor.type(12, '!');
+    editor.type(0, '> ');
+    const texts: string[] = [];
+    pluginHooks(host.container.get(HostHooksToken), 'test').tap('documentWritten', (e) =>
+      texts.push(e.after.content),
+    );
+    expect(await editor.push()).toBe(true);
+    expect(texts).toEqual(['> Hello, world!\n']);
+    expect(heard[0]!.updates).toHaveLength(3);
+    expect(authority.snapshot(documentId).version).toBe(3);
+  });
+
+  it('refuses a push whose later update does not fit the text the earlier ones leave', async () => {
+    const first = { clientID: 'a', changes: [12, [0, 'x']] as ChangeSetJson };
+    const second = { clientID: 'a', changes: [12, [0, 'y']] as ChangeSetJson };
+    await expect(authority.push(documentId, 0, [first, second])).rejects.toThrow(/spans 12 characters/);
+    expect(store.get(documentId).content).toBe('Hello world\n');
+  });
+
   it('refuses a push whose changes do not fit the document', async () => {
     const wrongLength = { clientID: 'a', changes: [3, [0, 'x']] as ChangeSetJson };
     await expect(authority.push(documentId, 0, [wrongLength])).rejects.toThrow(/spans 3 characters/);

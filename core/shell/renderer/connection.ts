@@ -1,4 +1,5 @@
 import type {
+  DocumentSync,
   RefusalJson,
   RefusalReason,
   RequestMethod,
@@ -54,9 +55,17 @@ export class Connection {
   readonly #viewData = new Emitter<ViewData>();
   #lastState: UiState | null = null;
 
+  /** Texts of subscribed documents, each waiting for the reply it came ahead of. */
+  readonly #texts: string[] = [];
+  readonly #decoder = new TextDecoder();
+
   private constructor(socket: WebSocket) {
     this.#socket = socket;
-    socket.addEventListener('message', (event: MessageEvent<string>) => this.#receive(event.data));
+    socket.binaryType = 'arraybuffer';
+    socket.addEventListener('message', (event: MessageEvent<string | ArrayBuffer>) => {
+      if (typeof event.data === 'string') this.#receive(event.data);
+      else this.#texts.push(this.#decoder.decode(event.data));
+    });
     socket.addEventListener('close', () => {
       for (const { reject } of this.#pending.values()) reject(new Error('The connection to vmark was lost'));
       this.#pending.clear();
@@ -83,6 +92,14 @@ export class Connection {
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       this.#socket.send(JSON.stringify({ id, method, params }));
     });
+  }
+
+  /** A document's text and version, and from then on its updates (`onUpdates`). */
+  async subscribe(tabId: string): Promise<DocumentSync> {
+    const { version, kind } = await this.request('doc.subscribe', { tabId });
+    const text = this.#texts.shift();
+    if (text === undefined) throw new Error('vmark sent no text with the document');
+    return { text, version, kind };
   }
 
   /** Called with the latest state at once (it may have come before the listener), then on every change. */

@@ -75,6 +75,8 @@ export class UiConnection implements Disposable {
   constructor(
     private readonly services: UiServices,
     private readonly send: (message: ServerMessage) => void,
+    /** A binary frame: a subscribed document's text, ahead of its reply (`DocumentSyncHeader`). */
+    private readonly sendBytes: (bytes: Uint8Array) => void,
     /** The workbench window this page shows. */
     windowLabel = 'main',
   ) {
@@ -106,7 +108,10 @@ export class UiConnection implements Disposable {
       'doc.subscribe': ({ tabId }) => {
         const documentId = documentOf(tabId);
         this.#subscribed.set(documentId, tabId);
-        return authority.snapshot(documentId);
+        const { text, version, kind } = authority.snapshot(documentId);
+        // Ahead of the reply: the page pairs each such reply with the binary frame before it.
+        this.sendBytes(Buffer.from(text, 'utf8'));
+        return { version, kind, textInFrame: true };
       },
       'doc.unsubscribe': ({ tabId }) => {
         this.#subscribed.delete(documentOf(tabId));

@@ -121,6 +121,7 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     const connection = new UiConnection(
       services,
       (message) => socket.send(JSON.stringify(message)),
+      (bytes) => socket.send(bytes, { binary: true }),
       windowLabel,
     );
     sockets.set(connection, socket);

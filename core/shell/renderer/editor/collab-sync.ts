@@ -1,6 +1,6 @@
 import { getClientID, getSyncedVersion, receiveUpdates, sendableUpdates } from '@codemirror/collab';
 import { isolateHistory } from '@codemirror/commands';
-import { ChangeSet, Transaction } from '@codemirror/state';
+import { ChangeSet, type StateEffect, Transaction } from '@codemirror/state';
 import type { EditorView } from '@codemirror/view';
 import { type ChangeSetJson, HOST_CLIENT_ID, type UpdateJson } from '../../../protocol/protocol.js';
 import type { Connection } from '../connection.js';
@@ -33,10 +33,14 @@ export class CollabSync {
     if (version !== getSyncedVersion(this.view.state)) return this.resync();
     for (const update of updates) {
       const changes = ChangeSet.fromJSON(update.changes);
+      // What the person sees stays put: lines another writer adds or removes above it push nothing.
+      const scroll = this.view.scrollSnapshot();
       if (update.clientID === HOST_CLIENT_ID && sendableUpdates(this.view.state).length === 0) {
-        this.#applyUndoably(changes);
+        this.#applyUndoably(changes, scroll);
       } else {
-        this.view.dispatch(receiveUpdates(this.view.state, [{ changes, clientID: update.clientID }]));
+        const received = receiveUpdates(this.view.state, [{ changes, clientID: update.clientID }]);
+        this.view.dispatch(received);
+        if (received.docChanged) this.view.dispatch({ effects: scroll.map(received.changes) });
       }
     }
     this.changed();
@@ -50,14 +54,15 @@ export class CollabSync {
 
   /**
    * A host change (an AI's write, a reload from disk) that the person can undo
-   * like their own edit: applied as a local transaction, then confirmed at once
+   * like their own edit, as one step of its own (ADR 48): applied as a local transaction, then confirmed at once
    * under this editor's clientID, so collab counts it as synced and never sends it back.
    */
-  #applyUndoably(changes: ChangeSet): void {
+  #applyUndoably(changes: ChangeSet, scroll: StateEffect<unknown>): void {
     this.view.dispatch({
       changes,
       // A cursor where the host inserted text goes after it, as after typing (`selection.set` at a cursor).
       selection: this.view.state.selection.map(changes, 1),
+      effects: scroll.map(changes) ?? [],
       annotations: [isolateHistory.of('full'), Transaction.userEvent.of('input.host')],
     });
     this.view.dispatch(

@@ -70,7 +70,7 @@ export class DocumentEditor {
     mode: EditorMode,
     viewFor: (kind: string) => Promise<ShownView>,
   ): Promise<DocumentEditor> {
-    const start = await connection.request('doc.subscribe', { tabId: tab.id });
+    const start = await connection.subscribe(tab.id);
     const shown = await viewFor(start.kind);
     return new DocumentEditor(tab, connection, hooks, start, mode, shown);
   }
@@ -128,7 +128,7 @@ export class DocumentEditor {
 
   /** Starts over from the host's text (after a refused change or a missed update). */
   async resync(): Promise<void> {
-    const start = await this.connection.request('doc.subscribe', { tabId: this.tab.id });
+    const start = await this.connection.subscribe(this.tab.id);
     this.view.setState(this.#state(start));
     this.#sync = this.#newSync();
     // A new state is no update: tell the listeners (the selection reporter) all the same.

@@ -6,7 +6,12 @@
  */
 import { parseDocument } from 'yaml';
 import type { DocumentSnapshot } from '@vmark/sdk';
-import { canonicalizeString, frontMatterBody, readIdentity } from '../kernel/identity/index.js';
+import {
+  canonicalizeString,
+  frontMatterBody,
+  frontMatterHead,
+  readIdentity,
+} from '../kernel/identity/index.js';
 import { isWalkedMarkdownPath } from '../kernel/scan/index.js';
 
 const MARKDOWN_KIND = 'markdown';
@@ -30,7 +35,8 @@ export function isMarkdownFile(document: Pick<DocumentSnapshot, 'kind' | 'filePa
 }
 
 export function identityOf(text: string): Identity | null {
-  const reading = readIdentity(canonicalizeString(text));
+  // Read on every change of every open note, a keystroke included: the head alone holds it.
+  const reading = readIdentity(canonicalizeString(frontMatterHead(text)));
   return reading.id === null ? null : { id: reading.id, schema: reading.schema };
 }
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { canonicalizeString } from './canonical-text.js';
-import { assignIdentity, maskIdentity, readIdentity } from './identity-lines.js';
+import { assignIdentity, frontMatterHead, maskIdentity, readIdentity } from './identity-lines.js';
 
 const ID = '018f3c7a-9f2e-7cc1-b302-5e9d4a6b21c7';
 const ID2 = '019f758c-5482-78e1-a042-d384f28175c9';
@@ -282,5 +282,41 @@ describe('properties', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('frontMatterHead holds what readIdentity reads: the same id and schema as the whole text', () => {
+    // Line endings of every kind, a BOM, a combining mark after a fence, a `---` second line.
+    const ending = fc.constantFrom('\n', '\r\n', '\r');
+    const odd = fc.constantFrom('---', '\uFEFF---', '---\u0301', '----', 'e\u0301', '');
+    const text = fc
+      .tuple(doc, uuid, fc.option(fc.constantFrom('character', 'note'), { nil: undefined }), ending, odd)
+      .chain(([t, id, schema, eol, extra]) =>
+        fc.constantFrom(
+          assignIdentity(t, id, schema).replace(/\n/g, eol),
+          `${extra}${eol}${assignIdentity(t, id, schema)}`,
+          `---${eol}---${eol}${assignIdentity(t, id, schema)}`,
+          t.replace(/\n/g, eol),
+        ),
+      );
+    fc.assert(
+      fc.property(text, (t) => {
+        const head = frontMatterHead(t);
+        expect(t.startsWith(head)).toBe(true);
+        const whole = readIdentity(canonicalizeString(t));
+        const fromHead = readIdentity(canonicalizeString(head));
+        expect([fromHead.id, fromHead.schema]).toEqual([whole.id, whole.schema]);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('frontMatterHead stops at the closing line, and is empty without closed front matter', () => {
+    expect(frontMatterHead(`---\r\nvmark:\r\n  id: ${ID}\r\n---\r\n# Body\n`)).toBe(
+      `---\r\nvmark:\r\n  id: ${ID}\r\n---\r\n`,
+    );
+    expect(frontMatterHead('---\ntitle: x\n---')).toBe('---\ntitle: x\n---');
+    expect(frontMatterHead('# No front matter\n---\n')).toBe('');
+    expect(frontMatterHead('---\ntitle: never closed\n')).toBe('');
+    expect(frontMatterHead('---')).toBe('');
   });
 });

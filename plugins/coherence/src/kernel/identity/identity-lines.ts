@@ -272,6 +272,29 @@ export function frontMatterBody(text: string): string | null {
 }
 
 /**
+ * The document's first lines up to and including its front matter's closing line (with its
+ * line break), or '' when it has no closed front matter. Every reading of the identity
+ * depends on these lines alone, so `readIdentity(canonicalizeString(frontMatterHead(t)))`
+ * reads what the whole text would: an editor's keystroke in a 10 MB note then costs a look
+ * at its head, not a normalisation and a split of the whole text. Canonicalisation never
+ * makes or unmakes a `---` line nor joins lines (NFC composes nothing with a line break).
+ */
+export function frontMatterHead(text: string): string {
+  if (!text.startsWith('---')) return '';
+  const re = /\r\n|\n|\r/g;
+  let start = 0;
+  for (let index = 0; ; index++) {
+    const m = re.exec(text);
+    const end = m === null ? text.length : m.index;
+    const line = text.slice(start, end);
+    if (index === 0 && (line !== '---' || m === null)) return '';
+    if (index >= 2 && line === '---') return m === null ? text : text.slice(0, end + m[0].length);
+    if (m === null) return '';
+    start = end + m[0].length;
+  }
+}
+
+/**
  * Delete the reserved identity lines (spec §3.2): every `id:` / `schema:` child of every
  * top-level `vmark:` map, the map line if no child survives, and the whole front matter if
  * only white space survives. Exactly the original's one-pass `mask_identity`, including
