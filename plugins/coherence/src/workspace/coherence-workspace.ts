@@ -9,9 +9,7 @@ import type { CurrentClaimRow } from '../kernel/projection/index.js';
 import type { CaptureRequest } from '../capture/plan-capture.js';
 import type { GrantRecord } from '../delegation/grant-record.js';
 import type { ResolveReceipt, ResolveRequest } from '../resolution/resolve-edge.js';
-import { ObjectIndexCache } from './caches/object-index-cache.js';
-import { ProjectionCache } from './caches/projection-cache.js';
-import { RevisionGraphCache } from './caches/revision-graph-cache.js';
+import { LedgerState } from './caches/ledger-state.js';
 import { WorkspaceFiles } from './caches/workspace-files.js';
 import { CaptureBatcher } from './capture-batcher.js';
 import type { McpEdgeRow } from './edge-rows.js';
@@ -41,9 +39,10 @@ export class CoherenceWorkspace {
     const ledger = (this.#ledger = new WorkspaceLedger(root, writer, clock));
     this.vmarkDir = ledger.vmarkDir;
     const files = (this.#files = new WorkspaceFiles(root, ledger.vmarkDir));
-    const graphs = new RevisionGraphCache();
-    const scan = new ScanReconciler(ledger, files, new ObjectIndexCache(graphs));
-    this.#breakdown = new WorkspaceBreakdown(ledger, files, scan, new ProjectionCache(graphs, clock.now));
+    const derived = new LedgerState(clock.now);
+    ledger.onRead((read) => derived.follow(read));
+    const scan = new ScanReconciler(ledger, files, derived);
+    this.#breakdown = new WorkspaceBreakdown(ledger, files, scan, derived);
     this.#captures = new CaptureBatcher(ledger, files, scan, (task) => this.#exclusive(task));
     this.#delegations = new WorkspaceDelegations(ledger, grants);
   }

@@ -1,6 +1,6 @@
 import type { LedgerTailRead } from '../kernel/ledger/index.js';
 import { readGitState, scanWorkspace, type ObjectIndex, type WalkResult } from '../kernel/scan/index.js';
-import type { ObjectIndexCache } from './caches/object-index-cache.js';
+import type { LedgerState } from './caches/ledger-state.js';
 import type { WorkspaceFiles } from './caches/workspace-files.js';
 import type { IndexProgress } from './index-progress.js';
 import type { WorkspaceLedger } from './workspace-ledger.js';
@@ -20,7 +20,7 @@ export class ScanReconciler {
   constructor(
     private readonly ledger: WorkspaceLedger,
     private readonly files: WorkspaceFiles,
-    private readonly objects: ObjectIndexCache,
+    private readonly derived: LedgerState,
   ) {}
 
   /** Reconciles, which may append; skipped when neither files, ledger nor HEAD moved. */
@@ -49,7 +49,7 @@ export class ScanReconciler {
 
   /** Which file each object is, by the ledger and the moves seen so far. */
   objectIndex(ledger: LedgerTailRead): ObjectIndex {
-    return this.objects.for(ledger, this.#observedPaths);
+    return this.derived.objectIndex(ledger, this.#observedPaths);
   }
 
   /** After a capture: the first one tells the next scan where HEAD stood. */
