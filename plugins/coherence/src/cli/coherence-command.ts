@@ -88,6 +88,7 @@ export function coherenceCommand(writer: () => Promise<string>, grants: GrantRec
             return await runVerb(verb, operands[0], values, workspace, io);
           } finally {
             workspace.dispose();
+            await workspace.flush();
           }
         } catch (error) {
           if (!(error instanceof GrantRecordError)) throw error;

@@ -9,6 +9,7 @@ import {
   type EntryFactory,
   type LedgerEntry,
   type LedgerTailRead,
+  type SegmentMark,
 } from '../kernel/ledger/index.js';
 
 const VMARK_DIR = '.vmark';
@@ -58,6 +59,11 @@ export class WorkspaceLedger {
   /** Calls `listener` with every read, so that what is derived from the ledger can follow each append. */
   onRead(listener: (read: LedgerTailRead) => void): void {
     this.#readers.push(listener);
+  }
+
+  /** Where the last read stopped in each segment. */
+  marks(): SegmentMark[] {
+    return this.#tail.marks();
   }
 
   /** Appends to this writer's segment, creating `.vmark/` on the workspace's first entry. */

@@ -14,7 +14,8 @@ import type { LedgerEntry } from './entry.js';
 import { EntryMerge, listSegments, parseSegmentLines } from './ledger-merge.js';
 import { quarantineLines, type QuarantinedLine } from './quarantine.js';
 import type { LedgerRead, ReadLedgerOptions } from './read-ledger.js';
-import { ledgerDir } from './segments.js';
+import { markTail, type SegmentMark } from './segment-marks.js';
+import { compareNames, ledgerDir } from './segments.js';
 
 export interface LedgerTailRead extends LedgerRead {
   /**
@@ -86,6 +87,19 @@ export class LedgerTail {
    */
   refresh(onSegment?: (done: number, total: number) => void): Promise<LedgerTailRead> {
     return this.queue.run(() => this.refreshNow(onSegment));
+  }
+
+  /** Where the last refresh stopped in each segment, in name order (see `segmentsMatch`). */
+  marks(): SegmentMark[] {
+    return [...this.segments]
+      .sort(([a], [b]) => compareNames(a, b))
+      .map(([name, state]) => ({
+        name,
+        size: Number(state.size),
+        parsed: state.parsed,
+        tailLength: state.tail.length,
+        tail: markTail(state.tail),
+      }));
   }
 
   /** Forgets everything: the next refresh reads the whole ledger (its version still moves on only on change). */

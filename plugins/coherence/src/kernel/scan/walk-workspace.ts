@@ -120,6 +120,20 @@ const matches = (a: Signature, b: BigIntStats): boolean =>
   a.ctimeNs === b.ctimeNs &&
   a.dev === b.dev;
 
+/**
+ * One remembered file as kept on disk: path, dev, ino, size, mtime ns, ctime ns (decimal
+ * strings), then the digest (`[id, schema, contentHash]`) or null for a file with no identity.
+ */
+export type SavedWalkEntry = readonly [
+  path: string,
+  dev: string,
+  ino: string,
+  size: string,
+  mtimeNs: string,
+  ctimeNs: string,
+  digest: readonly [id: string, schema: string | null, contentHash: string] | null,
+];
+
 /** Per-path stat signatures and digests of the files a walk read (see `WalkOptions.cache`). */
 export class WalkCache {
   /** The root the entries belong to; another root starts the cache over. */
@@ -139,6 +153,39 @@ export class WalkCache {
 
   clear(): void {
     this.files = new Map();
+  }
+
+  /** What the cache holds for `root` (nothing when it holds another's), to keep on disk (ADR 46). */
+  saved(root: string): SavedWalkEntry[] {
+    if (this.root !== root) return [];
+    return [...this.files].map(([path, { signature: s, digest }]) => [
+      path,
+      String(s.dev),
+      String(s.ino),
+      String(s.size),
+      String(s.mtimeNs),
+      String(s.ctimeNs),
+      digest === null ? null : [digest.id, digest.schema, digest.contentHash],
+    ]);
+  }
+
+  /** Starts over for `root` with entries kept on disk; the caller has checked where they came from. */
+  restore(root: string, entries: readonly SavedWalkEntry[]): void {
+    this.clear();
+    this.root = root;
+    for (const [path, dev, ino, size, mtimeNs, ctimeNs, digest] of entries) {
+      const signature = {
+        dev: BigInt(dev),
+        ino: BigInt(ino),
+        size: BigInt(size),
+        mtimeNs: BigInt(mtimeNs),
+        ctimeNs: BigInt(ctimeNs),
+      };
+      this.files.set(path, {
+        signature,
+        digest: digest === null ? null : { id: digest[0], schema: digest[1], contentHash: digest[2] },
+      });
+    }
   }
 
   /** @internal Binds the cache to `root`, clearing it when it held another. */

@@ -70,6 +70,11 @@ export class LedgerState {
     this.#version = ledger.version;
   }
 
+  /** When the first waiver in force in the last projection runs out (epoch ms; Infinity when none). */
+  get until(): number {
+    return this.#projection?.edges.until ?? Infinity;
+  }
+
   #sync(ledger: LedgerTailRead): void {
     if (ledger.version === this.#version) return;
     this.follow(ledger);
@@ -84,6 +89,7 @@ export class LedgerState {
   }
 }
 
-function contextKey(context: ResolvedContext): string {
+/** What identifies a resolved context's effect on the projection. */
+export function contextKey(context: ResolvedContext): string {
   return JSON.stringify([context.id, [...context.selections], context.visibleClaims, context.enforcement]);
 }
