@@ -413,6 +413,19 @@ async function timeMcpEdges(context, warmRuns, made) {
       lastRows = rowsOf(await callTool(server, 'coherence', args)).length;
       afterEdit.push(performance.now() - t);
     }
+    // A session lasts longer than this one: let the process write its on-disk index (ADR 46)
+    // of the last answer, as it does a second after answering (an earlier write may still land
+    // before that), before it is stopped.
+    const indexFile = path.join(context.vault, '.vmark', 'index', 'coherence.json');
+    const answeredAt = Date.now();
+    for (let i = 0; i < 100; i++) {
+      const written = await fs.stat(indexFile).then(
+        (s) => s.mtimeMs >= answeredAt + 900,
+        () => false,
+      );
+      if (written) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     if (first.length !== made.open_edges)
       problems.push(
         `coherence.edges listed ${first.length} edges; the generator made ${made.open_edges} open ones`,

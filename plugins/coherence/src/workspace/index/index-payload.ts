@@ -31,17 +31,18 @@ export interface IndexPayload {
   readonly edges: readonly McpEdgeRow[];
 }
 
-const digest = z.tuple([z.string(), z.string().nullable(), z.string()]).nullable();
 const decimal = z.string().regex(/^\d+$/);
 const count = z.number().int().nonnegative();
 
+// The two long lists (one row per file) are checked by hand below: a schema library takes
+// ten times as long over 20,000 rows, and this check is on a new process' first answer.
 const schema = z.object({
   workspace: z.object({ root: z.string(), dev: decimal, ino: decimal }),
   segments: z.array(
     z.object({ name: z.string(), size: count, parsed: count, tailLength: count, tail: z.string() }),
   ),
-  cache: z.array(z.tuple([z.string(), decimal, decimal, decimal, decimal, decimal, digest])),
-  walk: z.object({ files: z.array(z.tuple([z.string(), digest])), coverage: z.string() }),
+  cache: z.array(z.unknown()),
+  walk: z.object({ files: z.array(z.unknown()), coverage: z.string() }),
   git: z.string(),
   lastHead: z.string().nullable(),
   observedPaths: z.array(z.tuple([z.string(), z.string()])),
@@ -67,8 +68,35 @@ const schema = z.object({
   ),
 });
 
+const DECIMAL = /^\d+$/;
+
+function isDigest(value: unknown): boolean {
+  if (value === null) return true;
+  if (!Array.isArray(value) || value.length !== 3) return false;
+  const [id, schema, hash] = value as unknown[];
+  return (
+    typeof id === 'string' && (schema === null || typeof schema === 'string') && typeof hash === 'string'
+  );
+}
+
+function isCacheRow(value: unknown): value is SavedWalkEntry {
+  if (!Array.isArray(value) || value.length !== 7 || typeof value[0] !== 'string') return false;
+  for (let i = 1; i < 6; i++) {
+    const field: unknown = value[i];
+    if (typeof field !== 'string' || !DECIMAL.test(field)) return false;
+  }
+  return isDigest(value[6]);
+}
+
+function isWalkedDigest(value: unknown): value is WalkedDigest {
+  return Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && isDigest(value[1]);
+}
+
 /** The payload when `value` has the index's shape, else null. */
 export function parseIndexPayload(value: unknown): IndexPayload | null {
   const parsed = schema.safeParse(value);
-  return parsed.success ? parsed.data : null;
+  if (!parsed.success) return null;
+  const { cache, walk } = parsed.data;
+  if (!cache.every(isCacheRow) || !walk.files.every(isWalkedDigest)) return null;
+  return { ...parsed.data, cache, walk: { ...walk, files: walk.files } };
 }
