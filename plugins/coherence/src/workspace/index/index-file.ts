@@ -6,7 +6,7 @@
  * rebuildable, so it is rebuilt, never repaired and never believed.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errorCode } from '@vmark/sdk';
 import { writeWhole } from '../../files/write-whole.js';
@@ -16,6 +16,7 @@ export const INDEX_FILE = 'coherence.json';
 const FORMAT = 'vmark-coherence-index';
 /** Bumped whenever the payload, or what the answers in it mean, changes: an older index is rebuilt. */
 export const INDEX_VERSION = 1;
+const MAX_INDEX_BYTES = 512 * 1024 * 1024;
 
 export const indexPath = (vmarkDir: string): string => path.join(vmarkDir, INDEX_DIR, INDEX_FILE);
 
@@ -25,6 +26,8 @@ const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes)
 export async function readIndexFile(vmarkDir: string): Promise<unknown> {
   let bytes: Buffer;
   try {
+    // Bounded: a file that large is no index this writes (20,000 documents make about 8 MB).
+    if ((await stat(indexPath(vmarkDir))).size > MAX_INDEX_BYTES) return null;
     bytes = await readFile(indexPath(vmarkDir));
   } catch {
     return null; // absent, or unreadable: rebuilt like a damaged one
