@@ -21,8 +21,13 @@ import type { WorkspaceLedger } from '../workspace-ledger.js';
 import { readIndexFile, writeIndexFile } from './index-file.js';
 import { parseIndexPayload, type IndexPayload, type WalkedDigest } from './index-payload.js';
 
-/** How long after an answer its index is written: answers in a row write once, off their path. */
-const WRITE_DELAY_MS = 1000;
+/**
+ * The index is written once questions have paused this long: writing it (some 8 MB for 20,000
+ * documents) must not land in the middle of the next question. A process asked without pause
+ * still writes once the first answer waiting is this old.
+ */
+const WRITE_WHEN_IDLE_MS = 1000;
+const WRITE_AT_LATEST_MS = 30_000;
 
 /** An answer made in this process, and what it rests on, waiting to be written. */
 interface Remembered {
@@ -43,6 +48,8 @@ export class WorkspaceIndex {
   #matchedWalk: WalkResult | undefined;
   #remembered: Remembered | undefined;
   #timer: NodeJS.Timeout | undefined;
+  /** When the oldest answer not yet written was remembered (epoch ms). */
+  #waitingSince: number | undefined;
   #writing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -57,6 +64,7 @@ export class WorkspaceIndex {
    * index is not consulted again by this process: what it derives in memory serves from then on).
    */
   async answer(indexing: IndexProgress): Promise<McpEdgeRow[] | null> {
+    this.postpone();
     if (this.#believed === undefined) this.#believed = await this.#load();
     const index = this.#believed;
     if (index === null) return null;
@@ -78,13 +86,29 @@ export class WorkspaceIndex {
       until,
       edges,
     };
-    this.#timer ??= setTimeout(() => void this.flush(), WRITE_DELAY_MS).unref();
+    this.#waitingSince ??= Date.now();
+    this.#schedule();
+  }
+
+  /** A question is being asked: a write waiting for a pause waits on (up to its latest). */
+  postpone(): void {
+    if (this.#timer !== undefined) this.#schedule();
+  }
+
+  #schedule(): void {
+    clearTimeout(this.#timer);
+    const latest = (this.#waitingSince ?? Date.now()) + WRITE_AT_LATEST_MS - Date.now();
+    this.#timer = setTimeout(
+      () => void this.flush(),
+      Math.max(0, Math.min(WRITE_WHEN_IDLE_MS, latest)),
+    ).unref();
   }
 
   /** Writes the answer remembered last, if any; never fails (an index that is not written is rebuilt later). */
   flush(): Promise<void> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#waitingSince = undefined;
     const remembered = this.#remembered;
     this.#remembered = undefined;
     if (remembered === undefined) return this.#writing;
