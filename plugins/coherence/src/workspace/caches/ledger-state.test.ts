@@ -92,7 +92,7 @@ class History {
       const inputs = s.inputs.map(([obj, old]) => {
         const known = this.#all[obj] as string[];
         const revision = (old ? known[0] : known[known.length - 1]) ?? rev(0xdead);
-        return { object: OBJECTS[obj], revision, role: 'direct' };
+        return { object: OBJECTS[obj] as string, revision, role: 'direct' };
       });
       const txf = uuid(0x10000 + n);
       inputs.forEach((input, i) =>
