@@ -132,7 +132,10 @@ async function vmarkRun(browser, pages, counts, root) {
   await fs.mkdir(workspace, { recursive: true });
   await fs.mkdir(home, { recursive: true });
   await fs.writeFile(path.join(workspace, 'Welcome.md'), '# Welcome\n');
-  const served = await startServe(workspace, home, { open: 'Welcome.md', env: { VMARK_BROWSER_ALLOW_PRIVATE: '1' } });
+  const served = await startServe(workspace, home, {
+    open: 'Welcome.md',
+    env: { VMARK_BROWSER_ALLOW_PRIVATE: '1' },
+  });
   const mcp = new Client({ name: 'vmark-bench-frames', version: '1.0.0' });
   try {
     await mcp.connect(
