@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filesHolding, TYPED } from '../plugins/browser/test/typed-values.js';
 import { startCdpChromium } from './support/cdp-chromium.js';
 import { CdpPerson } from './support/cdp-person.js';
-import { call, connectStdio, TempDirs } from './support/cli.js';
+import { call, connectStdio, runCli, TempDirs } from './support/cli.js';
 
 /*
  * workflow_record through the built CLI and the real MCP SDK client (ADR 45): the AI asks to
@@ -29,6 +29,8 @@ let flow: string;
 let client: Client;
 /** Every URL the page server was asked for. */
 const requests: string[] = [];
+/** The recorded workflow, replayed by the second test. */
+let recorded = '';
 /** Everything the host said to the client: tool results and elicitation questions. */
 const said: string[] = [];
 
@@ -117,6 +119,7 @@ describe('workflow_record end to end', () => {
     const stopped = await ask('browser', { action: 'workflow_record', tabId, recordOp: 'stop' });
     expect(stopped.isError, stopped.text).toBe(false);
     const source = stopped.data.source as string;
+    recorded = source;
     expect(source).toBe(
       [
         '---',
@@ -158,4 +161,73 @@ describe('workflow_record end to end', () => {
       expect(await filesHolding(value, [home, workspace]), value).toEqual([]);
     }
   });
+
+  it('replays the recorded workflow with new inputs: typed by VMark, the secrets left to the person, submitted once', async () => {
+    expect(recorded).not.toBe('');
+    const opened = await ask('browser', { action: 'open', url: `${origin}/form` });
+    const tabId = opened.data.tabId as string;
+    const inputs = { Full_name: 'Grace Hopper', Search: 'compilers' };
+    const run = async (args: Record<string, unknown>) => {
+      const started = await ask('browser', { action: 'workflow_run', tabId, source: recorded, ...args });
+      expect(started.isError, started.text).toBe(false);
+      return started.data.runId as string;
+    };
+    const submitted = () => requests.filter((url) => url.includes('Grace+Hopper')).length;
+
+    // Each typing and clicking step waits on a person, as a hand-issued act would; they allow it
+    // from the terminal (no editor window here).
+    let runId = await run({ inputs });
+    let status = await untilSettled(runId);
+    expect(status).toMatchObject({ status: 'paused', reasonCode: 'needs-human', completedSteps: 3 });
+    expect(status.reason).toContain('Password');
+
+    // The person does the two confirm: steps by hand, then the AI resumes twice.
+    const person = await CdpPerson.at(endpoint, '/form');
+    try {
+      await person.typeInto('input[name=pw]', 'Replay-Secret-7731');
+      await person.typeInto('input[name=code]', '424242');
+    } finally {
+      person.close();
+    }
+    runId = await run({ inputs, resumeRunId: runId });
+    status = await untilSettled(runId);
+    expect(status).toMatchObject({ status: 'paused', reasonCode: 'needs-human' });
+    expect(status.reason).toContain('Code');
+    runId = await run({ inputs, resumeRunId: runId });
+    status = await untilSettled(runId);
+    expect(status).toMatchObject({ status: 'completed', completedSteps: 2, skippedSteps: 5 });
+    expect(status.url).toBe(`${origin}/welcome`);
+    expect(submitted()).toBe(1);
+    const sent = requests.find((url) => url.includes('Grace+Hopper'))!;
+    expect(new URL(sent, origin).searchParams.get('q')).toBe('compilers');
+    expect(new URL(sent, origin).searchParams.get('pw')).toBe('Replay-Secret-7731');
+    said.push(JSON.stringify(status));
+    await ask('browser', { action: 'close', tabId });
+  });
 });
+
+interface RunStatus {
+  status: string;
+  reasonCode?: string;
+  reason?: string;
+  completedSteps: number;
+  url: string;
+  pendingApproval?: unknown;
+}
+
+/** Polls the run, allowing each step's approval from the terminal, until it stops running. */
+async function untilSettled(runId: string): Promise<RunStatus> {
+  for (;;) {
+    const status = (await call(client, 'browser_read', { action: 'workflow_status', runId }))
+      .data as unknown as RunStatus;
+    if (status.status !== 'running') return status;
+    if (status.pendingApproval !== undefined) {
+      const listed = JSON.parse(
+        (await runCli(['approvals', 'list', '--json'], { VMARK_HOME: home })).stdout,
+      ) as { id: string; status: string }[];
+      for (const request of listed.filter((r) => r.status === 'waiting'))
+        await runCli(['approvals', 'allow', request.id], { VMARK_HOME: home });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -145,6 +145,7 @@ async function action(run: WorkflowRun, step: WorkflowStep, services: StepServic
       // Covered, hidden, scrolled away: nothing was pressed. Ambiguous, disabled and the rest: a person decides.
       return failed(RETRYABLE.has(reason) ? false : undefined, `${reason}${by}`);
     }
+    if (acted.result.effect === 'nothing-observable') await lateNavigation(run);
     await loaded(run);
     return {
       kind: 'result',
@@ -166,6 +167,24 @@ async function loaded(run: WorkflowRun): Promise<void> {
   // Checked and listened for in one turn: the load cannot slip in between.
   if (!tab.state(false).loading) return;
   await tab.page.waitForEvent('load', { timeout: MAX_WAIT_MS }).catch(() => undefined);
+}
+
+/** How long a click that showed no effect is given to start a navigation (a form's submission). */
+const LATE_NAVIGATION_MS = 1_000;
+
+/**
+ * The act watches its click's effect for a bounded moment; a form's submission can start after
+ * it, and the next step (a `navigate` above all) would cut it off. So a click that showed nothing
+ * is given a moment more: a navigation of the tab's page that starts in it is waited for.
+ */
+async function lateNavigation(run: WorkflowRun): Promise<void> {
+  const { page } = run.tab;
+  await page
+    .waitForRequest((request) => request.isNavigationRequest() && request.frame() === page.mainFrame(), {
+      timeout: LATE_NAVIGATION_MS,
+    })
+    .then(() => page.waitForEvent('load', { timeout: MAX_WAIT_MS }))
+    .catch(() => undefined);
 }
 
 /** A recorded locator without a role takes the one a fresh read gives the name, if just one does. */
