@@ -1,5 +1,5 @@
 import type { ApprovalRequest, ElicitationAnswer, ToolCall } from '@vmark/sdk';
-import { ApprovalsToken } from '@vmark/sdk';
+import { APPROVAL_IMAGE_PREFIX, ApprovalsToken, MAX_APPROVAL_IMAGE_CHARS } from '@vmark/sdk';
 import { domainErrorOf } from '@vmark/sdk/testing';
 import { Container } from 'inversify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -555,6 +555,52 @@ describe('UI approvers', () => {
   it('treats an answer other than allow as a refusal', async () => {
     broker.registerApprover(uiApprover(() => Promise.resolve('ok' as 'allow')));
     expect(await broker.request(OPEN, toolCall())).toMatchObject({ decision: 'denied', by: 'ui' });
+  });
+});
+
+describe('a picture of what it concerns', () => {
+  const png = (base64: string): string => APPROVAL_IMAGE_PREFIX + base64;
+  const CLICK: ApprovalRequest = {
+    operation: 'click',
+    subject: 'click button “Pay” — on https://shop.test/cart (tab-1, page 1)',
+    origin: 'https://shop.test',
+    image: png('iVBORw0KGgo='),
+    grantable: true,
+  };
+
+  it('goes to the UI approver, not to the waiting list or an elicitation', async () => {
+    const ask = vi.fn((_question: ApproverQuestion) => Promise.reject(new Error('window closed')));
+    broker.registerApprover(uiApprover(ask));
+    const elicit = vi.fn((_message: string) => Promise.reject(new Error('no UI')));
+    const outcome = await broker.request(CLICK, toolCall(elicit));
+    expect(outcome.decision).toBe('pending');
+    expect(ask.mock.calls[0]![0].request.image).toBe(CLICK.image);
+    expect(elicit.mock.calls[0]![0]).not.toContain('iVBOR');
+    expect(broker.list()).toHaveLength(1);
+    expect(JSON.stringify(broker.list())).not.toContain('iVBOR');
+  });
+
+  it('is not part of what is decided: a retry with a fresh crop finds the answer', async () => {
+    const outcome = await broker.request(CLICK, toolCall());
+    broker.decide(outcome.requestId, 'allow');
+    const retry = await broker.request({ ...CLICK, image: png('AAAA') }, toolCall());
+    expect(retry).toMatchObject({ decision: 'allowed', requestId: outcome.requestId });
+  });
+
+  it('refuses anything but a bounded PNG data URL, asking nobody', async () => {
+    const ask = vi.fn(() => Promise.resolve<'allow'>('allow'));
+    broker.registerApprover(uiApprover(ask));
+    for (const image of [
+      'data:image/svg+xml;base64,PHN2Zy8+',
+      'javascript:alert(1)',
+      png('A'.repeat(MAX_APPROVAL_IMAGE_CHARS)),
+      42,
+    ]) {
+      const bad = { ...CLICK, image } as unknown as ApprovalRequest;
+      expect(await broker.request(bad, toolCall())).toMatchObject({ decision: 'denied' });
+    }
+    expect(ask).not.toHaveBeenCalled();
+    expect(broker.list()).toEqual([]);
   });
 });
 

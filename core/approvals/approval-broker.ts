@@ -7,7 +7,13 @@ import type {
   ToolCall,
   ToolCaller,
 } from '@vmark/sdk';
-import { DomainError, isDomainError, toDisposable } from '@vmark/sdk';
+import {
+  APPROVAL_IMAGE_PREFIX,
+  DomainError,
+  isDomainError,
+  MAX_APPROVAL_IMAGE_CHARS,
+  toDisposable,
+} from '@vmark/sdk';
 import { inject, injectable, optional } from 'inversify';
 import type { ApprovalDecision, ApprovalDesk, ApprovalEntry, ApprovalStatus } from './approval-entry.js';
 import { ApprovalNotFoundError } from './approval-entry.js';
@@ -371,12 +377,23 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
  * and a malformed one must be refused (by the caller's catch) rather than matched loosely.
  */
 function snapshot(request: ApprovalRequest): Asked {
-  const { operation, subject, origin, requested, warning, detail, grantable } = request;
+  const { operation, subject, origin, requested, warning, detail, image, grantable } = request;
   if (typeof operation !== 'string' || operation === '' || typeof subject !== 'string') {
     throw new TypeError('An approval request needs an operation and a subject');
   }
   for (const [name, value] of Object.entries({ origin, requested, warning, detail })) {
     if (value !== undefined && typeof value !== 'string') throw new TypeError(`${name} must be a string`);
+  }
+  // Bounded and of one kind only: the UI puts it in an <img>, and a queue of them is held in memory.
+  if (
+    image !== undefined &&
+    (typeof image !== 'string' ||
+      !image.startsWith(APPROVAL_IMAGE_PREFIX) ||
+      image.length > MAX_APPROVAL_IMAGE_CHARS)
+  ) {
+    throw new TypeError(
+      `image must be a ${APPROVAL_IMAGE_PREFIX} URL of at most ${MAX_APPROVAL_IMAGE_CHARS} characters`,
+    );
   }
   // The broker's own rule, not the plugin's: some operations are never standing, and a grant needs an origin.
   const grantOrigin =
@@ -390,6 +407,7 @@ function snapshot(request: ApprovalRequest): Asked {
     ...(requested === undefined ? {} : { requested }),
     ...(warning === undefined ? {} : { warning }),
     ...(detail === undefined ? {} : { detail }),
+    ...(image === undefined ? {} : { image }),
     grantable: grantOrigin !== undefined,
     ...(grantOrigin === undefined ? {} : { grantOrigin }),
   });
@@ -408,6 +426,7 @@ function askerOf(caller: ToolCaller): ApprovalAsker {
   });
 }
 
+/** What tells requests apart. Not the image: a retry's fresh crop of a page is the same request. */
 function keyOf(request: ApprovalRequest, asker: ApprovalAsker): string {
   const { operation, subject, origin, requested, warning, detail } = request;
   return JSON.stringify(

@@ -21,6 +21,8 @@ export interface UiApprovalAsk {
   readonly warning?: string;
   /** What else allowing it does, e.g. the file a save_as replaces. */
   readonly detail?: string;
+  /** A picture of what it concerns (a crop of the page around the element): a PNG data URL, shown only if it is one. */
+  readonly image?: string;
   /** Whether "Allow on this site" may be offered. */
   readonly grantable: boolean;
   /** Who asks; the answer holds for this connection alone. */

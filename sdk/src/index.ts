@@ -14,7 +14,7 @@ export * from './content.js';
 export * from './error-code.js';
 export * from './parse-json.js';
 export * from './serial-queue.js';
-export type * from './services/approvals.js';
+export * from './services/approvals.js';
 export type * from './services/documents.js';
 export type * from './services/editors.js';
 export type * from './services/host-info.js';

@@ -114,6 +114,8 @@ export class UiApprovals implements Disposable {
         askId: `ask-${randomUUID()}`,
         requestId,
         ...shownRequest(request),
+        // The dialog alone gets the picture: it is not in `vmark approvals list` or the log.
+        ...(request.image === undefined ? {} : { image: request.image }),
         grantable: request.grantable,
         client: {
           connectionId: caller.connectionId,

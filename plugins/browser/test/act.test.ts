@@ -13,7 +13,8 @@ import { personHostForFile } from './person-desk.js';
 
 const rig = personHostForFile((server) => {
   for (const [route, html] of Object.entries(ACT_PAGES))
-    server.html(route, typeof html === 'string' ? html : html(origin('b')));
+    // `rig.server` is not there yet while its pages are routed: the server's own port names b.test.
+    server.html(route, typeof html === 'string' ? html : html(`http://b.test:${server.port}`));
   server.route('/to-b', (_req, res) => {
     res.writeHead(302, { location: `${origin('b')}/landed` });
     res.end();
@@ -334,6 +335,37 @@ describe('act approvals', () => {
     expect(again.data).toMatchObject({ needsApproval: true });
     expect((again.data as { requestId: string }).requestId).not.toBe(requestId);
     expect(await text(tabId)).toBe('');
+    await close(tabId);
+  });
+
+  it('shows the person a PNG crop around the element and the whole script for execute_js', async () => {
+    const tabId = await open('/effects');
+    await click(tabId, 'button', 'Changes the page');
+    const { request } = rig.person.asked.at(-1)!;
+    expect(request.subject).toMatch(/^click button “Changes the page” — on /);
+    expect(request.image).toMatch(/^data:image\/png;base64,/);
+    const png = Buffer.from(request.image!.slice('data:image/png;base64,'.length), 'base64');
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+    expect(width).toBeGreaterThan(40); // the button and the margin around it
+    expect(width).toBeLessThanOrEqual(400);
+    expect(height).toBeGreaterThan(20);
+    expect(height).toBeLessThanOrEqual(300);
+    // A script is shown whole, every line of it, as the subject.
+    const script = 'const a = 1;\nconst b = "two";\nreturn a + b.length;';
+    const ran = await rig.kit.call('browser', { action: 'execute_js', tabId, script });
+    expect(ran.isError, ran.text).toBe(false);
+    expect(rig.person.asked.at(-1)!.request.subject).toContain(`run this script:\n${script}`);
+    await close(tabId);
+  });
+
+  it('keeps the crop out of the list of waiting requests', async () => {
+    rig.person.answer = 'nobody';
+    const tabId = await open('/effects');
+    const waiting = await tryClick(tabId, 'button', 'Changes the page');
+    expect(waiting.data).toMatchObject({ needsApproval: true });
+    expect(rig.person.asked.at(-1)!.request.image).toMatch(/^data:image\/png;base64,/);
+    expect(rig.person.listed().every((entry) => !('image' in entry))).toBe(true);
     await close(tabId);
   });
 

@@ -14,7 +14,12 @@ import { type PageServer, startPageServer } from './page-server.js';
 export type Answer = 'allow' | 'allow-site' | 'deny' | 'nobody' | 'hold';
 
 export interface Question {
-  readonly request: { readonly operation: string; readonly subject: string; readonly origin?: string };
+  readonly request: {
+    readonly operation: string;
+    readonly subject: string;
+    readonly origin?: string;
+    readonly image?: string;
+  };
   readonly requestId: string;
 }
 
@@ -29,6 +34,8 @@ export interface PersonDesk extends Disposable {
   decide(id: string, decision: 'allow' | 'deny'): void;
   /** The ids of the requests waiting for a terminal (`vmark approvals list`). */
   waiting(): string[];
+  /** Every entry as `vmark approvals list` receives it. */
+  listed(): Record<string, unknown>[];
   /** Back to answering Allow once, with nothing asked yet. */
   reset(): void;
 }
@@ -40,7 +47,7 @@ interface Broker {
     ask(question: Question, signal: AbortSignal): Promise<string>;
   }): Disposable;
   decide(id: string, decision: 'allow' | 'deny'): unknown;
-  list(): { id: string; status: string }[];
+  list(): ({ id: string; status: string } & Record<string, unknown>)[];
 }
 
 export function personAt(kit: TestHost): PersonDesk {
@@ -57,6 +64,7 @@ export function personAt(kit: TestHost): PersonDesk {
         .list()
         .filter((entry) => entry.status === 'waiting')
         .map((entry) => entry.id),
+    listed: () => broker.list(),
     reset: () => {
       desk.answer = 'allow';
       asked.length = 0;

@@ -1,5 +1,11 @@
 import type { ToolCall } from '../tool.js';
 
+/** The longest `ApprovalRequest.image` the broker takes: a PNG of about 64 KiB, as a data URL. */
+export const MAX_APPROVAL_IMAGE_CHARS = 88_000;
+
+/** What an `ApprovalRequest.image` starts with: a PNG, base64-encoded, and nothing else. */
+export const APPROVAL_IMAGE_PREFIX = 'data:image/png;base64,';
+
 /** What a person is asked to allow. */
 export interface ApprovalRequest {
   /** What would happen, e.g. `open_workspace`, `save_as`, `execute_js`. */
@@ -22,6 +28,14 @@ export interface ApprovalRequest {
    * to the person wherever they decide; part of what is decided.
    */
   readonly detail?: string;
+  /**
+   * A picture of what it would happen to, for a person to recognize it — e.g. a crop of the page
+   * around the element a click would press: a `data:image/png;base64,` URL of at most
+   * MAX_APPROVAL_IMAGE_CHARS characters (the broker refuses anything else). Shown in the desktop
+   * UI's dialog only: never in `vmark approvals list`, an elicitation or a log. An illustration,
+   * not part of what is decided: the subject names exactly what is approved.
+   */
+  readonly image?: string;
   /** The web origin the operation concerns, for browser operations. */
   readonly origin?: string;
   /** Whether "allow on this site" may be offered; never for eval, session, record or upload. */

@@ -8,6 +8,9 @@ import type { Connection } from '../connection.js';
 import { element } from '../element.js';
 import { visibleText } from './visible-text.js';
 
+/** The one kind of picture shown (the SDK's APPROVAL_IMAGE_PREFIX; the broker admits nothing else either). */
+const IMAGE_PREFIX = 'data:image/png;base64,';
+
 interface OperationWords {
   readonly title: string;
   readonly lead: string;
@@ -156,6 +159,12 @@ export class ApprovalDialogs {
     const body = element('div', 'modal-body');
     body.append(lead, element('div', 'approval-label', 'Asked by'), clientLine(ask.client));
     body.append(subjectLabel, subject);
+    if (ask.image?.startsWith(IMAGE_PREFIX)) {
+      const image = element('img', 'approval-image');
+      image.src = ask.image;
+      image.alt = 'What it concerns, as the page shows it now';
+      body.append(element('div', 'approval-label', 'On the page'), image);
+    }
     if (ask.detail !== undefined) body.append(element('p', 'approval-detail', ask.detail));
     if (ask.warning !== undefined)
       body.append(element('p', 'approval-warning', `Cannot be done: ${ask.warning}`));

@@ -22,6 +22,14 @@ export type Verified =
   | { readonly ok: false; readonly reason: VerifyReason; readonly by?: string; readonly detail: string }
   | { readonly ok: false; readonly problem: RefProblem };
 
+/** A rectangle in the CSS pixels of a frame's viewport. */
+export interface ViewBox {
+  readonly left: number;
+  readonly top: number;
+  readonly right: number;
+  readonly bottom: number;
+}
+
 /** What kind of field `type` writes into, or why it cannot. */
 export type FieldKind = 'text' | 'select' | 'editable' | 'not-a-field';
 
@@ -40,6 +48,8 @@ export interface WorldAct {
    * hit-tested at the point that would be pressed (elementFromPoint, in its own tree).
    */
   verify(generation: number, ref: string, hitTest: boolean, scroll: boolean): Verified;
+  /** The part of the element of `ref` that is in view, in its frame's viewport; null if none is. */
+  visibleBox(generation: number, ref: string): ViewBox | null | RefProblem;
   /** Scrolls the element of `ref` to the middle of the view: whether any of it is then inside it. */
   scrollTo(generation: number, ref: string): boolean | RefProblem;
   /** Focuses the element of `ref` (for `key` on a target). */
@@ -225,6 +235,11 @@ export function installAct(dom: WorldDom, refs: WorldRefs): WorldAct {
         return { ok: false, reason: 'offscreen', detail: 'nothing is rendered at its place' };
       const by = `covered by ${label(coverer(first, element))}`;
       return { ok: false, reason: 'obscured', by, detail: by };
+    },
+
+    visibleBox(generation, ref) {
+      const element = lookup(generation, ref);
+      return typeof element === 'string' ? element : visibleBox(element);
     },
 
     scrollTo(generation, ref) {

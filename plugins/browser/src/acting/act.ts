@@ -21,6 +21,7 @@ import {
 import { type Effect, observe } from './act-effect.js';
 import { type ActRefusal, type Located, locate, verify } from './act-target.js';
 import type { FieldKind } from './act-verify.js';
+import { elementCrop } from './element-crop.js';
 import { approvePageChange, hasStandingGrant } from './page-approval.js';
 
 export interface ActResult {
@@ -78,10 +79,18 @@ export async function act(
   if (refused !== null) return answer({ ...refused, ...counts });
 
   const generation = tab.generation;
+  // For the person asked: a scroll changes nothing they need to recognize, and a standing grant asks nobody.
+  const image =
+    located !== null &&
+    request.operation !== 'scroll' &&
+    !hasStandingGrant(approvals, call, tab, request.operation)
+      ? await elementCrop(tab, located)
+      : undefined;
   await approvePageChange(approvals, call, {
     tab,
     operation: request.operation,
     what: describe(request, located),
+    ...(image === undefined ? {} : { image }),
     retry: { action: 'act', tabId: tab.id },
   });
   if (tab.generation !== generation) {

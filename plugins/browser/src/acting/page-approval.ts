@@ -27,6 +27,8 @@ export async function approvePageChange(
     readonly operation: PageOperation;
     /** Exactly what would happen, in words a person can check: "click button “Submit”". */
     readonly what: string;
+    /** A PNG data URL of the element as the page shows it (`elementCrop`), for the dialog. */
+    readonly image?: string;
     readonly retry?: Retry;
   },
 ): Promise<void> {
@@ -40,6 +42,7 @@ export async function approvePageChange(
       // before it was used) is never spent in another that shows the same URL.
       subject: `${what} — on ${tab.url} (${tab.id}, page ${generation})`,
       origin,
+      ...(request.image === undefined ? {} : { image: request.image }),
       grantable: !NEVER_STANDING.has(operation),
     },
     call,
