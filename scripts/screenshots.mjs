@@ -121,12 +121,14 @@ async function main() {
     );
     await shots.takePanelScreenshots(page, IMAGES, { client, folder: outside });
     await shots.takeBrowserTabScreenshot(page, IMAGES, client, shown.url);
+    await shots.takeClickApprovalScreenshot(page, IMAGES, client, shown.url);
     const names = [
       'editor-wysiwyg.png',
       'editor-source.png',
       'plugin-manager.png',
       'approval-dialog.png',
       'browser-tab-view.png',
+      'browser-click-approval.png',
     ];
     process.stdout.write(`${names.map((name) => path.join('docs', 'images', name)).join('\n')}\n`);
   } finally {

@@ -56,13 +56,7 @@ export async function takeBrowserTabScreenshot(
   client: Client,
   url: string,
 ): Promise<void> {
-  const opened = (await client.callTool({ name: 'browser', arguments: { action: 'open', url } })) as {
-    isError?: boolean;
-    content: { type: string; text?: string }[];
-  };
-  const text = opened.content.map((c) => c.text ?? '').join('');
-  if (opened.isError === true) throw new Error(`browser open failed: ${text}`);
-  const { tabId } = JSON.parse(text) as { tabId: string };
+  const tabId = await openTab(client, url);
   await page.locator(`.tab.is-provided[data-tab-id="${tabId}"]`).click();
   await page.waitForFunction(
     () => Number(document.querySelector('.browser-tab-view')?.getAttribute('data-frames') ?? 0) > 0,
@@ -74,4 +68,42 @@ export async function takeBrowserTabScreenshot(
   await page.screenshot({ path: path.join(folder, 'browser-tab-view.png') });
   await page.locator('.bt-hand-back').click();
   await client.callTool({ name: 'browser', arguments: { action: 'close', tabId } });
+}
+
+/**
+ * docs/images/browser-click-approval.png: the dialog for an AI's click on the page, with the crop
+ * of the page around the button; denied, and the tab closed, so the host is left as it was.
+ */
+export async function takeClickApprovalScreenshot(
+  page: Page,
+  folder: string,
+  client: Client,
+  url: string,
+): Promise<void> {
+  const tabId = await openTab(client, url);
+  const asked = client.callTool({
+    name: 'browser',
+    arguments: { action: 'act', tabId, operation: 'click', role: 'button', name: 'Save to notes' },
+  });
+  const dialog = page.locator('dialog.approval-dialog[open]');
+  await dialog.waitFor();
+  await page.waitForFunction(() => {
+    const image = document.querySelector<HTMLImageElement>('dialog[open] img.approval-image');
+    return image !== null && image.complete && image.naturalWidth > 0;
+  });
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: path.join(folder, 'browser-click-approval.png') });
+  await dialog.locator('[data-answer=deny]').click();
+  await asked;
+  await client.callTool({ name: 'browser', arguments: { action: 'close', tabId } });
+}
+
+async function openTab(client: Client, url: string): Promise<string> {
+  const opened = (await client.callTool({ name: 'browser', arguments: { action: 'open', url } })) as {
+    isError?: boolean;
+    content: { type: string; text?: string }[];
+  };
+  const text = opened.content.map((c) => c.text ?? '').join('');
+  if (opened.isError === true) throw new Error(`browser open failed: ${text}`);
+  return (JSON.parse(text) as { tabId: string }).tabId;
 }
