@@ -121,7 +121,6 @@ async function main() {
     );
     await shots.takePanelScreenshots(page, IMAGES, { client, folder: outside });
     await shots.takeBrowserTabScreenshot(page, IMAGES, client, shown.url);
-    await shots.takeClickApprovalScreenshot(page, IMAGES, client, shown.url);
     const names = [
       'editor-wysiwyg.png',
       'editor-source.png',

@@ -44,6 +44,7 @@ describe('a browser approval dialog', () => {
     });
     const dialog = page.locator('dialog.approval-dialog[open]');
     await dialog.waitFor();
+    expect(await dialog.locator('.modal-title').textContent()).toBe('Click on a web page');
     expect(await dialog.locator('.approval-subject').first().textContent()).toMatch(
       /^click button “Pay now” — on /,
     );
@@ -66,6 +67,7 @@ describe('a browser approval dialog', () => {
     const ran = call(session.client, 'browser', { action: 'execute_js', tabId, script });
     const dialog = page.locator('dialog.approval-dialog[open]');
     await dialog.waitFor();
+    expect(await dialog.locator('.modal-title').textContent()).toBe('Run a script in a web page');
     expect(await dialog.locator('.approval-subject').first().textContent()).toContain(script);
     expect(await dialog.locator('.approval-subject img, img.approval-image').count()).toBe(0);
     await dialog.locator('[data-answer=deny]').click();

@@ -29,11 +29,22 @@ export async function takePanelScreenshots(page: Page, folder: string, asker: Ap
     name: 'workspace',
     arguments: { action: 'open_workspace', folderPath: asker.folder },
   });
+  await shootApprovalDialog(page, path.join(folder, 'approval-dialog.png'), asked);
+}
+
+/** The approval dialog a call opened, shot at rest, then denied: the call answers, nothing done. */
+async function shootApprovalDialog(page: Page, file: string, asked: Promise<unknown>): Promise<void> {
   const dialog = page.locator('dialog.approval-dialog[open]');
   await dialog.waitFor();
+  // Its pictures drawn, if it has any.
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll<HTMLImageElement>('dialog[open] img')].every(
+      (image) => image.complete && image.naturalWidth > 0,
+    ),
+  );
   // Away from the buttons: the shot shows the dialog at rest, Deny as its default.
   await page.mouse.move(0, 0);
-  await page.screenshot({ path: path.join(folder, 'approval-dialog.png') });
+  await page.screenshot({ path: file });
   await dialog.locator('[data-answer=deny]').click();
   await asked;
 }
@@ -48,7 +59,9 @@ li{margin:6px 0}button{font:inherit;padding:8px 18px;margin-top:16px}</style>
 
 /**
  * docs/images/browser-tab-view.png: an AI's browser tab shown in the editor, taken over by the
- * person (who clicked into the page), then handed back and closed, so the host is left as it was.
+ * person (who clicked into the page), then handed back; docs/images/browser-click-approval.png:
+ * the dialog for the AI's click on it, with the crop of the page around the button, denied; then
+ * the tab is closed, so the host is left as it was.
  */
 export async function takeBrowserTabScreenshot(
   page: Page,
@@ -67,34 +80,11 @@ export async function takeBrowserTabScreenshot(
   await page.mouse.move(0, 0);
   await page.screenshot({ path: path.join(folder, 'browser-tab-view.png') });
   await page.locator('.bt-hand-back').click();
-  await client.callTool({ name: 'browser', arguments: { action: 'close', tabId } });
-}
-
-/**
- * docs/images/browser-click-approval.png: the dialog for an AI's click on the page, with the crop
- * of the page around the button; denied, and the tab closed, so the host is left as it was.
- */
-export async function takeClickApprovalScreenshot(
-  page: Page,
-  folder: string,
-  client: Client,
-  url: string,
-): Promise<void> {
-  const tabId = await openTab(client, url);
-  const asked = client.callTool({
+  const clicked = client.callTool({
     name: 'browser',
     arguments: { action: 'act', tabId, operation: 'click', role: 'button', name: 'Save to notes' },
   });
-  const dialog = page.locator('dialog.approval-dialog[open]');
-  await dialog.waitFor();
-  await page.waitForFunction(() => {
-    const image = document.querySelector<HTMLImageElement>('dialog[open] img.approval-image');
-    return image !== null && image.complete && image.naturalWidth > 0;
-  });
-  await page.mouse.move(0, 0);
-  await page.screenshot({ path: path.join(folder, 'browser-click-approval.png') });
-  await dialog.locator('[data-answer=deny]').click();
-  await asked;
+  await shootApprovalDialog(page, path.join(folder, 'browser-click-approval.png'), clicked);
   await client.callTool({ name: 'browser', arguments: { action: 'close', tabId } });
 }
 

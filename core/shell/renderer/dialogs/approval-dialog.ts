@@ -35,6 +35,27 @@ const OPERATIONS: Record<string, OperationWords> = {
     lead: 'An AI assistant asks to run this script, as it is written here, in a web page.',
     subject: 'Script',
   },
+  // The browser plugin's page operations (it asks for `execute_js` as `eval`).
+  eval: {
+    title: 'Run a script in a web page',
+    lead: 'An AI assistant asks to run this script, as it is written here, in a web page.',
+    subject: 'Script',
+  },
+  click: {
+    title: 'Click on a web page',
+    lead: 'An AI assistant asks to click this element of a web page, as a person would.',
+    subject: 'Click',
+  },
+  type: {
+    title: 'Type into a web page',
+    lead: 'An AI assistant asks to type exactly this text into this field of a web page.',
+    subject: 'Text and field',
+  },
+  key: {
+    title: 'Press a key on a web page',
+    lead: 'An AI assistant asks to press this key on a web page.',
+    subject: 'Key',
+  },
   navigate: {
     title: 'Open a web page',
     lead: 'An AI assistant asks to open this address.',
