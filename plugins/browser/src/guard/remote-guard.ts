@@ -152,7 +152,11 @@ class WatchedTarget {
     await child.send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
   }
 
-  /** A first request was the route's to check already; a redirect hop is checked here. */
+  /**
+   * Every request is checked here too, not only redirect hops: a frame in a process of its own
+   * can send its first request before Playwright's route intercepts in it (seen: an iframe of a
+   * loopback name loaded in a remote browser), so the route alone is not enough.
+   */
   async #paused(event: Params): Promise<void> {
     const requestId = String(event.requestId);
     const url = (event.request as { url?: unknown } | undefined)?.url;
@@ -161,9 +165,9 @@ class WatchedTarget {
     const via = from === undefined ? target : (this.#chains.get(from) ?? target);
     this.#chains.set(requestId, via);
     if (this.#chains.size > MAX_CHAINS) this.#chains.delete(this.#chains.keys().next().value!);
-    const verdict = from === undefined ? null : await verdictFor(target, this.options);
+    const verdict = await verdictFor(target, this.options);
     try {
-      if (verdict === null || verdict.allowed) {
+      if (verdict.allowed) {
         await this.send('Fetch.continueRequest', { requestId });
         return;
       }
