@@ -12,7 +12,6 @@ import { DELEGABLE_SCOPES, type DelegableScope } from '../delegation/grants.js';
 import { humanActorId } from '../delegation/human-actor.js';
 import { CoherenceWorkspace } from '../workspace/coherence-workspace.js';
 import { parseExpiry } from './expiry.js';
-import { progressLines } from './progress-lines.js';
 
 /** The command line `vmark coherence --help` shows and the parser accepts. */
 export const COHERENCE_COMMAND_LINE = defineCommandLine({
@@ -89,7 +88,6 @@ export function coherenceCommand(writer: () => Promise<string>, grants: GrantRec
             return await runVerb(verb, operands[0], values, workspace, io);
           } finally {
             workspace.dispose();
-            await workspace.flush();
           }
         } catch (error) {
           if (!(error instanceof GrantRecordError)) throw error;
@@ -162,7 +160,7 @@ async function runVerb(
       return 0;
     }
     case 'status': {
-      const status = await workspace.status(progressLines((text) => io.err(text)));
+      const status = await workspace.status();
       print(
         status,
         status.initialized
@@ -172,7 +170,7 @@ async function runVerb(
       return 0;
     }
     case 'edges': {
-      const rows = await workspace.edges(progressLines((text) => io.err(text)));
+      const rows = await workspace.edges();
       print(
         rows,
         rows
