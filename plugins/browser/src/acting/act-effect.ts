@@ -24,6 +24,8 @@ export interface Observed {
 
 /** How long a press is given to show an effect when it shows none. */
 const SETTLE_MS = 400;
+/** How long a pointer press is given to reach its document (a frame of another process can lag). */
+const DELIVERY_MS = 1500;
 /** How long a navigation that started is given to commit, so the answer has the new URL and generation. */
 const COMMIT_MS = 3000;
 
@@ -33,6 +35,7 @@ export async function observe(
   document: FrameDocument,
   ref: string | null,
   dispatch: () => Promise<void>,
+  press: 'pointer' | 'key',
 ): Promise<Observed> {
   const page = tab.page;
   const generation = tab.generation;
@@ -51,7 +54,12 @@ export async function observe(
     const id = await document.world.library<number>(document.frameId, 'act', 'watch', [generation, ref]);
     await dispatch();
     const settling = document.world
-      .library<Watched>(document.frameId, 'act', 'settle', [id, SETTLE_MS])
+      .library<Watched>(document.frameId, 'act', 'settle', [
+        id,
+        SETTLE_MS,
+        // A key goes to the focused frame, which need not be this document; a pointer press to the target's.
+        press === 'pointer' ? DELIVERY_MS : 0,
+      ])
       // The document going away (a navigation) ends the watch: the navigation says what happened.
       .catch(() => navigation);
     const seen = await Promise.race([settling, navigation]);

@@ -71,8 +71,12 @@ export interface WorldAct {
    * onto the target of `ref` itself (a pressed button takes the focus) is not an effect.
    */
   watch(generation: number, ref: string | null): number;
-  /** What the watch `id` saw: resolves at the first change, or after `ms` with none. */
-  settle(id: number, ms: number): Promise<Watched>;
+  /**
+   * What the watch `id` saw: resolves at the first change, or `ms` after the press reached this
+   * document with none. A press into a frame of another process can reach it after the call that
+   * made it returned; up to `deliveryMs` is given for it to arrive before the `ms` start.
+   */
+  settle(id: number, ms: number, deliveryMs: number): Promise<Watched>;
 }
 
 export function installAct(dom: WorldDom, refs: WorldRefs): WorldAct {
@@ -184,6 +188,7 @@ export function installAct(dom: WorldDom, refs: WorldRefs): WorldAct {
     {
       observer: MutationObserver;
       seen: Watched & { wake?: () => void };
+      delivered: () => Promise<void>;
       stop: () => void;
       moved: () => boolean;
     }
@@ -356,21 +361,35 @@ export function installAct(dom: WorldDom, refs: WorldRefs): WorldAct {
         seen.submitted = true;
         wake();
       };
+      // The press itself arriving (trusted events only: the page cannot fake its arrival). Named
+      // here, not at module level: this function is sent to the page as its source text.
+      const PRESS_EVENTS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'keydown', 'keyup'];
+      let arrived = false;
+      let onArrival: (() => void) | undefined;
+      const onPress = (event: Event) => {
+        if (!event.isTrusted) return;
+        arrived = true;
+        onArrival?.();
+      };
+      const delivered = () =>
+        arrived ? Promise.resolve() : new Promise<void>((resolve) => (onArrival = resolve));
       addEventListener('focusin', onFocus, true);
       addEventListener('submit', onSubmit, true);
+      for (const type of PRESS_EVENTS) addEventListener(type, onPress, true);
       const stop = () => {
         observer.disconnect();
         removeEventListener('focusin', onFocus, true);
         removeEventListener('submit', onSubmit, true);
+        for (const type of PRESS_EVENTS) removeEventListener(type, onPress, true);
         watches.delete(id);
       };
-      watches.set(id, { observer, seen, stop, moved });
+      watches.set(id, { observer, seen, delivered, stop, moved });
       // A watch nobody settles (the call failed) ends on its own.
       setTimeout(stop, 30_000);
       return id;
     },
 
-    settle(id, ms) {
+    async settle(id, ms, deliveryMs) {
       const watch = watches.get(id);
       if (watch === undefined)
         return Promise.resolve({ mutated: false, focusMoved: false, submitted: false });
@@ -379,7 +398,16 @@ export function installAct(dom: WorldDom, refs: WorldRefs): WorldAct {
         watch.stop();
         return { mutated: seen.mutated, focusMoved: watch.moved(), submitted: seen.submitted };
       };
-      if (seen.mutated || seen.focusMoved || seen.submitted) return Promise.resolve(answer());
+      if (seen.mutated || seen.focusMoved || seen.submitted) return answer();
+      if (deliveryMs > 0) {
+        let waited: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          watch.delivered(),
+          new Promise<void>((resolve) => (waited = setTimeout(resolve, deliveryMs))),
+        ]);
+        clearTimeout(waited);
+        if (seen.mutated || seen.focusMoved || seen.submitted) return answer();
+      }
       return new Promise((resolve) => {
         const timer = setTimeout(() => resolve(answer()), ms);
         seen.wake = () => {

@@ -106,7 +106,7 @@ export async function act(
     case 'click': {
       const point = await aim(tab, located!);
       if ('reason' in point) return answer({ ...point, ...counts });
-      const seen = await observe(tab, located!.document, located!.ref, () => pressPointer(tab));
+      const seen = await observe(tab, located!.document, located!.ref, () => pressPointer(tab), 'pointer');
       return answer({ ...done, effect: seen.effect }, seen.popup);
     }
     case 'type':
@@ -114,7 +114,13 @@ export async function act(
     case 'key': {
       const document = located?.document ?? (await tab.perception.frames.main());
       if (located) await world(tab, located, 'focus', []);
-      const seen = await observe(tab, document, null, () => pressKey(tab, request.key, request.modifiers));
+      const seen = await observe(
+        tab,
+        document,
+        null,
+        () => pressKey(tab, request.key, request.modifiers),
+        'key',
+      );
       const defaultAction =
         request.key === 'Enter' && (seen.submitted || seen.effect === 'navigation-started')
           ? ('submit' as const)

@@ -306,6 +306,7 @@ function launchFailed(error: unknown): TokenError {
   return new TokenError('BROWSER_UNAVAILABLE', `Chromium did not start: ${firstLine(error)}`);
 }
 
-function firstLine(error: unknown): string {
+/** An error's first line, for a message that names what went wrong without a stack. */
+export function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown error';
 }

@@ -6,7 +6,7 @@
  */
 import type { BrowserContext, Page, Response } from 'playwright-core';
 import { type Disposable, type ProvidedTabState, TokenError, toDisposable } from '@vmark/sdk';
-import type { Posture } from '../engine/browser-engine.js';
+import { firstLine, type Posture } from '../engine/browser-engine.js';
 import { REFUSED_HEADER } from '../guard/guard-proxy.js';
 import {
   type NavigationOutcome,
@@ -249,8 +249,4 @@ async function outcomeOf(response: Response | null): Promise<NavigationOutcome> 
     };
   }
   return { kind: 'loaded', status: response?.status() ?? null };
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }

@@ -13,7 +13,7 @@ import {
   TokenError,
   type Workbench,
 } from '@vmark/sdk';
-import type { BrowserEngine, Posture } from '../engine/browser-engine.js';
+import { type BrowserEngine, firstLine, type Posture } from '../engine/browser-engine.js';
 import { TIMED_OUT, within } from '../time-bound.js';
 import { BrowserTab, type ClosedReason, tabClosedError } from './browser-tab.js';
 import { TabLease } from './tab-lease.js';
@@ -78,7 +78,9 @@ export class TabRegistry implements Disposable {
     // Before the first navigation: the console shim must be there when the page's scripts start.
     await tab.perception.console.install().catch(async (error: unknown) => {
       await page.close().catch(() => undefined);
-      throw error;
+      // Most often the browser died while the page was being made: say so as the engine does.
+      if (error instanceof TokenError) throw error;
+      throw new TokenError('BROWSER_UNAVAILABLE', `the browser could not open a tab: ${firstLine(error)}`);
     });
     tab.onClosed((reason) => this.#forget(tab, reason));
     tab.onChange(() => this.#provider.changed());
