@@ -126,7 +126,11 @@ export function checkMappedIntegrity(
     const region = regions[index];
     const at = region ? regionStarts[index]! : after.length;
     const end = region ? at + region.to - region.from : after.length;
-    if (at < afterCursor || end > after.length || (region && !sameRange(before, region.from, after, at, end))) {
+    if (
+      at < afterCursor ||
+      end > after.length ||
+      (region && !sameRange(before, region.from, after, at, end))
+    ) {
       return { check: 'structure', before: regions.length, after: regions.length, firstDifference: index };
     }
     const was = before.slice(beforeCursor, region ? region.from : before.length);
