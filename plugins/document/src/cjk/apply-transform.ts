@@ -1,5 +1,5 @@
 /** `document.transform`'s pure core: one of the three CJK rewrites over a whole document. */
-import { assertIntegrity } from './integrity.js';
+import { assertMappedIntegrity } from './integrity.js';
 import { cjkPunctuation, cjkSpacing, mayRewrite } from './narrow-transforms.js';
 import { formatCjkDocument } from './format-document.js';
 import { findProtectedRegions } from './protected-regions.js';
@@ -23,9 +23,9 @@ export function applyTransform(
 ): string {
   if (!isTransformKind(kind)) throw new Error(INVALID_KIND_MESSAGE);
   if (kind === 'cjk-format') {
-    const { text, regions } = formatCjkDocument(content, settings);
+    const { text, regions, regionStarts } = formatCjkDocument(content, settings);
     if (text === content) return content;
-    assertIntegrity(content, text, { skipReferenceSections: settings.skipReferenceSections }, regions);
+    assertMappedIntegrity(content, text, regions, regionStarts);
     return text;
   }
   const rewrite = kind === 'cjk-spacing' ? cjkSpacing : cjkPunctuation;

@@ -5,13 +5,15 @@
 import { findProtectedRegions } from './protected-regions.js';
 import type { ProtectedRegion } from './region-types.js';
 import { enabledRules, formatSegmentText } from './rules/apply-rules.js';
-import { rewriteSegments } from './segments.js';
+import { rewriteMapped } from './segments.js';
 import type { CjkFormattingSettings } from './settings.js';
 
 export interface CjkFormatResult {
   text: string;
   /** The input's protected regions (reused by the integrity check). */
   regions: ProtectedRegion[];
+  /** Where each of `regions` starts in `text`: the chunk map the integrity check compares by. */
+  regionStarts: Int32Array;
   /**
    * Segments whose rule chain had not settled after `MAX_RULE_PASSES` passes: formatted
    * as far as it went, but a second run may change them again. The original logged a
@@ -24,10 +26,10 @@ export function formatCjkDocument(content: string, settings: CjkFormattingSettin
   const regions = findProtectedRegions(content, { skipReferenceSections: settings.skipReferenceSections });
   const rules = enabledRules(settings);
   let unconvergedSegments = 0;
-  const text = rewriteSegments(content, regions, (segment) => {
+  const { text, regionStarts } = rewriteMapped(content, regions, (segment) => {
     const formatted = formatSegmentText(segment.text, segment, settings, rules);
     if (!formatted.converged) unconvergedSegments++;
     return formatted.text;
   });
-  return { text, regions, unconvergedSegments };
+  return { text, regions, regionStarts, unconvergedSegments };
 }

@@ -7,6 +7,7 @@ export { formatCjkDocument, type CjkFormatResult } from './format-document.js';
 export {
   assertIntegrity,
   checkIntegrity,
+  checkMappedIntegrity,
   CJK_INTEGRITY_MESSAGE,
   CjkIntegrityError,
   protectedTexts,

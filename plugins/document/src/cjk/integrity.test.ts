@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkIntegrity, CJK_INTEGRITY_MESSAGE, CjkIntegrityError, contentSkeleton } from './index.js';
-import { assertIntegrity } from './integrity.js';
+import { assertIntegrity, assertMappedIntegrity, checkMappedIntegrity } from './integrity.js';
+import { findProtectedRegions } from './protected-regions.js';
 
 describe('contentSkeleton', () => {
   it('keeps letters, digits and symbols, folds width, drops whitespace and punctuation', () => {
@@ -62,5 +63,37 @@ describe('checkIntegrity', () => {
     expect(() => assertIntegrity('甲', '乙')).toThrow(CjkIntegrityError);
     expect(() => assertIntegrity('甲', '乙')).toThrow(CJK_INTEGRITY_MESSAGE);
     expect(CJK_INTEGRITY_MESSAGE).toBe('cjk-format refused: the result did not match the input');
+  });
+});
+
+describe('checkMappedIntegrity', () => {
+  const before = '中文`a,b`很好.';
+  const regions = findProtectedRegions(before);
+  const starts = (after: string) =>
+    Int32Array.from(regions, (region) => after.indexOf(before.slice(region.from, region.to)));
+
+  it('accepts what the rules do, by the chunk map', () => {
+    const after = '中文 `a,b` 很好。';
+    expect(checkMappedIntegrity(before, after, regions, starts(after))).toBeNull();
+  });
+
+  it('refuses a region that is not where the map says, or a map of the wrong size', () => {
+    const after = '中文 `a,b` 很好。';
+    const shifted = starts(after).map((start) => start + 1);
+    expect(checkMappedIntegrity(before, after, regions, shifted)).toMatchObject({ check: 'structure' });
+    expect(checkMappedIntegrity(before, after, regions, [])).toMatchObject({ check: 'structure' });
+    expect(checkMappedIntegrity(before, '中文`a，b`很好.', regions, starts('中文`a,b`很好.'))).toMatchObject({
+      check: 'structure',
+      firstDifference: 0,
+    });
+  });
+
+  it('refuses a lost letter and throws the seed message', () => {
+    const after = '中 `a,b` 很好。';
+    expect(checkMappedIntegrity(before, after, regions, starts(after))).toMatchObject({
+      check: 'content',
+      firstDifference: 0,
+    });
+    expect(() => assertMappedIntegrity(before, after, regions, starts(after))).toThrow(CJK_INTEGRITY_MESSAGE);
   });
 });

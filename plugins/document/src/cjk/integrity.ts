@@ -100,6 +100,74 @@ export function checkIntegrity(
   return null;
 }
 
+/**
+ * The same two checks without parsing the output, for `cjk-format`'s own result:
+ * `regionStarts` (the chunk map of the rewrite, `rewriteMapped`) says where each input
+ * region was copied to, and each must be found there byte for byte, in order and not
+ * overlapping, with the text between them holding the input's letters. This refuses every
+ * change to a protected region and every lost, added or moved letter, at the cost of a
+ * comparison instead of a second Markdown parse. It does not look for markup the rules
+ * might have created in the prose (`a _ b _` → `a _b_`): the rules keep whitespace next
+ * to Markdown's sticky characters for that (`STICKY`), and the property tests hold them
+ * to the re-parsing `checkIntegrity` on random documents (ADR 51).
+ */
+export function checkMappedIntegrity(
+  before: string,
+  after: string,
+  regions: readonly ProtectedRegion[],
+  regionStarts: ArrayLike<number>,
+): IntegrityFailure | null {
+  if (regionStarts.length !== regions.length) {
+    return { check: 'structure', before: regions.length, after: regionStarts.length, firstDifference: 0 };
+  }
+  let beforeCursor = 0;
+  let afterCursor = 0;
+  for (let index = 0; index <= regions.length; index++) {
+    const region = regions[index];
+    const at = region ? regionStarts[index]! : after.length;
+    const end = region ? at + region.to - region.from : after.length;
+    if (
+      at < afterCursor ||
+      end > after.length ||
+      (region && !sameRange(before, region.from, after, at, end))
+    ) {
+      return { check: 'structure', before: regions.length, after: regions.length, firstDifference: index };
+    }
+    const was = before.slice(beforeCursor, region ? region.from : before.length);
+    const is = after.slice(afterCursor, at);
+    if (was !== is && !sameLetters(was, is)) {
+      return {
+        check: 'content',
+        before: contentSkeleton(was).length,
+        after: contentSkeleton(is).length,
+        firstDifference: index,
+      };
+    }
+    if (region) beforeCursor = region.to;
+    afterCursor = end;
+  }
+  return null;
+}
+
+/** Whether `after[at, end)` holds the same code units as `before` from `from`. */
+function sameRange(before: string, from: number, after: string, at: number, end: number): boolean {
+  for (let offset = 0; at + offset < end; offset++) {
+    if (before.charCodeAt(from + offset) !== after.charCodeAt(at + offset)) return false;
+  }
+  return true;
+}
+
+/** Throws `CjkIntegrityError` when `checkMappedIntegrity` finds a divergence. */
+export function assertMappedIntegrity(
+  before: string,
+  after: string,
+  regions: readonly ProtectedRegion[],
+  regionStarts: ArrayLike<number>,
+): void {
+  const failure = checkMappedIntegrity(before, after, regions, regionStarts);
+  if (failure) throw new CjkIntegrityError(failure);
+}
+
 /** Throws `CjkIntegrityError` when `checkIntegrity` finds a divergence. */
 export function assertIntegrity(
   before: string,

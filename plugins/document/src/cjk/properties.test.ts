@@ -1,10 +1,20 @@
 /**
  * Properties over generated documents: every transform is idempotent, and leaves the
- * protected regions byte-identical; `cjk-format` never refuses a generated document.
+ * protected regions byte-identical; `cjk-format` never refuses a generated document; the
+ * chunk-map integrity check `cjk-format` runs accepts only what the re-parsing check
+ * accepts, and refuses any changed byte of a protected region or changed letter.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyTransform, protectedTexts, TRANSFORM_KINDS } from './index.js';
+import {
+  applyTransform,
+  checkIntegrity,
+  checkMappedIntegrity,
+  DEFAULT_CJK_FORMATTING,
+  formatCjkDocument,
+  protectedTexts,
+  TRANSFORM_KINDS,
+} from './index.js';
 
 // Generators: Markdown documents mixing CJK and Latin prose, punctuation, quotations
 // and every construct the transforms must protect.
@@ -246,6 +256,60 @@ describe('cjk-format with any settings', () => {
         expect(applyTransform('cjk-format', once, settings)).toBe(once);
         const options = { skipReferenceSections: settings.skipReferenceSections };
         expect(protectedTexts(once, options)).toEqual(protectedTexts(input, options));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe('the chunk-map integrity check of cjk-format', () => {
+  it('accepts a result only when re-parsing the output accepts it too', () => {
+    fc.assert(
+      fc.property(markdownDocument, cjkSettings, (input, settings) => {
+        const { text, regions, regionStarts } = formatCjkDocument(input, settings);
+        const options = { skipReferenceSections: settings.skipReferenceSections };
+        expect(checkMappedIntegrity(input, text, regions, regionStarts)).toBeNull();
+        // Independent of the chunk map: the output parses to the same regions, and no markup was created.
+        expect(checkIntegrity(input, text, options)).toBeNull();
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('refuses any change to a byte of a protected region', () => {
+    fc.assert(
+      fc.property(markdownDocument, fc.nat(), fc.nat(), (input, pick, offset) => {
+        const { text, regions, regionStarts } = formatCjkDocument(input, DEFAULT_CJK_FORMATTING);
+        fc.pre(regions.length > 0);
+        const index = pick % regions.length;
+        const region = regions[index]!;
+        const at = regionStarts[index]! + (offset % (region.to - region.from));
+        const replaced = text.charCodeAt(at) === 0x78 ? 'y' : 'x';
+        const tampered = text.slice(0, at) + replaced + text.slice(at + 1);
+        expect(checkMappedIntegrity(input, tampered, regions, regionStarts)).toMatchObject({
+          check: 'structure',
+          firstDifference: index,
+        });
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('refuses a lost letter between the regions', () => {
+    fc.assert(
+      fc.property(markdownDocument, fc.nat(), (input, pick) => {
+        const { text, regions, regionStarts } = formatCjkDocument(input, DEFAULT_CJK_FORMATTING);
+        const letters = [...text.matchAll(/[\p{L}\p{N}]/gu)].filter(
+          ({ index }) =>
+            !regions.some(
+              (region, i) => index >= regionStarts[i]! && index < regionStarts[i]! + region.to - region.from,
+            ),
+        );
+        fc.pre(letters.length > 0);
+        const { index, 0: letter } = letters[pick % letters.length]!;
+        const tampered = text.slice(0, index) + text.slice(index + letter.length);
+        const shifted = regionStarts.map((start) => (start > index ? start - letter.length : start));
+        expect(checkMappedIntegrity(input, tampered, regions, shifted)).toMatchObject({ check: 'content' });
       }),
       { numRuns: RUNS },
     );

@@ -65,6 +65,13 @@ export function extractSegments(content: string, regions: readonly ProtectedRegi
   return segments;
 }
 
+/** A rebuilt document, and where each input region starts in it (the chunk map the integrity check reads). */
+export interface RewrittenDocument {
+  text: string;
+  /** `regionStarts[i]`: the offset in `text` of the copy of `regions[i]`. */
+  regionStarts: Int32Array;
+}
+
 /**
  * Rebuilds the document with each segment's text replaced by `rewrite(segment)`.
  * Built as one array join, so a megabyte document costs one copy, not one per segment.
@@ -74,17 +81,35 @@ export function rewriteSegments(
   regions: readonly ProtectedRegion[],
   rewrite: (segment: Segment) => string,
 ): string {
+  return rewriteMapped(content, regions, rewrite).text;
+}
+
+/** `rewriteSegments`, also telling where each region landed in the output. */
+export function rewriteMapped(
+  content: string,
+  regions: readonly ProtectedRegion[],
+  rewrite: (segment: Segment) => string,
+): RewrittenDocument {
   const parts: string[] = [];
+  const regionStarts = new Int32Array(regions.length);
   let changed = false;
   let cursor = 0;
+  // How much longer the output is than the input so far, and the next region to place.
+  let shift = 0;
+  let next = 0;
   for (const segment of extractSegments(content, regions)) {
+    for (; next < regions.length && regions[next]!.from < segment.to; next++) {
+      regionStarts[next] = regions[next]!.from + shift;
+    }
     if (segment.from > cursor) parts.push(content.slice(cursor, segment.from));
-    const next = rewrite(segment);
-    if (next !== segment.text) changed = true;
-    parts.push(next);
+    const text = rewrite(segment);
+    if (text !== segment.text) changed = true;
+    shift += text.length - segment.text.length;
+    parts.push(text);
     cursor = segment.to;
   }
-  if (!changed) return content;
+  for (; next < regions.length; next++) regionStarts[next] = regions[next]!.from + shift;
+  if (!changed) return { text: content, regionStarts };
   if (cursor < content.length) parts.push(content.slice(cursor));
-  return parts.join('');
+  return { text: parts.join(''), regionStarts };
 }
