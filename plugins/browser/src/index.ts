@@ -38,16 +38,16 @@ export default definePlugin({
       env,
     });
     const workbench = context.get(WorkbenchToken);
-    const registry = context.track(new TabRegistry(workbench, engine));
+    const approvals = context.get(ApprovalsToken);
+    const registry = context.track(new TabRegistry(workbench, engine, approvals));
     const navigator = new Navigator({
       registry,
       engine,
       resolver,
       settings,
-      approvals: context.get(ApprovalsToken),
+      approvals,
       gateOf: probeGate,
     });
-    const approvals = context.get(ApprovalsToken);
     const sessions = new BrowserSessions(new Keychain(context.get(HostInfoToken).home), approvals);
     const recorder = context.track(new WorkflowRecorder(approvals));
     const reader = new PageReader(openSiteExtractors(context));

@@ -61,7 +61,7 @@ export async function startRig(options: RigOptions): Promise<Rig> {
     idleMs: options.idleMs ?? 60_000,
     env,
   });
-  const registry = new TabRegistry(kit.host.workbench, engine);
+  const registry = new TabRegistry(kit.host.workbench, engine, kit.host.container.get(ApprovalsToken));
   const navigator = new Navigator({
     registry,
     engine,

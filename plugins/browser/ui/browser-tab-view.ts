@@ -47,11 +47,13 @@ function mount(root: HTMLElement, api: KindViewApi): () => void {
   form.append(address);
   const title = node('span', 'bt-title');
   const driver = node('span', 'bt-driver');
+  const ownTab = button('+', 'Open the address in a new tab of your own');
+  ownTab.classList.add('bt-own-tab');
   const handBack = button('Hand back to AI', 'Give this tab back to the AI');
   handBack.classList.add('bt-hand-back');
   handBack.hidden = true;
   const bar = node('div', 'bt-bar');
-  bar.append(back, forward, reload, form, title, driver, handBack);
+  bar.append(back, forward, reload, form, ownTab, title, driver, handBack);
   const error = node('p', 'bt-error');
   error.hidden = true;
   const stage = node('div', 'bt-stage');
@@ -90,12 +92,14 @@ function mount(root: HTMLElement, api: KindViewApi): () => void {
     root.dataset.driver = message.driver;
     root.dataset.loading = String(message.loading);
     driver.textContent =
-      message.driver === 'human'
-        ? 'You are driving'
-        : message.automationMode === 'ai-shared'
-          ? 'AI shared'
-          : 'AI sandbox';
-    handBack.hidden = message.driver !== 'human';
+      message.automationMode === 'human'
+        ? 'Your tab'
+        : message.driver === 'human'
+          ? 'You are driving'
+          : message.automationMode === 'ai-shared'
+            ? 'AI shared'
+            : 'AI sandbox';
+    handBack.hidden = message.driver !== 'human' || message.automationMode === 'human';
   };
 
   // Watched while shown: the editor unmounts a tab it hides, and a hidden page stops too.
@@ -175,6 +179,9 @@ function mount(root: HTMLElement, api: KindViewApi): () => void {
   forward.addEventListener('click', () => void ask('forward'));
   reload.addEventListener('click', () => void ask('reload'));
   handBack.addEventListener('click', () => void ask('handBack'));
+  ownTab.addEventListener('click', () => {
+    if (address.value.trim() !== '') void ask('openTab', { url: address.value });
+  });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (address.value.trim() !== '') void ask('navigate', { url: address.value });

@@ -1,5 +1,5 @@
 /**
- * One AI-owned browser tab: its page, what it reports in `session.get_state`, its
+ * One browser tab, the AI's or a person's own (`owner`): its page, what it reports in `session.get_state`, its
  * generation (bumped on every committed navigation of the main frame, same-document history
  * changes included, so that refs and approvals of the page before it lapse), and its
  * navigation tickets.
@@ -16,9 +16,12 @@ import {
 import { IsolatedWorld } from '../perception/isolated-world.js';
 import { PagePerception } from '../perception/page-perception.js';
 import { TIMED_OUT, within } from '../time-bound.js';
-import { urlForAgent } from '../url/redact.js';
+import { originForAgent, urlForAgent } from '../url/redact.js';
 
-export type AutomationMode = 'ai-sandbox' | 'ai-shared';
+export type AutomationMode = 'ai-sandbox' | 'ai-shared' | 'human';
+
+/** Who opened the tab: the AI (a tool), or the person at the editor (its address bar). */
+export type TabOwner = 'ai' | 'human';
 
 /** Why a tab is gone, for the calls that still name it. */
 export type ClosedReason = 'closed' | 'crashed' | 'browser-lost';
@@ -62,6 +65,7 @@ export class BrowserTab {
     readonly posture: Posture,
     readonly page: Page,
     readonly context: BrowserContext,
+    readonly owner: TabOwner = 'ai',
   ) {
     this.world = new IsolatedWorld(page);
     this.perception = new PagePerception(page, this.world, () => this.#generation);
@@ -112,6 +116,7 @@ export class BrowserTab {
   }
 
   get automationMode(): AutomationMode {
+    if (this.owner === 'human') return 'human';
     return this.posture === 'shared' ? 'ai-shared' : 'ai-sandbox';
   }
 
@@ -138,16 +143,22 @@ export class BrowserTab {
     for (const listener of [...this.#changeListeners]) listener();
   }
 
-  state(active: boolean): ProvidedTabState {
+  /**
+   * The tab in `session.get_state` (vmark-notes §2.1): a person's tab that no one attached shows
+   * neither its title nor more of its URL than the origin, and only a person's tab says `attached`.
+   */
+  state(active: boolean, attached: boolean): ProvidedTabState {
+    const hidden = this.owner === 'human' && !attached;
     return {
       id: this.id,
       kind: 'browser',
-      title: this.#title,
-      url: this.url,
+      ...(hidden ? {} : { title: this.#title }),
+      url: hidden ? originForAgent(this.page.url()) : this.url,
       active,
       loading: this.#loading,
       generation: this.#generation,
       automationMode: this.automationMode,
+      ...(this.owner === 'human' ? { attached } : {}),
     };
   }
 

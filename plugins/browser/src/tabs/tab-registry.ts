@@ -1,11 +1,13 @@
 /**
- * The AI's browser tabs: at most eight at once (`TAB_LIMIT`), ids from the workbench's one
+ * The browser tabs: the AI's, at most eight at once (`TAB_LIMIT`), and the person's own (opened
+ * from the editor's address bar, ADR 52; not counted), ids from the workbench's one
  * sequence (`tab-N`), listed in `session.get_state` with the document tabs. A call that names
  * no tab means the focused browser tab: the one opened or named last. A tab that went away
  * (closed, its renderer crashed, its browser lost) is remembered for a while, so a call that
  * still names it is told what happened instead of "unknown tab".
  */
 import {
+  type Approvals,
   type Disposable,
   type ProvidedTabLabel,
   type ProvidedTabState,
@@ -15,7 +17,8 @@ import {
 } from '@vmark/sdk';
 import { type BrowserEngine, firstLine, type Posture } from '../engine/browser-engine.js';
 import { TIMED_OUT, within } from '../time-bound.js';
-import { BrowserTab, type ClosedReason, tabClosedError } from './browser-tab.js';
+import { BrowserTab, type ClosedReason, type TabOwner, tabClosedError } from './browser-tab.js';
+import { TabAttachments } from './tab-attachment.js';
 import { TabLease } from './tab-lease.js';
 
 export const MAX_AI_TABS = 8;
@@ -36,11 +39,15 @@ export class TabRegistry implements Disposable {
   readonly #provider: TabProviderRegistration;
   /** Who drives each tab: the AI, or the person at the editor who took it over. */
   readonly lease = new TabLease();
+  /** Which of the person's own tabs the AI may read or act in, for whom (ADR 52). */
+  readonly attachments: TabAttachments;
 
   constructor(
     private readonly workbench: Workbench,
     private readonly engine: BrowserEngine,
+    approvals: Approvals,
   ) {
+    this.attachments = new TabAttachments(approvals);
     this.#provider = workbench.registerTabProvider({
       tabs: (label) => this.#states(label),
       label: (tabId) => this.#label(tabId),
@@ -55,17 +62,23 @@ export class TabRegistry implements Disposable {
     ];
   }
 
+  /** How many AI tabs are open (the person's own are not counted). */
   get size(): number {
-    return this.#tabs.size;
+    return this.#aiTabs().length;
+  }
+
+  #aiTabs(): BrowserTab[] {
+    return [...this.#tabs.values()].filter((tab) => tab.owner === 'ai');
   }
 
   /** @throws TokenError `TAB_LIMIT` when no other AI tab may open (checked before anyone is asked). */
   assertRoom(): void {
-    if (this.#tabs.size >= MAX_AI_TABS) {
+    const open = this.#aiTabs();
+    if (open.length >= MAX_AI_TABS) {
       throw new TokenError(
         'TAB_LIMIT',
         `at most ${MAX_AI_TABS} AI tabs may be open at once; close one (browser.close) before opening another`,
-        { limit: MAX_AI_TABS, open: [...this.#tabs.keys()] },
+        { limit: MAX_AI_TABS, open: open.map((tab) => tab.id) },
       );
     }
   }
@@ -73,8 +86,21 @@ export class TabRegistry implements Disposable {
   /** A new AI-owned tab (about:blank), focused; in a named profile if given. @throws TokenError `TAB_LIMIT`. */
   async open(posture: Posture, windowLabel: string, profile?: string): Promise<BrowserTab> {
     this.assertRoom();
+    return this.#add(posture, windowLabel, 'ai', profile);
+  }
+
+  /**
+   * A person's own tab (about:blank), opened from the editor: in the shared posture, the
+   * person's own cookie store (vmark-notes §3), never counted against the AI's limit. It does
+   * not take the AI's focus: a call that names no tab never means it.
+   */
+  async openHuman(windowLabel: string): Promise<BrowserTab> {
+    return this.#add('shared', windowLabel, 'human');
+  }
+
+  async #add(posture: Posture, windowLabel: string, owner: TabOwner, profile?: string): Promise<BrowserTab> {
     const { page, context } = await this.engine.newPage(posture, profile);
-    const tab = new BrowserTab(this.workbench.allocateTabId(), windowLabel, posture, page, context);
+    const tab = new BrowserTab(this.workbench.allocateTabId(), windowLabel, posture, page, context, owner);
     // Before the first navigation: the console shim must be there when the page's scripts start.
     await tab.perception.console.install().catch(async (error: unknown) => {
       await page.close().catch(() => undefined);
@@ -85,7 +111,7 @@ export class TabRegistry implements Disposable {
     tab.onClosed((reason) => this.#forget(tab, reason));
     tab.onChange(() => this.#provider.changed());
     this.#tabs.set(tab.id, tab);
-    this.#focused = tab.id;
+    if (owner === 'ai') this.#focused = tab.id;
     this.#provider.changed();
     return tab;
   }
@@ -132,6 +158,20 @@ export class TabRegistry implements Disposable {
   }
 
   /**
+   * The tab a call that only an AI tab takes means (close, navigate, wait, console), as `resolve`.
+   * @throws TokenError `TAB_NOT_AI_OWNED` for a person's own tab, besides `resolve`'s.
+   */
+  resolveAiOwned(tabId: string | undefined, action: string): BrowserTab {
+    const tab = this.resolve(tabId);
+    if (tab.owner === 'ai') return tab;
+    throw new TokenError(
+      'TAB_NOT_AI_OWNED',
+      `tab ${tab.id} is the user's own tab: ${action} takes an AI-owned tab (open one with browser open)`,
+      { tabId: tab.id },
+    );
+  }
+
+  /**
    * Closes a tab's page.
    * @throws TokenError `TAB_TEARDOWN_FAILED` when the page would not close, or the browser did
    *   not confirm it within CLOSE_DEADLINE_MS (the tab is then still listed until it does).
@@ -168,9 +208,10 @@ export class TabRegistry implements Disposable {
   #forget(tab: BrowserTab, reason: ClosedReason): void {
     this.#tabs.delete(tab.id);
     this.lease.forget(tab.id);
+    this.attachments.forget(tab.id);
     this.#gone.set(tab.id, reason);
     if (this.#gone.size > MAX_REMEMBERED) this.#gone.delete(this.#gone.keys().next().value!);
-    if (this.#focused === tab.id) this.#focused = [...this.#tabs.keys()].at(-1) ?? null;
+    if (this.#focused === tab.id) this.#focused = this.#aiTabs().at(-1)?.id ?? null;
     if (this.#tabs.size === 0) this.engine.idle();
     this.#provider.changed();
   }
@@ -178,11 +219,12 @@ export class TabRegistry implements Disposable {
   /** How the editor's tab strip shows a tab: its title (else its address), loading, who drives. */
   #label(tabId: string): ProvidedTabLabel {
     const tab = this.#tabs.get(tabId);
-    const driver = this.lease.isHumanDriving(tabId)
-      ? 'Human'
-      : tab?.automationMode === 'ai-shared'
-        ? 'AI shared'
-        : 'AI sandbox';
+    const driver =
+      tab?.owner === 'human' || this.lease.isHumanDriving(tabId)
+        ? 'Human'
+        : tab?.automationMode === 'ai-shared'
+          ? 'AI shared'
+          : 'AI sandbox';
     return {
       title: tab?.title || tab?.url || 'New tab',
       loading: tab?.loading ?? false,
@@ -194,6 +236,6 @@ export class TabRegistry implements Disposable {
   #states(windowLabel: string): ProvidedTabState[] {
     return [...this.#tabs.values()]
       .filter((tab) => tab.windowLabel === windowLabel && tab.closed === null)
-      .map((tab) => tab.state(tab.id === this.#focused));
+      .map((tab) => tab.state(tab.id === this.#focused, this.attachments.isAttached(tab)));
   }
 }

@@ -3,7 +3,7 @@
  * without changing it, so a client may approve it automatically. What it returns comes from the
  * page and is untrusted: never feed it back as a `browser` target unread.
  */
-import type { ToolDefinition } from '@vmark/sdk';
+import type { ToolCall, ToolDefinition } from '@vmark/sdk';
 import { defineAction, defineTool, z } from '@vmark/sdk';
 import type { BrowserSettings } from '../browser-settings.js';
 import { MAX_WAIT_MS } from '../navigation/navigation-result.js';
@@ -13,6 +13,7 @@ import { query } from '../perception/query.js';
 import { screenshot } from '../perception/screenshot.js';
 import { waitFor } from '../perception/wait-for.js';
 import type { PageReader } from '../reader/page-reader.js';
+import type { AttachmentUse } from '../tabs/tab-attachment.js';
 import type { TabRegistry } from '../tabs/tab-registry.js';
 import type { RunRegistry } from '../workflow/run-registry.js';
 import { tabArg, timeoutArg } from './browser-args.js';
@@ -34,9 +35,17 @@ const PAGE_DEADLINE_MS = 20_000;
 
 export function browserReadTool(services: BrowserReadToolServices): ToolDefinition {
   const { registry, navigator, settings, reader, runs } = services;
-  const tabFor = (tabId: string | undefined) => {
+  /** The tab a read looks at: a person's own tab only while they attached it for this client. */
+  const tabFor = async (tabId: string | undefined, call: ToolCall, use: AttachmentUse = 'read') => {
     settings.assertEnabled();
-    return registry.resolve(tabId);
+    const tab = registry.resolve(tabId);
+    await registry.attachments.use(tab, use, call);
+    return tab;
+  };
+  /** The tab of a read that only an AI tab takes (wait, console: vmark-notes §3.2). */
+  const aiTabFor = (tabId: string | undefined, action: string) => {
+    settings.assertEnabled();
+    return registry.resolveAiOwned(tabId, action);
   };
   return defineTool({
     name: 'browser_read',
@@ -64,23 +73,23 @@ export function browserReadTool(services: BrowserReadToolServices): ToolDefiniti
       read: defineAction({
         args: { tabId: tabArg() },
         truncationRecovery: BROWSER_READ_RECOVERY,
-        run: async ({ tabId }) => {
-          const tab = tabFor(tabId);
+        run: async ({ tabId }, call) => {
+          const tab = await tabFor(tabId, call);
           return withDeadline(tab.perception.read(tab.url), PAGE_DEADLINE_MS, 'read');
         },
       }),
       screenshot: defineAction({
         args: { tabId: tabArg() },
-        run: async ({ tabId }) => {
-          const tab = tabFor(tabId);
+        run: async ({ tabId }, call) => {
+          const tab = await tabFor(tabId, call);
           return withDeadline(screenshot(tab.world, tab.url), PAGE_DEADLINE_MS, 'screenshot');
         },
       }),
       query: defineAction({
         args: { tabId: tabArg(), selector: selectorArg(), fields: fieldsArg() },
         truncationRecovery: BROWSER_QUERY_RECOVERY,
-        run: async ({ tabId, selector, fields }) => {
-          const tab = tabFor(tabId);
+        run: async ({ tabId, selector, fields }, call) => {
+          const tab = await tabFor(tabId, call);
           return withDeadline(
             query(tab.perception, tab.generation, selector, fields ?? {}),
             PAGE_DEADLINE_MS,
@@ -93,14 +102,14 @@ export function browserReadTool(services: BrowserReadToolServices): ToolDefiniti
         truncationRecovery:
           'the page is too long to return whole in reader mode — read the part you need with browser_read query ' +
           '(a CSS selector such as "article" or "main h2") instead.',
-        run: async ({ tabId }) => {
-          return reader.extractTab(tabFor(tabId));
+        run: async ({ tabId }, call) => {
+          return reader.extractTab(await tabFor(tabId, call));
         },
       }),
       console: defineAction({
         args: { tabId: tabArg() },
         truncationRecovery: BROWSER_CONSOLE_RECOVERY,
-        run: async ({ tabId }) => consoleOutput(tabFor(tabId), false),
+        run: async ({ tabId }) => consoleOutput(aiTabFor(tabId, 'console'), false),
       }),
       wait: defineAction({
         args: {
@@ -114,13 +123,15 @@ export function browserReadTool(services: BrowserReadToolServices): ToolDefiniti
           timeoutMs: timeoutArg(),
         },
         run: async ({ tabId, navigationId, timeoutMs }) =>
-          navigator.wait(tabFor(tabId), navigationId, timeoutMs ?? MAX_WAIT_MS),
+          navigator.wait(aiTabFor(tabId, 'wait'), navigationId, timeoutMs ?? MAX_WAIT_MS),
       }),
       wait_for: defineAction({
         args: { tabId: tabArg(), ...waitForArgs(), timeoutMs: timeoutArg() },
-        run: async ({ tabId, timeoutMs, ...target }) => {
+        run: async ({ tabId, timeoutMs, ...target }, call) => {
           const wanted = waitTarget(target);
-          return waitFor(tabFor(tabId), wanted, timeoutMs ?? MAX_WAIT_MS);
+          // Watching the URL outlasts one read: "Allow once" does not cover it (vmark-notes §3.2).
+          const tab = await tabFor(tabId, call, wanted.kind === 'url' ? 'wait' : 'read');
+          return waitFor(tab, wanted, timeoutMs ?? MAX_WAIT_MS);
         },
       }),
       // Not gated by the browser setting: a run's state can always be read (vmark-notes §4.5).

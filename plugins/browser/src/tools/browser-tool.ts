@@ -2,7 +2,7 @@
  * `browser`: the half of the browser that changes something — pages, tabs, saved sessions
  * (vmark-notes §1.1, §3.1). Every URL it answers with is redacted (§3.3).
  */
-import type { Approvals, ToolDefinition, Workbench } from '@vmark/sdk';
+import type { Approvals, ToolCall, ToolDefinition, Workbench } from '@vmark/sdk';
 import { act } from '../acting/act.js';
 import { actArgs, actRequest } from '../acting/act-args.js';
 import { executeJs, scriptArg } from '../acting/execute-js.js';
@@ -39,6 +39,12 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
   const { workbench, registry, navigator, settings, sessions, approvals, runs, recorder } = services;
   /** New tabs open in the person's window, as a document opened by a tool does. */
   const windowLabel = () => workbench.state().find((w) => w.focused)?.label ?? 'main';
+  /** The tab an act-class call changes: a person's own tab only while they attached it for this client. */
+  const toChange = async (tabId: string | undefined, call: ToolCall) => {
+    const tab = registry.resolveToDrive(tabId);
+    await registry.attachments.use(tab, 'act', call);
+    return tab;
+  };
   return defineTool({
     name: 'browser',
     title: 'VMark Embedded Browser',
@@ -79,7 +85,7 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
         run: async ({ tabId, ...args }, call) => {
           settings.assertEnabled();
           const request = actRequest(args);
-          return act(registry.resolveToDrive(tabId), request, approvals, call);
+          return act(await toChange(tabId, call), request, approvals, call);
         },
       }),
       open: defineAction({
@@ -94,7 +100,8 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
         args: { tabId: tabArg(), url: urlArg(), timeoutMs: timeoutArg() },
         run: async ({ tabId, url, timeoutMs }, call) => {
           settings.assertEnabled();
-          return navigator.navigate(registry.resolveToDrive(tabId), url, timeoutMs ?? MAX_WAIT_MS, call);
+          const tab = registry.resolveAiOwned(tabId, 'navigate');
+          return navigator.navigate(registry.resolveToDrive(tab.id), url, timeoutMs ?? MAX_WAIT_MS, call);
         },
       }),
       close: defineAction({
@@ -111,7 +118,7 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
             // The schema keeps it optional (shared with the other actions); close itself needs one.
             throw new ArgumentError('close requires the `tabId` of an AI-owned tab');
           }
-          const tab = registry.resolve(tabId);
+          const tab = registry.resolveAiOwned(tabId, 'close');
           await registry.close(tab);
           return { tabId: tab.id, closed: true, destroyed: true };
         },
@@ -121,28 +128,28 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
         run: async ({ tabId, ...args }, call) => {
           settings.assertEnabled();
           const change = styleChange(args);
-          return styleTab(registry.resolveToDrive(tabId), change, approvals, call);
+          return styleTab(await toChange(tabId, call), change, approvals, call);
         },
       }),
       execute_js: defineAction({
         args: { tabId: tabArg(), script: scriptArg() },
         run: async ({ tabId, script }, call) => {
           settings.assertEnabled();
-          return executeJs(registry.resolveToDrive(tabId), script, approvals, call);
+          return executeJs(await toChange(tabId, call), script, approvals, call);
         },
       }),
       session_save: defineAction({
         args: { tabId: tabArg(), handle: handleArg('session_save') },
         run: async ({ tabId, handle }, call) => {
           settings.assertEnabled();
-          return sessions.save(registry.resolve(tabId), handle, call);
+          return sessions.save(registry.resolveAiOwned(tabId, 'session_save'), handle, call);
         },
       }),
       session_load: defineAction({
         args: { tabId: tabArg(), handle: handleArg('session_load') },
         run: async ({ tabId, handle }, call) => {
           settings.assertEnabled();
-          return sessions.load(registry.resolve(tabId), handle, call);
+          return sessions.load(registry.resolveAiOwned(tabId, 'session_load'), handle, call);
         },
       }),
       console_clear: defineAction({
@@ -150,7 +157,7 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
         truncationRecovery: BROWSER_CONSOLE_RECOVERY,
         run: async ({ tabId }) => {
           settings.assertEnabled();
-          return consoleOutput(registry.resolve(tabId), true);
+          return consoleOutput(registry.resolveAiOwned(tabId, 'console_clear'), true);
         },
       }),
       workflow_run: defineAction({
@@ -158,7 +165,7 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
         run: ({ tabId, source, inputs, allowRepeat, resumeRunId }, call) => {
           settings.assertEnabled();
           return runs.start(
-            () => registry.resolveToDrive(tabId),
+            () => registry.resolveToDrive(registry.resolveAiOwned(tabId, 'workflow_run').id),
             { source, inputs, allowRepeat, resumeRunId },
             call,
           );
@@ -173,7 +180,7 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
         args: { tabId: tabArg(), ...recordArgs() },
         run: async ({ tabId, recordOp, site }, call) => {
           settings.assertEnabled();
-          const tab = registry.resolve(tabId);
+          const tab = registry.resolveAiOwned(tabId, 'workflow_record');
           return recordOp === 'start' ? recorder.start(tab, site, call) : recorder.stop(tab, call);
         },
       }),

@@ -1,7 +1,7 @@
 /**
  * The host half of a browser tab's view in the editor (issue 17, ADR 49): its live picture and
  * page state (`watch` of the tab's id), and what the person does there — input, the address bar,
- * back, forward, reload, "Hand back to AI". The person's first input takes the tab over (the
+ * back, forward, reload, "Hand back to AI", and a new tab of the person's own (ADR 52). The person's first input takes the tab over (the
  * lease); the AI gets it back only when they hand it back. Every argument comes from the editor
  * page and is checked; a tab id names one of the AI's open tabs or nothing.
  */
@@ -54,11 +54,20 @@ export function browserViewProvider(services: BrowserViewServices): ViewProvider
     if (screencast === undefined) screencasts.set(tab, (screencast = new Screencast(tab)));
     return screencast;
   };
-  /** The tab the person acts on, taken over from the AI. */
+  /** The tab the person acts on, taken over from the AI (their own tab is theirs already). */
   const driven = (tabId: string) => {
     const tab = registry.peek(tabId);
-    registry.lease.takeOver(tab.id);
+    if (tab.owner === 'ai') registry.lease.takeOver(tab.id);
     return tab;
+  };
+  /** The address the person typed, checked as any page's target is. */
+  const allowedTarget = async (typed: string) => {
+    const target = addressOf(typed);
+    const verdict = await checkTarget(target, services.resolver, {
+      allowPrivateNetwork: services.settings.allowPrivateNetwork(),
+    });
+    if (!verdict.allowed) throw new ArgumentError(`that page may not be opened: ${verdict.reason}`);
+    return target;
   };
   return {
     kind: BROWSER_TAB_KIND,
@@ -73,14 +82,19 @@ export function browserViewProvider(services: BrowserViewServices): ViewProvider
       },
       navigate: async (params) => {
         const { tabId, url } = parsed(addressParams, params);
-        const target = addressOf(url);
-        const verdict = await checkTarget(target, services.resolver, {
-          allowPrivateNetwork: services.settings.allowPrivateNetwork(),
-        });
-        if (!verdict.allowed) throw new ArgumentError(`that page may not be opened: ${verdict.reason}`);
+        const target = await allowedTarget(url);
         // The ticket settles by itself; the view follows the page by its state and picture.
         driven(tabId).navigate(target);
         return {};
+      },
+      // The person opens a tab of their own beside this one (ADR 52): the AI sees it only as the seed allows.
+      openTab: async (params) => {
+        const { tabId, url } = parsed(addressParams, params);
+        const beside = registry.peek(tabId);
+        const target = await allowedTarget(url);
+        const tab = await registry.openHuman(beside.windowLabel);
+        tab.navigate(target);
+        return { tabId: tab.id };
       },
       back: (params) => history(driven(parsed(tabParams, params).tabId), 'back'),
       forward: (params) => history(driven(parsed(tabParams, params).tabId), 'forward'),

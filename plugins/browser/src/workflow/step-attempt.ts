@@ -165,7 +165,7 @@ async function action(run: WorkflowRun, step: WorkflowStep, services: StepServic
 async function loaded(run: WorkflowRun): Promise<void> {
   const { tab } = run;
   // Checked and listened for in one turn: the load cannot slip in between.
-  if (!tab.state(false).loading) return;
+  if (!tab.loading) return;
   await tab.page.waitForEvent('load', { timeout: MAX_WAIT_MS }).catch(() => undefined);
 }
 
