@@ -8,8 +8,9 @@
  *      and to the next frame; vmark in live preview and in source mode, and (vmark only) to the host's
  *      confirmation of the change coming back over the WebSocket.
  *   b. MCP write → render on the same document: an MCP client of the same host calls `document.write`
- *      with a one-line change; time until the page shows it. Peer: the same change through the bare
- *      editor's own `dispatch`.
+ *      with a one-line change; time until the page shows it, and (vmark only) until the host's
+ *      `doc.updates` with it reaches the page. Peer: the same change through the bare editor's own
+ *      `dispatch`.
  *   c. open a 10 MB document: from the click in the file tree to the editor showing its last line
  *      (scrolled to the end). Peer: fetch of the same file from a static server + a new EditorState,
  *      then the same scroll.
@@ -260,7 +261,7 @@ async function mcpWrites(page, mcp, text, { count, warmup }) {
   if (!tab) throw new Error('vmark: large.md is not open');
   let revision = tab.revision;
   const body = text.slice(markerLine(0).length);
-  const samples = { rendered: [], call: [] };
+  const samples = { rendered: [], call: [], heard: [] };
   for (let i = 1; i <= warmup + count; i++) {
     await page.evaluate((line) => window.__bench.arm(line), markerLine(i));
     const start = performance.timeOrigin + performance.now();
@@ -272,12 +273,19 @@ async function mcpWrites(page, mcp, text, { count, warmup }) {
     });
     const answered = performance.timeOrigin + performance.now();
     const shown = await page.evaluate(() => window.__bench.pending);
+    // The host's message with the change: what the page waited for, apart from drawing it.
+    const heard = await page.evaluate(() => window.__bench.updates.at(-1));
     revision = written.revision;
     if (i <= warmup) continue;
     samples.rendered.push(shown.origin + shown.frame - start);
     samples.call.push(answered - start);
+    samples.heard.push(shown.origin + heard - start);
   }
-  return { rendered: summarize(samples.rendered), call: summarize(samples.call) };
+  return {
+    rendered: summarize(samples.rendered),
+    call: summarize(samples.call),
+    heard: summarize(samples.heard),
+  };
 }
 
 async function peerDispatches(page, { count, warmup }) {
@@ -447,6 +455,7 @@ export async function runEditorLatencyBench({
         row('a. 10 MB: key → frame, source', hugeKeysVmark.frame, hugeKeysPeer.frame),
         row('a. 10 MB: key → host confirmed', hugeKeysVmark.confirm),
         row('b. write → frame (peer: dispatch)', writes.rendered, dispatches),
+        row('b. write → doc.updates at the page', writes.heard),
         row('b. document.write call', writes.call),
         row('c. open 10 MB → first line', opensVmark.first, opensPeer.first),
         row('c. open 10 MB → last line', opensVmark.end, opensPeer.end),
@@ -482,6 +491,7 @@ export async function runEditorLatencyBench({
         n: counts.writes,
         vmark: stat(writes.rendered),
         vmark_call: stat(writes.call),
+        vmark_heard: stat(writes.heard),
         peer_dispatch: stat(dispatches),
         ratio: round(ratio(writes.rendered.median, dispatches.median)),
       },

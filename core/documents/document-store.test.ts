@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -106,6 +107,87 @@ describe('a write to a buffer without unsaved changes', () => {
       }
       expect(store.get(id).content).toBe(text);
     }
+  });
+});
+
+/*
+ * ADR 55: the buffer takes a clean document's write before the save, unsaved, so that editors
+ * show it while the file is written; the save then marks it saved or says why not. Each
+ * interleaving below acts from the `documentWritten` tap, after the buffer was told and before
+ * the file was replaced.
+ */
+describe('a write told to the buffer before its save', () => {
+  /** Runs `inside` once, when the AI's write has reached the buffer; records what the tap saw. */
+  function whenTold(inside: () => void = () => undefined) {
+    const seen: { origin: string; content: string; dirty: boolean; onDisk: string }[] = [];
+    hooks.documentWritten.tap('test', ({ after, origin }) => {
+      seen.push({
+        origin: origin.kind,
+        content: after.content,
+        dirty: after.dirty,
+        onDisk: diskNow(),
+      });
+      if (origin.kind === 'mcp') inside();
+    });
+    return seen;
+  }
+  const diskNow = () => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return '<none>';
+    }
+  };
+
+  it('is in the buffer, unsaved, before the disk holds it; saved after', async () => {
+    const seen = whenTold();
+    const saved: boolean[] = [];
+    hooks.documentSaved.tap('test', ({ document }) => saved.push(document.dirty));
+    const { revision } = store.read(id, AI);
+    const outcome = await store.write(id, 'mine\n', { expectedRevision: revision, origin: AI, save: true });
+    expect(seen).toEqual([{ origin: 'mcp', content: 'mine\n', dirty: true, onDisk: 'base\n' }]);
+    expect(saved).toEqual([false]);
+    expect(outcome).toMatchObject({ saved: true });
+    expect(store.get(id)).toMatchObject({ content: 'mine\n', dirty: false, revision: outcome.revision });
+    expect(await disk()).toBe('mine\n');
+  });
+
+  it('stays in the buffer, unsaved, when the save then fails', async () => {
+    whenTold(() => rmSync(file));
+    const { revision } = store.read(id, AI);
+    const outcome = await store.write(id, 'mine\n', { expectedRevision: revision, origin: AI, save: true });
+    expect(outcome).toMatchObject({ saved: false, save_error: expect.stringContaining('deleted') });
+    expect(store.get(id)).toMatchObject({
+      content: 'mine\n',
+      dirty: true,
+      revision: outcome.revision,
+      conflict: { reason: 'deleted-on-disk' },
+    });
+    await expect(fs.stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('is taken back out when another program wrote the file inside the save: STALE, the disk’s text kept', async () => {
+    const seen = whenTold(() => writeFileSync(file, 'outside\n'));
+    const { revision } = store.read(id, AI);
+    const write = store.write(id, 'mine\n', { expectedRevision: revision, origin: AI, save: true });
+    await expect(write).rejects.toMatchObject({ code: 'STALE', details: { conflict: 'changed-on-disk' } });
+    expect(await disk()).toBe('outside\n');
+    expect(store.get(id)).toMatchObject({ content: 'outside\n', dirty: false });
+    // The editors were told of the write, then of the disk's text, in that order.
+    expect(seen.map((s) => [s.origin, s.content])).toEqual([
+      ['mcp', 'mine\n'],
+      ['disk', 'outside\n'],
+    ]);
+  });
+
+  it('is not told at all when the file had already changed', async () => {
+    const seen = whenTold();
+    const { revision } = store.read(id, AI);
+    await fs.appendFile(file, 'appended outside\n');
+    await expect(
+      store.write(id, 'mine\n', { expectedRevision: revision, origin: AI, save: true }),
+    ).rejects.toMatchObject({ code: 'STALE' });
+    expect(seen.map((s) => s.origin)).toEqual(['disk']);
   });
 });
 

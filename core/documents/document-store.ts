@@ -342,10 +342,13 @@ export class HostDocumentStore implements DocumentStore {
   }
 
   /**
-   * A write to a buffer without unsaved changes goes to disk first and into the buffer only
-   * once it is there. If the file changed on disk meanwhile, nothing of the write is kept:
-   * the buffer takes the file's text and the writer is told to read again (`STALE`), so it
-   * never replaces what it has not seen.
+   * A write to a buffer without unsaved changes. Its text is decided before the disk is touched,
+   * so the buffer takes it first, unsaved (ADR 55): editors show it while the file is written,
+   * and the save that follows marks it saved, or leaves it unsaved with the reason, as for a
+   * person's edit. If the file changed on disk, nothing of the write is kept: the buffer takes
+   * the file's text and the writer is told to read again (`STALE`), so it never replaces what
+   * it has not seen. A change seen before the write (one lstat) keeps the write out of the
+   * buffer altogether; one that lands between that look and the save takes it back out.
    */
   async #writeThrough(
     record: DocumentRecord,
@@ -355,18 +358,25 @@ export class HostDocumentStore implements DocumentStore {
     const content = await this.#proposeSave(record, proposed, options.origin);
     // What the host adds on saving may make the write what the document already holds.
     if (content === record.content) return { revision: record.revision, saved: true };
+    const expected = record.disk;
+    let shown = false;
+    const show = () => {
+      if (!shown) this.#applyEdit(record, content, options);
+      shown = true;
+    };
     let outcome;
     try {
       const target = await this.vault.resolve(record.filePath!);
-      outcome = await this.#replaceFile(record, target, content, record.disk);
+      if (!(await changedOnDisk(target, expected))) show();
+      outcome = await this.#replaceFile(record, target, content, expected);
     } catch (error) {
       // The file cannot be written (read-only, out of scope, busy): the change stays in the buffer.
-      this.#applyEdit(record, content, options);
+      show();
       return { revision: record.revision, saved: false, save_error: messageOf(error) };
     }
     if (outcome.kind === 'changed') {
       if (outcome.found === null) {
-        this.#applyEdit(record, content, options);
+        show();
         this.#conflictFound(record, 'deleted-on-disk', null);
         return { revision: record.revision, saved: false, save_error: CONFLICT_MESSAGES['deleted-on-disk'] };
       }
@@ -379,11 +389,9 @@ export class HostDocumentStore implements DocumentStore {
         { current_revision: record.revision, conflict: 'changed-on-disk' },
       );
     }
-    const before = snapshotOf(record);
-    this.#setContent(record, content);
+    show();
     record.edited = false;
     record.disk = outcome.disk;
-    this.hooks.documentWritten.call({ before, after: snapshotOf(record), origin: options.origin });
     this.hooks.documentSaved.call({ document: snapshotOf(record) });
     return { revision: record.revision, saved: true };
   }

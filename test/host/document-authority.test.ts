@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -206,5 +206,77 @@ describe('DocumentAuthority', () => {
     editor.catchUp();
     expect(await editor.push()).toBe(true);
     expect(store.get(documentId).content).toBe('EHi world\n');
+  });
+
+  describe('an AI write and save told to the editors before the disk holds it (ADR 55)', () => {
+    const file = () => store.get(documentId).filePath!;
+    /** Runs `inside` from the authority's first update: the editors were told, the save not done. */
+    function whenTold(inside: () => void): { dirty: boolean; onDisk: string }[] {
+      const seen: { dirty: boolean; onDisk: string }[] = [];
+      authority.onUpdates(() => {
+        if (seen.length > 0) return;
+        seen.push({ dirty: store.get(documentId).dirty, onDisk: readFileSync(file(), 'utf8') });
+        inside();
+      });
+      return seen;
+    }
+    const write = (content: string) =>
+      store.write(documentId, content, {
+        origin: AI,
+        save: true,
+        expectedRevision: store.get(documentId).revision,
+      });
+
+    it('is shown unsaved, then saved; keystrokes typed meanwhile are kept', async () => {
+      const editor = new Editor('a');
+      let typed: Promise<boolean> | undefined;
+      const seen = whenTold(() => {
+        editor.catchUp();
+        editor.type(0, 'typed ');
+        typed = editor.push();
+      });
+      expect(await write('AI: Hello world\n')).toMatchObject({ saved: true });
+      expect(seen).toEqual([{ dirty: true, onDisk: 'Hello world\n' }]);
+      expect(await typed).toBe(true);
+      expect(store.get(documentId)).toMatchObject({ content: 'typed AI: Hello world\n', dirty: true });
+      expect(await fs.readFile(file(), 'utf8')).toBe('AI: Hello world\n');
+    });
+
+    it('stays in the editors, unsaved, when the save fails after they were told', async () => {
+      const editor = new Editor('a');
+      whenTold(() => rmSync(file()));
+      expect(await write('AI: Hello world\n')).toMatchObject({ saved: false });
+      editor.catchUp();
+      expect(editor.text).toBe('AI: Hello world\n');
+      expect(store.get(documentId)).toMatchObject({
+        content: 'AI: Hello world\n',
+        dirty: true,
+        conflict: { reason: 'deleted-on-disk' },
+      });
+    });
+
+    it('is taken back out when another program writes inside the save; the person’s keystroke is kept', async () => {
+      const editor = new Editor('a');
+      let typed: Promise<boolean> | undefined;
+      whenTold(() => {
+        editor.catchUp();
+        editor.type(0, 'typed ');
+        typed = editor.push();
+        writeFileSync(file(), 'Outside: Hello world\n');
+      });
+      await expect(write('AI: Hello world\n')).rejects.toMatchObject({ code: 'STALE' });
+      expect(await fs.readFile(file(), 'utf8')).toBe('Outside: Hello world\n');
+      // The push waited behind the save and lost the race; the editor rebases over the disk's text.
+      expect(await typed).toBe(false);
+      editor.catchUp();
+      expect(await editor.push()).toBe(true);
+      editor.catchUp();
+      const text = store.get(documentId).content;
+      expect(text).toContain('typed ');
+      expect(text).toContain('Hello world\n');
+      expect(text).not.toContain('AI:');
+      expect(editor.text).toBe(text);
+      expect(await fs.readFile(file(), 'utf8')).toBe('Outside: Hello world\n');
+    });
   });
 });
