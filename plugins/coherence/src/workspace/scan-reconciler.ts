@@ -45,6 +45,11 @@ export class ScanReconciler {
       onAppended: indexing.recorded,
     });
     for (const move of scan.moves) this.#observedPaths.set(move.object, move.to);
+    // A move is remembered only while a walk still sees the object there, alone: once it is
+    // gone (or hidden, or duplicated) a new process, which knows only the ledger's path, could
+    // not know where it went, and both must answer alike.
+    for (const object of [...scan.absent.map((a) => a.object), ...scan.unverified, ...scan.held])
+      this.#observedPaths.delete(object);
     this.#lastHead = scan.head;
     if (scan.appended > 0) ledger = await this.ledger.read();
     this.#reconciled = { walk: walked, key: `${ledger.version}:${scan.head}` };
