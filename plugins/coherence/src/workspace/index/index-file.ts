@@ -15,7 +15,7 @@ export const INDEX_DIR = 'index';
 export const INDEX_FILE = 'coherence.json';
 const FORMAT = 'vmark-coherence-index';
 /** Bumped whenever the payload, or what the answers in it mean, changes: an older index is rebuilt. */
-export const INDEX_VERSION = 1;
+export const INDEX_VERSION = 2;
 const MAX_INDEX_BYTES = 512 * 1024 * 1024;
 
 export const indexPath = (vmarkDir: string): string => path.join(vmarkDir, INDEX_DIR, INDEX_FILE);
