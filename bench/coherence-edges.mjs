@@ -345,18 +345,25 @@ function rowsOf(answer) {
   );
 }
 
-async function timeMcpEdges(context, warmRuns, made) {
-  if (!existsSync(VMARK_CLI))
-    return { skipped: `${path.relative(REPO, VMARK_CLI)} is missing: run \`npm run build\`` };
-  await fs.rm(path.join(context.vault, '.vmark', 'index.db'), { force: true });
-  const t0 = performance.now();
-  const server = await connectStdio({
+/** `vmark mcp` on the vault, as an AI client starts it. */
+function startVmark(context) {
+  return connectStdio({
     name: 'vmark',
     command: process.execPath,
     args: [VMARK_CLI, 'mcp', '--workspace', context.vault],
     env: { VMARK_HOME: context.home },
     cwd: context.root,
   });
+}
+
+async function timeMcpEdges(context, warmRuns, made) {
+  if (!existsSync(VMARK_CLI))
+    return { skipped: `${path.relative(REPO, VMARK_CLI)} is missing: run \`npm run build\`` };
+  await fs.rm(path.join(context.vault, '.vmark', 'index.db'), { force: true });
+  // The first call below is the first ever: no on-disk index (ADR 46) left by anyone.
+  await fs.rm(path.join(context.vault, '.vmark', 'index'), { recursive: true, force: true });
+  const t0 = performance.now();
+  const server = await startVmark(context);
   try {
     const started = performance.now();
     const { tools } = await server.client.listTools();
@@ -399,11 +406,25 @@ async function timeMcpEdges(context, warmRuns, made) {
     const upstream = path.join(context.vault, docPath(0));
     const original = await fs.readFile(upstream, 'utf8');
     const afterEdit = [];
+    let lastRows = 0;
     for (let i = 0; i < 3; i++) {
       await fs.writeFile(upstream, `${original}\nedited ${i}\n`);
       const t = performance.now();
-      rowsOf(await callTool(server, 'coherence', args));
+      lastRows = rowsOf(await callTool(server, 'coherence', args)).length;
       afterEdit.push(performance.now() - t);
+    }
+    // A session lasts longer than this one: let the process write its on-disk index (ADR 46)
+    // of the last answer, as it does a second after answering (an earlier write may still land
+    // before that), before it is stopped.
+    const indexFile = path.join(context.vault, '.vmark', 'index', 'coherence.json');
+    const answeredAt = Date.now();
+    for (let i = 0; i < 100; i++) {
+      const written = await fs.stat(indexFile).then(
+        (s) => s.mtimeMs >= answeredAt + 900,
+        () => false,
+      );
+      if (written) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
     if (first.length !== made.open_edges)
       problems.push(
@@ -417,9 +438,37 @@ async function timeMcpEdges(context, warmRuns, made) {
       warm: summarize(warm),
       after_scratch: summarize(afterScratch),
       after_edit: summarize(afterEdit),
+      last_rows: lastRows,
       rows: first.length,
       answer_bytes: answerBytes,
       states,
+      problems,
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * The first call of a new process on a vault an earlier process answered for (and left its
+ * on-disk index, ADR 46): what every new AI session after the first meets.
+ */
+async function timeIndexedStart(context, expectedRows) {
+  if (!existsSync(VMARK_CLI)) return { skipped: 'no build' };
+  const server = await startVmark(context);
+  try {
+    await server.client.listTools();
+    const args = { action: 'edges', workspace_root: context.vault };
+    const t = performance.now();
+    const rows = rowsOf(await callTool(server, 'coherence', args));
+    const ms = performance.now() - t;
+    const problems =
+      rows.length === expectedRows
+        ? []
+        : [`the new process listed ${rows.length} edges; the one before it ${expectedRows}`];
+    return {
+      ms,
+      indexed: existsSync(path.join(context.vault, '.vmark', 'index', 'coherence.json')),
       problems,
     };
   } finally {
@@ -488,11 +537,18 @@ function report(result, log) {
   rows.push([PEER_NAME + ` (n=${git.n})`, fmtMs(git.median), fmtMs(git.p90), '1.00×']);
   if (mcp.skipped === undefined) {
     rows.push([
-      'coherence.edges cold (1st call, new process)',
+      'coherence.edges cold (1st call ever, no index)',
       fmtMs(mcp.cold),
       '',
       fmtRatio(ratio(mcp.cold, git.median)),
     ]);
+    if (mcp.indexed_start?.ms !== undefined)
+      rows.push([
+        `coherence.edges 1st call, new process, earlier one's index${mcp.indexed_start.indexed ? '' : ' (none found)'}`,
+        fmtMs(mcp.indexed_start.ms),
+        '',
+        fmtRatio(ratio(mcp.indexed_start.ms, git.median)),
+      ]);
     rows.push([
       `coherence.edges warm (n=${mcp.warm.n}, no changes)`,
       fmtMs(mcp.warm.median),
@@ -568,7 +624,8 @@ export async function runCoherenceEdgesBench({
     log(`  generated and committed in ${fmtMs(performance.now() - g0)}`);
     const git = await timeGitStatus(context.vault, gitRuns ?? (quick ? 5 : 15));
     const mcp = await timeMcpEdges(context, warmRuns ?? (quick ? 5 : 15), made);
-    const problems = [...(mcp.problems ?? [])];
+    if (mcp.skipped === undefined) mcp.indexed_start = await timeIndexedStart(context, mcp.last_rows);
+    const problems = [...(mcp.problems ?? []), ...(mcp.indexed_start?.problems ?? [])];
     const kernel = kernelTimes ? await timeKernel(context, quick ? 3 : 5) : undefined;
     const result = { made, git, mcp, kernelTimes: kernel };
     report(result, log);
@@ -588,6 +645,9 @@ export async function runCoherenceEdgesBench({
         rows: mcp.rows,
         answer_bytes: mcp.answer_bytes,
         cold_ratio: round(ratio(mcp.cold, git.median)),
+        indexed_start_ms: mcp.indexed_start?.ms === undefined ? null : round(mcp.indexed_start.ms),
+        indexed_start_ratio:
+          mcp.indexed_start?.ms === undefined ? null : round(ratio(mcp.indexed_start.ms, git.median)),
         warm_ratio: round(ratio(mcp.warm.median, git.median)),
       };
       summary.target = {

@@ -18,6 +18,8 @@ import { WorkspaceRegistry } from './workspace/workspace-registry.js';
 
 /** The running controller, so that deactivation can wait for captures under way. */
 let active: CaptureController | undefined;
+/** The workspaces, so that deactivation can write their pending on-disk indexes. */
+let open: WorkspaceRegistry | undefined;
 
 export default definePlugin({
   activate(context) {
@@ -25,7 +27,7 @@ export default definePlugin({
     const writerId = writerIdOnFirstUse(home);
     const vault = context.get(VaultToken);
     const grants = new GrantRecord(home);
-    const workspaces = context.track(new WorkspaceRegistry(vault, writerId, grants));
+    const workspaces = (open = context.track(new WorkspaceRegistry(vault, writerId, grants)));
     const capture = (active = new CaptureController(
       context.get(DocumentStoreToken),
       workspaces,
@@ -50,5 +52,7 @@ export default definePlugin({
   async deactivate() {
     await active?.settled();
     active = undefined;
+    await open?.flush();
+    open = undefined;
   },
 });

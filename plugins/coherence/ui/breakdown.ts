@@ -6,6 +6,10 @@
  */
 import type { PanelApi } from '@vmark/sdk';
 import type { BreakdownEdge, BreakdownView } from '../src/panel/breakdown-panel.js';
+import type { PanelProgress } from '../src/panel/load-progress.js';
+
+/** How often the page asks how far a load has come. */
+const PROGRESS_POLL_MS = 400;
 
 export function mount(root: HTMLElement, api: PanelApi): () => void {
   const summary = node('dl', 'coherence-summary');
@@ -27,12 +31,23 @@ export function mount(root: HTMLElement, api: PanelApi): () => void {
   const load = async () => {
     const mine = ++generation;
     refresh.disabled = true;
+    // A first index build of a large vault takes seconds: say how far it has come meanwhile.
+    const poll = setInterval(() => {
+      void api.request('progress').then(
+        (progress) => {
+          const p = progress as PanelProgress | null;
+          if (mine === generation && p !== null) note.textContent = `Indexing: ${p.message}…`;
+        },
+        () => undefined,
+      );
+    }, PROGRESS_POLL_MS);
     try {
       const view = (await api.request('load')) as BreakdownView;
       if (mine === generation) show(view);
     } catch (error) {
       if (mine === generation) note.textContent = `Could not load: ${messageOf(error)}`;
     } finally {
+      clearInterval(poll);
       if (mine === generation) refresh.disabled = false;
     }
   };

@@ -12,6 +12,7 @@ import { DELEGABLE_SCOPES, type DelegableScope } from '../delegation/grants.js';
 import { humanActorId } from '../delegation/human-actor.js';
 import { CoherenceWorkspace } from '../workspace/coherence-workspace.js';
 import { parseExpiry } from './expiry.js';
+import { progressLines } from './progress-lines.js';
 
 /** The command line `vmark coherence --help` shows and the parser accepts. */
 export const COHERENCE_COMMAND_LINE = defineCommandLine({
@@ -88,6 +89,7 @@ export function coherenceCommand(writer: () => Promise<string>, grants: GrantRec
             return await runVerb(verb, operands[0], values, workspace, io);
           } finally {
             workspace.dispose();
+            await workspace.flush();
           }
         } catch (error) {
           if (!(error instanceof GrantRecordError)) throw error;
@@ -160,7 +162,7 @@ async function runVerb(
       return 0;
     }
     case 'status': {
-      const status = await workspace.status();
+      const status = await workspace.status(progressLines((text) => io.err(text)));
       print(
         status,
         status.initialized
@@ -170,7 +172,7 @@ async function runVerb(
       return 0;
     }
     case 'edges': {
-      const rows = await workspace.edges();
+      const rows = await workspace.edges(progressLines((text) => io.err(text)));
       print(
         rows,
         rows

@@ -11,13 +11,14 @@
  * absent here authorizes nothing. Bounded: at most `MAX_RECORDED_GRANTS` per workspace, each
  * file at most `MAX_RECORD_BYTES`; anything beyond, or unreadable, authorizes nothing.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { errorCode, z } from '@vmark/sdk';
 import { isUuid } from '../kernel/identity/index.js';
 import { parseTime } from '../kernel/ledger/index.js';
+import { writeWhole } from '../files/write-whole.js';
 
 export const GRANTS_FOLDER = 'coherence-grants';
 export const MAX_RECORDED_GRANTS = 256;
@@ -182,27 +183,6 @@ async function readBounded(file: string): Promise<string> {
     return buffer.subarray(0, bytesRead).toString('utf8');
   } finally {
     await handle.close();
-  }
-}
-
-/** Writes `text` to a temporary file beside `file`, flushes it, and renames it over `file`. */
-async function writeWhole(file: string, text: string): Promise<void> {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o600);
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await rm(temp, { force: true });
-    throw error;
-  }
-  await handle.close();
-  try {
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
   }
 }
 

@@ -3,7 +3,8 @@
  * counts and its stale edges, read-only. Resolving an edge stays a person's act
  * (`vmark coherence` at a terminal), so the panel offers no actions.
  */
-import type { PanelProvider, Vault, Workbench } from '@vmark/sdk';
+import type { PanelProvider, ReportProgress, Vault, Workbench } from '@vmark/sdk';
+import { LoadProgress } from './load-progress.js';
 import type { CoherenceWorkspace } from '../workspace/coherence-workspace.js';
 import type { WorkspaceRegistry } from '../workspace/workspace-registry.js';
 
@@ -38,11 +39,20 @@ export interface BreakdownSources {
   readonly captured: () => Promise<void>;
 }
 
+/** `load` shows the breakdown; `progress` tells the page how far a long load (a first index build) has come. */
 export function breakdownPanel(sources: BreakdownSources): PanelProvider {
-  return { id: BREAKDOWN_PANEL_ID, load: () => loadBreakdown(sources) };
+  const loading = new LoadProgress();
+  return {
+    id: BREAKDOWN_PANEL_ID,
+    load: () => loading.during((report) => loadBreakdown(sources, report)),
+    actions: { progress: () => loading.latest },
+  };
 }
 
-export async function loadBreakdown(sources: BreakdownSources): Promise<BreakdownView> {
+export async function loadBreakdown(
+  sources: BreakdownSources,
+  progress?: ReportProgress,
+): Promise<BreakdownView> {
   await sources.captured();
   const workspace = await activeWorkspace(sources);
   if (workspace === null)
@@ -58,8 +68,8 @@ export async function loadBreakdown(sources: BreakdownSources): Promise<Breakdow
       edges: [],
     };
   // Edges first: listing them reconciles the files with the ledger, which the counts then reflect.
-  const edges = await workspace.edges();
-  const status = await workspace.status();
+  const edges = await workspace.edges(progress);
+  const status = await workspace.status(progress);
   return {
     workspace: workspace.root,
     initialized: status.initialized,

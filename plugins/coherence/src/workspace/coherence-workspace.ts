@@ -9,9 +9,8 @@ import type { CurrentClaimRow } from '../kernel/projection/index.js';
 import type { CaptureRequest } from '../capture/plan-capture.js';
 import type { GrantRecord } from '../delegation/grant-record.js';
 import type { ResolveReceipt, ResolveRequest } from '../resolution/resolve-edge.js';
-import { ObjectIndexCache } from './caches/object-index-cache.js';
-import { ProjectionCache } from './caches/projection-cache.js';
-import { RevisionGraphCache } from './caches/revision-graph-cache.js';
+import { LedgerState } from './caches/ledger-state.js';
+import { WorkspaceIndex } from './index/workspace-index.js';
 import { WorkspaceFiles } from './caches/workspace-files.js';
 import { CaptureBatcher } from './capture-batcher.js';
 import type { McpEdgeRow } from './edge-rows.js';
@@ -30,6 +29,7 @@ export class CoherenceWorkspace {
   readonly #captures: CaptureBatcher;
   readonly #delegations: WorkspaceDelegations;
   readonly #queue = new SerialQueue();
+  readonly #index: WorkspaceIndex;
 
   constructor(
     readonly root: string,
@@ -41,15 +41,22 @@ export class CoherenceWorkspace {
     const ledger = (this.#ledger = new WorkspaceLedger(root, writer, clock));
     this.vmarkDir = ledger.vmarkDir;
     const files = (this.#files = new WorkspaceFiles(root, ledger.vmarkDir));
-    const graphs = new RevisionGraphCache();
-    const scan = new ScanReconciler(ledger, files, new ObjectIndexCache(graphs));
-    this.#breakdown = new WorkspaceBreakdown(ledger, files, scan, new ProjectionCache(graphs, clock.now));
+    const derived = new LedgerState(clock.now);
+    ledger.onRead((read) => derived.follow(read));
+    const scan = new ScanReconciler(ledger, files, derived);
+    this.#index = new WorkspaceIndex(ledger, files, scan, clock.now);
+    this.#breakdown = new WorkspaceBreakdown(ledger, files, scan, derived, this.#index);
     this.#captures = new CaptureBatcher(ledger, files, scan, (task) => this.#exclusive(task));
     this.#delegations = new WorkspaceDelegations(ledger, grants);
   }
 
   dispose(): void {
     this.#files.dispose();
+  }
+
+  /** Writes the on-disk index of the last answer, if one is waiting (ADR 46). */
+  flush(): Promise<void> {
+    return this.#index.flush();
   }
 
   /** Runs `task` after every operation queued before it. */

@@ -2,7 +2,8 @@
 import type { ReportProgress } from '@vmark/sdk';
 import { breakdown, currentClaims, selectionFor, type CurrentClaimRow } from '../kernel/projection/index.js';
 import { digestOf } from '../kernel/scan/index.js';
-import type { ProjectionCache } from './caches/projection-cache.js';
+import type { LedgerState } from './caches/ledger-state.js';
+import type { WorkspaceIndex } from './index/workspace-index.js';
 import type { WorkspaceFiles } from './caches/workspace-files.js';
 import { edgeRows, type McpEdgeRow } from './edge-rows.js';
 import { IndexProgress } from './index-progress.js';
@@ -23,7 +24,8 @@ export class WorkspaceBreakdown {
     private readonly ledger: WorkspaceLedger,
     private readonly files: WorkspaceFiles,
     private readonly scan: ScanReconciler,
-    private readonly projections: ProjectionCache,
+    private readonly derived: LedgerState,
+    private readonly index: WorkspaceIndex,
   ) {}
 
   /** `progress` hears how far the walk and the ledger's reading have come (a first call reads every file). */
@@ -36,7 +38,7 @@ export class WorkspaceBreakdown {
       return { initialized: false, objects: ids.size, open_items: 0, quarantined: 0, writer };
     const ledger = await this.ledger.read(indexing.ledgerRead);
     const context = await defaultContext(vmarkDir);
-    const open = breakdown(this.projections.for(ledger, context)).filter(
+    const open = breakdown(this.derived.edges(ledger, context)).filter(
       (r) => selectionFor(context, r.downstream) === 'live',
     );
     return {
@@ -50,9 +52,14 @@ export class WorkspaceBreakdown {
 
   /** Reconciles the files with the ledger (which may append), then lists the breakdown; see `status` for `progress`. */
   async edges(progress?: ReportProgress): Promise<McpEdgeRow[]> {
-    const ledger = await this.scan.reconcile(new IndexProgress(progress));
+    const indexing = new IndexProgress(progress);
+    const indexed = await this.index.answer(indexing);
+    if (indexed !== null) return indexed;
+    const ledger = await this.scan.reconcile(indexing);
     const context = await defaultContext(this.ledger.vmarkDir);
-    return edgeRows(this.projections.for(ledger, context), this.scan.objectIndex(ledger), context);
+    const rows = edgeRows(this.derived.edges(ledger, context), this.scan.objectIndex(ledger), context);
+    this.index.remember(rows, context, this.derived.until);
+    return rows;
   }
 
   async claims(): Promise<readonly CurrentClaimRow[]> {

@@ -9,6 +9,7 @@ import {
   type EntryFactory,
   type LedgerEntry,
   type LedgerTailRead,
+  type SegmentMark,
 } from '../kernel/ledger/index.js';
 
 const VMARK_DIR = '.vmark';
@@ -23,6 +24,7 @@ export const systemClock: Clock = { now: () => new Date(), newId: () => uuidv7()
 export class WorkspaceLedger {
   readonly vmarkDir: string;
   readonly #tail: LedgerTail;
+  readonly #readers: ((read: LedgerTailRead) => void)[] = [];
 
   constructor(
     readonly root: string,
@@ -48,8 +50,20 @@ export class WorkspaceLedger {
   }
 
   /** The whole ledger, reading only what was appended since the last call. */
-  read(onSegment?: (done: number, total: number) => void): Promise<LedgerTailRead> {
-    return this.#tail.refresh(onSegment);
+  async read(onSegment?: (done: number, total: number) => void): Promise<LedgerTailRead> {
+    const read = await this.#tail.refresh(onSegment);
+    for (const listener of this.#readers) listener(read);
+    return read;
+  }
+
+  /** Calls `listener` with every read, so that what is derived from the ledger can follow each append. */
+  onRead(listener: (read: LedgerTailRead) => void): void {
+    this.#readers.push(listener);
+  }
+
+  /** Where the last read stopped in each segment. */
+  marks(): SegmentMark[] {
+    return this.#tail.marks();
   }
 
   /** Appends to this writer's segment, creating `.vmark/` on the workspace's first entry. */

@@ -15,6 +15,7 @@ export interface WorkspaceFileRef {
 export class WorkspaceRegistry implements Disposable {
   // Promises, so two first calls at once share one workspace (and its queue).
   readonly #workspaces = new Map<string, Promise<CoherenceWorkspace>>();
+  #flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly vault: Pick<Vault, 'roots'>,
@@ -39,15 +40,34 @@ export class WorkspaceRegistry implements Disposable {
     return { workspace: await this.#get(root), path: relative };
   }
 
+  /** Writes every workspace's pending on-disk index (those `dispose` let go of included). */
+  async flush(): Promise<void> {
+    await this.#flushing;
+    await Promise.all(
+      [...this.#workspaces.values()].map((w) =>
+        w.then(
+          (workspace) => workspace.flush(),
+          () => undefined,
+        ),
+      ),
+    );
+  }
+
   /** Stops every workspace's file watching (those still starting stop as they start). */
   dispose(): void {
     const all = [...this.#workspaces.values()];
     this.#workspaces.clear();
-    for (const workspace of all)
-      void workspace.then(
-        (w) => w.dispose(),
-        () => undefined,
-      );
+    this.#flushing = Promise.all(
+      all.map((workspace) =>
+        workspace.then(
+          (w) => {
+            w.dispose();
+            return w.flush();
+          },
+          () => undefined,
+        ),
+      ),
+    ).then(() => undefined);
   }
 
   #get(root: string): Promise<CoherenceWorkspace> {

@@ -7,3 +7,4 @@ export * from './read-ledger.js';
 export * from './append-entry.js';
 export * from './init-layout.js';
 export * from './ledger-tail.js';
+export * from './segment-marks.js';

@@ -163,7 +163,12 @@ export class EntryMerge {
    * The ordered entries. The same array as last time when nothing changed it, else a new one
    * (a list handed out earlier is never mutated).
    */
-  materialize(): { readonly entries: LedgerEntry[]; readonly changed: boolean } {
+  materialize(): {
+    readonly entries: LedgerEntry[];
+    readonly changed: boolean;
+    /** Set when the new list is the previous one with these entries after it (an append). */
+    readonly appended?: readonly LedgerEntry[];
+  } {
     const added = this.added.sort(compareKept);
     this.added = [];
     const last = this.sorted[this.sorted.length - 1];
@@ -172,9 +177,10 @@ export class EntryMerge {
       if (first === undefined) return { entries: this.list, changed: false };
       // The common case of an append: everything new sorts after everything listed.
       if (last === undefined || compareKept(last, first) < 0) {
+        const appended = added.map((k) => k.entry);
         this.sorted = this.sorted.concat(added);
-        this.list = this.list.concat(added.map((k) => k.entry));
-        return { entries: this.list, changed: true };
+        this.list = this.list.concat(appended);
+        return { entries: this.list, changed: true, appended };
       }
     }
     this.moved = false;

@@ -70,6 +70,11 @@ async function check(tail: LedgerTail, previous: LedgerTailRead | null): Promise
     expect(read.version).toBe(same ? previous.version : previous.version + 1);
     if (same) expect(read.entries).toBe(previous.entries);
   }
+  // An append is told as such only when it is one: the previous list, then these entries.
+  if (read.appended !== undefined) {
+    expect(read.appended.after).toBe(previous?.version);
+    expect([...(previous?.entries ?? []), ...read.appended.entries]).toEqual(read.entries);
+  }
   return read;
 }
 
@@ -81,6 +86,7 @@ describe('LedgerTail', () => {
     await appendEntry(vmark, WRITER_A, entry(WRITER_A, 1, 1, 1, 0));
     const one = await check(tail, empty);
     expect(one.version).toBe(2);
+    expect(one.appended?.entries).toHaveLength(1);
     expect(tail.current).toBe(one);
   });
 

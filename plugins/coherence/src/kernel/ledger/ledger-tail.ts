@@ -10,10 +10,12 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { errorCode, SerialQueue } from '@vmark/sdk';
+import type { LedgerEntry } from './entry.js';
 import { EntryMerge, listSegments, parseSegmentLines } from './ledger-merge.js';
 import { quarantineLines, type QuarantinedLine } from './quarantine.js';
 import type { LedgerRead, ReadLedgerOptions } from './read-ledger.js';
-import { ledgerDir } from './segments.js';
+import { markTail, type SegmentMark } from './segment-marks.js';
+import { compareNames, ledgerDir } from './segments.js';
 
 export interface LedgerTailRead extends LedgerRead {
   /**
@@ -22,6 +24,11 @@ export interface LedgerTailRead extends LedgerRead {
    * first refresh. While it is unchanged, `entries` is the very same array: never mutate it.
    */
   readonly version: number;
+  /**
+   * Set when this read's entries are those of version `after` with `entries` after them (the
+   * common case of an append), so that derived data can be grown instead of made anew.
+   */
+  readonly appended?: { readonly after: number; readonly entries: readonly LedgerEntry[] };
 }
 
 /** Bytes before the parsed offset compared on each growth, to notice a rewritten file. */
@@ -48,6 +55,7 @@ interface SegmentState {
 interface Pass extends LedgerRead {
   /** Whether the merge's list differs from its previous one. */
   readonly changed: boolean;
+  readonly appended?: readonly LedgerEntry[];
 }
 
 /** Thrown inside a refresh when only a full read can tell what the ledger holds now. */
@@ -81,6 +89,19 @@ export class LedgerTail {
     return this.queue.run(() => this.refreshNow(onSegment));
   }
 
+  /** Where the last refresh stopped in each segment, in name order (see `segmentsMatch`). */
+  marks(): SegmentMark[] {
+    return [...this.segments]
+      .sort(([a], [b]) => compareNames(a, b))
+      .map(([name, state]) => ({
+        name,
+        size: Number(state.size),
+        parsed: state.parsed,
+        tailLength: state.tail.length,
+        tail: markTail(state.tail),
+      }));
+  }
+
   /** Forgets everything: the next refresh reads the whole ledger (its version still moves on only on change). */
   reset(): void {
     this.segments = new Map();
@@ -111,10 +132,27 @@ export class LedgerTail {
         ? entries.length !== previous.entries.length ||
           !entries.every((entry, i) => isDeepStrictEqual(entry, previous.entries[i]))
         : pass.changed);
+    const after = this.version;
     if (changed) this.version += 1;
     else entries = previous.entries;
     const { quarantined, futureFormat, segments } = pass;
-    const read: LedgerTailRead = { entries, quarantined, futureFormat, segments, version: this.version };
+    const appended =
+      // The length check covers a merge reset by a failed refresh: its list started over.
+      changed &&
+      !reread &&
+      previous !== null &&
+      pass.appended !== undefined &&
+      entries.length === previous.entries.length + pass.appended.length
+        ? { after, entries: pass.appended }
+        : undefined;
+    const read: LedgerTailRead = {
+      entries,
+      quarantined,
+      futureFormat,
+      segments,
+      version: this.version,
+      ...(appended && { appended }),
+    };
     this.last = read;
     return read;
   }
@@ -142,8 +180,8 @@ export class LedgerTail {
       quarantined += state.quarantined;
       futureFormat += state.futureFormat;
     }
-    const { entries, changed } = this.merge.materialize();
-    return { entries, changed, quarantined, futureFormat, segments: names };
+    const { entries, changed, appended } = this.merge.materialize();
+    return { entries, changed, quarantined, futureFormat, segments: names, ...(appended && { appended }) };
   }
 
   /** Parses what `name` gained since the last refresh; returns its new malformed lines. */

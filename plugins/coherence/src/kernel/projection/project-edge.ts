@@ -6,7 +6,7 @@
 import { compareEntries, compareInstants, isKind, parseTime, type LedgerEntry } from '../ledger/index.js';
 import { buildClaimStore, claimsFingerprint } from './claims.js';
 import { selectionFor, type ResolvedContext } from './contexts.js';
-import { buildRevisionGraph, normUuid, type RevisionGraph } from './revision-graph.js';
+import { buildRevisionGraph, normUuid, type ProducedRevision, type RevisionGraph } from './revision-graph.js';
 
 export const EDGE_STATES = [
   'fresh',
@@ -110,73 +110,190 @@ export function projectEdges(
   graph: RevisionGraph = buildRevisionGraph(entries),
 ): readonly EdgeRow[] {
   const ordered = [...entries].sort(compareEntries);
-  const fingerprint = claimsFingerprint(buildClaimStore(ordered), context.visibleClaims);
-  const contextId = normUuid(context.id);
+  const projection = new EdgeProjection(
+    context,
+    now,
+    graph,
+    claimsFingerprint(buildClaimStore(ordered), context.visibleClaims),
+  );
+  projection.append(ordered);
+  return projection.rows();
+}
 
-  const resolutions = new Map<string, Resolution[]>();
-  const waiverCount = new Map<string, number>();
-  const checks = new Map<string, Check[]>();
-  for (const entry of ordered) {
-    if (isKind(entry, 'ratification') || isKind(entry, 'waiver')) {
-      const key = edgeKey(entry.body.edge.txf, entry.body.edge.input);
-      push(resolutions, key, {
-        entry,
-        kind: entry.kind,
-        resolvedAgainst: entry.body.resolved_against,
-        expires: entry.body.expires ?? null,
-      });
-      if (entry.kind === 'waiver') waiverCount.set(key, (waiverCount.get(key) ?? 0) + 1);
-    } else if (isKind(entry, 'check-result')) {
-      const b = entry.body;
-      // A result is live only under the exact (context, claims feed) snapshot it was made
-      // in; anything else is history and is never consulted.
-      if (normUuid(b.context) !== contextId || b.claims_fingerprint !== fingerprint) continue;
-      push(checks, edgeKey(b.edge.txf, b.edge.input), {
-        entry,
-        pinned: b.pinned,
-        checkedAgainst: b.checked_against,
-        verdict: b.verdict,
-      });
+/** Whether entries hold a claim, which may change the fingerprint an `EdgeProjection` was made under. */
+export function changesClaims(entries: readonly LedgerEntry[]): boolean {
+  return entries.some((e) => isKind(e, 'claim'));
+}
+
+/** What an edge's row is made from, kept so that the row can be projected again. */
+interface EdgeSource {
+  readonly key: string;
+  readonly txf: string;
+  readonly input: number;
+  readonly upstream: string;
+  readonly pinned: string;
+  readonly kind: string;
+  readonly confidence: string;
+  readonly out: ProducedRevision;
+}
+
+/**
+ * The projection kept up to date entry by entry (issue 18): entries are appended in ledger
+ * order, after every entry appended before them, and only the rows they can change are
+ * projected again — those whose upstream or downstream gained a revision, and those a new
+ * resolution or check names. `projectEdges` is this fed every entry at once, so the two
+ * cannot drift apart.
+ */
+export class EdgeProjection {
+  readonly #contextId: string;
+  readonly #sources: EdgeSource[] = [];
+  #rows: EdgeRow[] = [];
+  /** Row indexes by the object at either end, and by edge key. */
+  readonly #byObject = new Map<string, number[]>();
+  readonly #byKey = new Map<string, number[]>();
+  readonly #resolutions = new Map<string, Resolution[]>();
+  readonly #waiverCount = new Map<string, number>();
+  readonly #checks = new Map<string, Check[]>();
+  /** Every waiver's expiry in epoch ms (those with none or a malformed one left out). */
+  readonly #expiries: number[] = [];
+  #listed: readonly EdgeRow[] | undefined;
+
+  /** `graph` must already hold every transformation appended (it is shared, e.g. with an object index). */
+  constructor(
+    readonly context: ResolvedContext,
+    private now: Date,
+    private readonly graph: RevisionGraph,
+    /** The claims fingerprint of the ledger the entries come from, in `context`. */
+    readonly fingerprint: string,
+  ) {
+    this.#contextId = normUuid(context.id);
+  }
+
+  /**
+   * Adds entries sorting after all added so far. Claims are not looked at: the caller projects
+   * anew when one arrives (`changesClaims`), since it changes what every check is judged under.
+   */
+  append(entries: readonly LedgerEntry[], now: Date = this.now): void {
+    // Until the first waiver in force runs out, rows projected earlier stand at `now` too.
+    const expired = now.getTime() >= this.until;
+    this.now = now;
+    const dirtyObjects = new Set<string>();
+    const dirty = new Set<number>();
+    const touchKey = (key: string) => {
+      for (const i of this.#byKey.get(key) ?? []) dirty.add(i);
+    };
+    for (const entry of entries) {
+      if (isKind(entry, 'ratification') || isKind(entry, 'waiver')) {
+        const key = edgeKey(entry.body.edge.txf, entry.body.edge.input);
+        const expires = entry.body.expires ?? null;
+        push(this.#resolutions, key, {
+          entry,
+          kind: entry.kind,
+          resolvedAgainst: entry.body.resolved_against,
+          expires,
+        });
+        if (entry.kind === 'waiver') {
+          this.#waiverCount.set(key, (this.#waiverCount.get(key) ?? 0) + 1);
+          const at = expires === null ? undefined : parseTime(expires)?.epochMs;
+          if (at !== undefined) this.#expiries.push(at);
+        }
+        touchKey(key);
+      } else if (isKind(entry, 'check-result')) {
+        const b = entry.body;
+        // A result is live only under the exact (context, claims feed) snapshot it was made
+        // in; anything else is history and is never consulted.
+        if (normUuid(b.context) !== this.#contextId || b.claims_fingerprint !== this.fingerprint) continue;
+        const key = edgeKey(b.edge.txf, b.edge.input);
+        push(this.#checks, key, {
+          entry,
+          pinned: b.pinned,
+          checkedAgainst: b.checked_against,
+          verdict: b.verdict,
+        });
+        touchKey(key);
+      } else if (isKind(entry, 'transformation')) {
+        for (const out of entry.body.outputs) dirtyObjects.add(normUuid(out.object));
+        const [out] = this.graph.producedBy(entry.id);
+        if (!out) continue;
+        entry.body.inputs.forEach((input, index) => {
+          if (input.role !== 'direct') return;
+          const i = this.#sources.length;
+          const source: EdgeSource = {
+            key: edgeKey(entry.id, index),
+            txf: normUuid(entry.id),
+            input: index,
+            upstream: normUuid(input.object),
+            pinned: input.revision,
+            kind: input.kind ?? 'dependency',
+            confidence: entry.body.confidence,
+            out,
+          };
+          this.#sources.push(source);
+          push(this.#byObject, source.upstream, i);
+          if (out.object !== source.upstream) push(this.#byObject, out.object, i);
+          push(this.#byKey, source.key, i);
+          dirty.add(i);
+        });
+      }
     }
+    if (expired) {
+      this.reproject(now);
+      return;
+    }
+    for (const object of dirtyObjects) for (const i of this.#byObject.get(object) ?? []) dirty.add(i);
+    if (dirty.size === 0) return;
+    // Internal rows only: what `rows()` handed out is a copy.
+    for (const i of dirty) this.#rows[i] = this.#project(this.#sources[i] as EdgeSource);
+    this.#listed = undefined;
   }
 
-  const rows: EdgeRow[] = [];
-  for (const entry of ordered) {
-    if (!isKind(entry, 'transformation')) continue;
-    const [out] = graph.producedBy(entry.id);
-    if (!out) continue;
-    const downstreamResolved = resolveObject(graph, context, out.object);
-    const live = 'single' in downstreamResolved && downstreamResolved.single === out.revision;
-    entry.body.inputs.forEach((input, index) => {
-      if (input.role !== 'direct') return;
-      const key = edgeKey(entry.id, index);
-      const kind = input.kind ?? 'dependency';
-      const state = edgeState({
-        upstream: normUuid(input.object),
-        pinned: input.revision,
-        kind,
-        graph,
-        context,
-        resolutions: resolutions.get(key) ?? [],
-        checks: checks.get(key) ?? [],
-        now,
-      });
-      rows.push({
-        txf: normUuid(entry.id),
-        input: index,
-        upstream: normUuid(input.object),
-        pinned: input.revision,
-        downstream: out.object,
-        downstream_rev: out.revision,
-        state,
-        kind,
-        confidence: entry.body.confidence,
-        prior_waivers: waiverCount.get(key) ?? 0,
-        live,
-      });
-    });
+  /** Every row projected again at `now` (a waiver may have run out since). */
+  reproject(now: Date): void {
+    this.now = now;
+    this.#rows = this.#sources.map((s) => this.#project(s));
+    this.#listed = undefined;
   }
-  return rows;
+
+  /** When the first waiver still in force at the projection's time runs out, in epoch ms. */
+  get until(): number {
+    const now = this.now.getTime();
+    let next = Infinity;
+    for (const at of this.#expiries) if (at > now && at < next) next = at;
+    return next;
+  }
+
+  /** The rows in ledger order then input order; a new array after each change, never mutated. */
+  rows(): readonly EdgeRow[] {
+    return (this.#listed ??= this.#rows.slice());
+  }
+
+  #project(s: EdgeSource): EdgeRow {
+    const downstreamResolved = resolveObject(this.graph, this.context, s.out.object);
+    const live = 'single' in downstreamResolved && downstreamResolved.single === s.out.revision;
+    const state = edgeState({
+      upstream: s.upstream,
+      pinned: s.pinned,
+      kind: s.kind,
+      graph: this.graph,
+      context: this.context,
+      resolutions: this.#resolutions.get(s.key) ?? [],
+      checks: this.#checks.get(s.key) ?? [],
+      now: this.now,
+    });
+    return {
+      txf: s.txf,
+      input: s.input,
+      upstream: s.upstream,
+      pinned: s.pinned,
+      downstream: s.out.object,
+      downstream_rev: s.out.revision,
+      state,
+      kind: s.kind,
+      confidence: s.confidence,
+      prior_waivers: this.#waiverCount.get(s.key) ?? 0,
+      live,
+    };
+  }
 }
 
 interface EdgeFacts {

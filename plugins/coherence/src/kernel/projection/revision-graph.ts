@@ -28,44 +28,70 @@ export interface RevisionGraph {
 export const normUuid = (id: string): string => id.toLowerCase();
 
 export function buildRevisionGraph(entries: readonly LedgerEntry[]): RevisionGraph {
-  const parents = new Map<string, Map<string, readonly string[]>>();
-  const nonHeads = new Map<string, Set<string>>();
-  const produced = new Map<string, ProducedRevision[]>();
-  for (const entry of [...entries].sort(compareEntries)) {
-    if (!isKind(entry, 'transformation')) continue;
+  const graph = new RevisionGraphBuilder();
+  for (const entry of [...entries].sort(compareEntries)) graph.add(entry);
+  return graph;
+}
+
+/**
+ * The revision DAG grown entry by entry, fed in ledger order (an incremental reader adds what
+ * was appended): the same graph `buildRevisionGraph` makes of all the entries at once.
+ */
+export class RevisionGraphBuilder implements RevisionGraph {
+  readonly #parents = new Map<string, Map<string, readonly string[]>>();
+  readonly #nonHeads = new Map<string, Set<string>>();
+  readonly #produced = new Map<string, ProducedRevision[]>();
+  // Asked once per edge end: worked out once per object, until the object gains a revision.
+  readonly #headsOf = new Map<string, readonly string[]>();
+
+  /** Adds a transformation's outputs (other kinds add nothing); returns the objects it touched. */
+  add(entry: LedgerEntry): readonly string[] {
+    if (!isKind(entry, 'transformation')) return [];
     const outs: ProducedRevision[] = [];
     for (const out of entry.body.outputs) {
       const object = normUuid(out.object);
-      let named = nonHeads.get(object);
-      if (!named) nonHeads.set(object, (named = new Set<string>()));
+      let named = this.#nonHeads.get(object);
+      if (!named) this.#nonHeads.set(object, (named = new Set<string>()));
       for (const p of out.parents) named.add(p);
-      let revs = parents.get(object);
-      if (!revs) parents.set(object, (revs = new Map<string, readonly string[]>()));
+      let revs = this.#parents.get(object);
+      if (!revs) this.#parents.set(object, (revs = new Map<string, readonly string[]>()));
       // The first record of a revision wins, so replaying an entry changes nothing (as the
       // original's `or_insert`); a revision id already commits to its parents anyway.
       if (!revs.has(out.revision)) revs.set(out.revision, [...out.parents]);
+      this.#headsOf.delete(object);
       outs.push({ object, revision: out.revision });
     }
     const txf = normUuid(entry.id);
-    if (!produced.has(txf)) produced.set(txf, outs);
+    if (!this.#produced.has(txf)) this.#produced.set(txf, outs);
+    return outs.map((o) => o.object);
   }
 
-  // Asked once per edge end: worked out once per object.
-  const headsOf = new Map<string, readonly string[]>();
-  const heads = (object: string): readonly string[] => {
+  revisions(object: string): readonly string[] {
+    return [...(this.#parents.get(normUuid(object))?.keys() ?? [])].sort();
+  }
+
+  has(object: string, revision: string): boolean {
+    return this.#parents.get(normUuid(object))?.has(revision) ?? false;
+  }
+
+  parentsOf(object: string, revision: string): readonly string[] | undefined {
+    return this.#parents.get(normUuid(object))?.get(revision);
+  }
+
+  heads(object: string): readonly string[] {
     const key = normUuid(object);
-    let found = headsOf.get(key);
+    let found = this.#headsOf.get(key);
     if (found === undefined) {
-      const named = nonHeads.get(key) ?? new Set<string>();
-      found = [...(parents.get(key)?.keys() ?? [])].filter((r) => !named.has(r)).sort();
-      headsOf.set(key, found);
+      const named = this.#nonHeads.get(key) ?? new Set<string>();
+      found = [...(this.#parents.get(key)?.keys() ?? [])].filter((r) => !named.has(r)).sort();
+      this.#headsOf.set(key, found);
     }
     return found;
-  };
+  }
 
-  const isStrictAncestor = (object: string, ancestor: string, descendant: string): boolean => {
+  isStrictAncestor(object: string, ancestor: string, descendant: string): boolean {
     if (ancestor === descendant) return false;
-    const revs = parents.get(normUuid(object));
+    const revs = this.#parents.get(normUuid(object));
     if (!revs) return false;
     // BFS bounded by the object's revision count: each revision is queued at most once.
     const seen = new Set<string>([descendant]);
@@ -82,14 +108,9 @@ export function buildRevisionGraph(entries: readonly LedgerEntry[]): RevisionGra
       }
     }
     return false;
-  };
+  }
 
-  return {
-    revisions: (object) => [...(parents.get(normUuid(object))?.keys() ?? [])].sort(),
-    has: (object, revision) => parents.get(normUuid(object))?.has(revision) ?? false,
-    parentsOf: (object, revision) => parents.get(normUuid(object))?.get(revision),
-    heads,
-    isStrictAncestor,
-    producedBy: (txf) => produced.get(normUuid(txf)) ?? [],
-  };
+  producedBy(txf: string): readonly ProducedRevision[] {
+    return this.#produced.get(normUuid(txf)) ?? [];
+  }
 }

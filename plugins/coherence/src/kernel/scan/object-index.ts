@@ -40,42 +40,74 @@ export function buildObjectIndex(
 ): ObjectIndex {
   const ordered = [...entries].sort(compareEntries);
   const graph = options.graph ?? buildRevisionGraph(ordered);
-  const registered = new Map<string, { path: string; schema: string | null }>();
-  // The content hash of each recorded revision; as in the graph, the first record wins.
-  const hashes = new Map<string, Map<string, string>>();
-  const ids = new Set<string>();
+  const builder = new ObjectIndexBuilder(graph);
+  builder.append(ordered);
+  return builder.index(options.observedPaths);
+}
 
-  for (const entry of ordered) {
-    if (isKind(entry, 'object-registered')) {
-      const object = normUuid(entry.body.object);
-      ids.add(object);
-      registered.set(object, { path: entry.body.path, schema: entry.body.schema ?? null });
-    } else if (isKind(entry, 'transformation')) {
-      for (const out of entry.body.outputs) {
-        const object = normUuid(out.object);
-        ids.add(object);
-        let revs = hashes.get(object);
-        if (!revs) hashes.set(object, (revs = new Map<string, string>()));
-        if (!revs.has(out.revision)) revs.set(out.revision, out.content_hash);
+/**
+ * The object index grown entry by entry, fed in ledger order (what an incremental reader
+ * appended): only the objects an appended entry names are worked out again. `graph` must
+ * already hold every transformation appended (it is shared with the projection).
+ */
+export class ObjectIndexBuilder {
+  readonly #registered = new Map<string, { path: string; schema: string | null }>();
+  // The content hash of each recorded revision; as in the graph, the first record wins.
+  readonly #hashes = new Map<string, Map<string, string>>();
+  /** Each object as the ledger alone says (no observed paths), in object id order. */
+  #known = new Map<string, KnownObject>();
+
+  constructor(private readonly graph: RevisionGraph) {}
+
+  append(entries: readonly LedgerEntry[]): void {
+    const touched = new Set<string>();
+    for (const entry of entries) {
+      if (isKind(entry, 'object-registered')) {
+        const object = normUuid(entry.body.object);
+        touched.add(object);
+        this.#registered.set(object, { path: entry.body.path, schema: entry.body.schema ?? null });
+      } else if (isKind(entry, 'transformation')) {
+        for (const out of entry.body.outputs) {
+          const object = normUuid(out.object);
+          touched.add(object);
+          let revs = this.#hashes.get(object);
+          if (!revs) this.#hashes.set(object, (revs = new Map<string, string>()));
+          if (!revs.has(out.revision)) revs.set(out.revision, out.content_hash);
+        }
       }
     }
+    let added = false;
+    for (const object of touched) {
+      added ||= !this.#known.has(object);
+      this.#known.set(object, this.#derive(object));
+    }
+    // A new object joins in id order, as a full build lists them.
+    if (added) this.#known = new Map([...this.#known].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
 
-  const index = new Map<string, KnownObject>();
-  for (const object of [...ids].sort()) {
-    const reg = registered.get(object);
-    const heads = graph.heads(object).flatMap((revision): KnownHead[] => {
-      const contentHash = hashes.get(object)?.get(revision);
+  /** The index, with the paths a caller observed since (moves) laid over the ledger's. */
+  index(observedPaths?: ReadonlyMap<string, string>): ObjectIndex {
+    const index = new Map(this.#known);
+    for (const [object, path] of observedPaths ?? []) {
+      const known = index.get(object);
+      if (known !== undefined) index.set(object, { ...known, path });
+    }
+    return index;
+  }
+
+  #derive(object: string): KnownObject {
+    const reg = this.#registered.get(object);
+    const hashes = this.#hashes.get(object);
+    const heads = this.graph.heads(object).flatMap((revision): KnownHead[] => {
+      const contentHash = hashes?.get(revision);
       return contentHash === undefined ? [] : [{ revision, contentHash }];
     });
-    const observed = options.observedPaths?.get(object);
-    index.set(object, {
+    return {
       object,
-      path: observed ?? reg?.path ?? null,
+      path: reg?.path ?? null,
       schema: reg?.schema ?? null,
       heads,
-      contentHashes: new Set(hashes.get(object)?.values()),
-    });
+      contentHashes: new Set(hashes?.values()),
+    };
   }
-  return index;
 }

@@ -5,9 +5,9 @@
  * reported and skipped. The walk uses an explicit stack, so directory depth costs heap, not
  * call stack, and the number of files read is bounded.
  */
-import { constants, lstatSync, type BigIntStats } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { constants, lstatSync, readdirSync, type BigIntStats } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { join, sep } from 'node:path';
 import { digestFile, type FileDigest } from './file-digest.js';
 import { errorCode } from '@vmark/sdk';
 
@@ -120,6 +120,20 @@ const matches = (a: Signature, b: BigIntStats): boolean =>
   a.ctimeNs === b.ctimeNs &&
   a.dev === b.dev;
 
+/**
+ * One remembered file as kept on disk: path, dev, ino, size, mtime ns, ctime ns (decimal
+ * strings), then the digest (`[id, schema, contentHash]`) or null for a file with no identity.
+ */
+export type SavedWalkEntry = readonly [
+  path: string,
+  dev: string,
+  ino: string,
+  size: string,
+  mtimeNs: string,
+  ctimeNs: string,
+  digest: readonly [id: string, schema: string | null, contentHash: string] | null,
+];
+
 /** Per-path stat signatures and digests of the files a walk read (see `WalkOptions.cache`). */
 export class WalkCache {
   /** The root the entries belong to; another root starts the cache over. */
@@ -139,6 +153,39 @@ export class WalkCache {
 
   clear(): void {
     this.files = new Map();
+  }
+
+  /** What the cache holds for `root` (nothing when it holds another's), to keep on disk (ADR 46). */
+  saved(root: string): SavedWalkEntry[] {
+    if (this.root !== root) return [];
+    return [...this.files].map(([path, { signature: s, digest }]) => [
+      path,
+      String(s.dev),
+      String(s.ino),
+      String(s.size),
+      String(s.mtimeNs),
+      String(s.ctimeNs),
+      digest === null ? null : [digest.id, digest.schema, digest.contentHash],
+    ]);
+  }
+
+  /** Starts over for `root` with entries kept on disk; the caller has checked where they came from. */
+  restore(root: string, entries: readonly SavedWalkEntry[]): void {
+    this.clear();
+    this.root = root;
+    for (const [path, dev, ino, size, mtimeNs, ctimeNs, digest] of entries) {
+      const signature = {
+        dev: BigInt(dev),
+        ino: BigInt(ino),
+        size: BigInt(size),
+        mtimeNs: BigInt(mtimeNs),
+        ctimeNs: BigInt(ctimeNs),
+      };
+      this.files.set(path, {
+        signature,
+        digest: digest === null ? null : { id: digest[0], schema: digest[1], contentHash: digest[2] },
+      });
+    }
   }
 
   /** @internal Binds the cache to `root`, clearing it when it held another. */
@@ -245,6 +292,8 @@ async function linksToDirectory(abs: string): Promise<boolean> {
 
 /** Files lstat()ed between two turns of the event loop when checking signatures. */
 const SIGNATURE_BATCH = 1024;
+/** Folders listed between two turns of the event loop. */
+const LISTING_BATCH = 64;
 
 /**
  * The remembered digest of a file whose signature is unchanged, else undefined. Synchronous on
@@ -284,13 +333,17 @@ export async function walkWorkspace(root: string, options: WalkOptions = {}): Pr
 
   // Relative directory paths still to list; '' is the root.
   const stack: string[] = [''];
+  let listed = 0;
   let truncated = false;
   while (stack.length > 0 && !truncated) {
     const dirRel = stack.pop() ?? '';
     const dirAbs = dirRel === '' ? root : join(root, ...dirRel.split('/'));
+    // Synchronous, as the signature sweep below and for the same reason: through the thread
+    // pool each listing costs several times the call (20,000 files in 530 folders).
+    if (++listed % LISTING_BATCH === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     let entries;
     try {
-      entries = await readdir(dirAbs, { withFileTypes: true });
+      entries = readdirSync(dirAbs, { withFileTypes: true });
     } catch (error) {
       // The root itself must be listable; below it a vanished or locked folder is a finding.
       if (dirRel === '') throw error;
@@ -346,7 +399,7 @@ export async function walkWorkspace(root: string, options: WalkOptions = {}): Pr
     for (let i = 0; i < candidates.length; i++) {
       if (i > 0 && i % SIGNATURE_BATCH === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const rel = candidates[i] as string;
-      const digest = cachedDigest(cache, join(root, rel), rel, maxFileBytes);
+      const digest = cachedDigest(cache, sep === '/' ? `${root}/${rel}` : join(root, rel), rel, maxFileBytes);
       if (digest === undefined) {
         toRead.push(rel);
       } else {

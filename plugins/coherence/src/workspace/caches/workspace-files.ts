@@ -1,4 +1,4 @@
-import { WalkCache, walkWorkspace, type WalkResult } from '../../kernel/scan/index.js';
+import { WalkCache, walkWorkspace, type SavedWalkEntry, type WalkResult } from '../../kernel/scan/index.js';
 import { ChangeMonitor } from '../change-monitor.js';
 import { IndexProgress } from '../index-progress.js';
 
@@ -26,6 +26,21 @@ export class WorkspaceFiles {
       onProgress: indexing.filesRead,
     });
     return this.#lastWalk;
+  }
+
+  /** The last walk, if any. */
+  get last(): WalkResult | undefined {
+    return this.#lastWalk;
+  }
+
+  /** The stat signatures and digests remembered, to keep in the on-disk index. */
+  savedCache(): SavedWalkEntry[] {
+    return this.#walkCache.saved(this.root);
+  }
+
+  /** Signatures read back from a sound index of this workspace (before any walk of this process). */
+  restoreCache(entries: readonly SavedWalkEntry[]): void {
+    if (this.#walkCache.size === 0) this.#walkCache.restore(this.root, entries);
   }
 
   dispose(): void {
