@@ -31,11 +31,16 @@ function positionBonus(text: string, index: number): number {
   return 0;
 }
 
-/** The best alignment's score of `query` in `text`, or `null` when the query's characters are not all in it, in order. */
-export function fuzzyScore(query: string, text: string): number | null {
+/** Two rows of the alignment table, reused across calls: a keystroke scores thousands of paths. */
+let rows = [new Float64Array(256), new Float64Array(256)] as const;
+
+/**
+ * The best alignment's score of `query` in `text`, or `null` when the query's characters are not
+ * all in it, in order. `lower` is `text` lower-cased, for a caller that keeps it (an index).
+ */
+export function fuzzyScore(query: string, text: string, lower = text.toLowerCase()): number | null {
   const q = query.replaceAll(' ', '').toLowerCase();
   if (q.length === 0) return 0;
-  const lower = text.toLowerCase();
   // Cheap refusal first: most candidates of a vault do not hold the query at all.
   let at = -1;
   for (const c of q) {
@@ -43,27 +48,31 @@ export function fuzzyScore(query: string, text: string): number | null {
     if (at === -1) return null;
   }
   const n = text.length;
-  let previous = new Float64Array(n).fill(-Infinity);
+  if (rows[0].length < n) rows = [new Float64Array(n * 2), new Float64Array(n * 2)];
+  let [previous, current] = rows;
   for (let j = 0; j < n; j++) {
-    if (lower[j] === q[0]) previous[j] = MATCH + positionBonus(text, j) - j * LEADING_GAP_PER_CHAR;
+    previous[j] = lower[j] === q[0] ? MATCH + positionBonus(text, j) - j * LEADING_GAP_PER_CHAR : -Infinity;
   }
   for (let i = 1; i < q.length; i++) {
-    const current = new Float64Array(n).fill(-Infinity);
+    const c = q[i];
     // A gap of g = j - k - 1 ≥ 1 characters costs GAP_OPEN + GAP_EXTEND·(g - 1): linear in k, so the
     // best earlier match is kept as a running maximum of previous[k] + GAP_EXTEND·k.
     let bestWithGap = -Infinity;
-    for (let j = i; j < n; j++) {
+    for (let j = 0; j < n; j++) {
       if (j >= 2) bestWithGap = Math.max(bestWithGap, (previous[j - 2] ?? -Infinity) + GAP_EXTEND * (j - 2));
-      if (lower[j] !== q[i]) continue;
+      if (j < i || lower[j] !== c) {
+        current[j] = -Infinity;
+        continue;
+      }
       const consecutive = (previous[j - 1] ?? -Infinity) + CONSECUTIVE;
       const gapped = bestWithGap - GAP_EXTEND * (j - 2) - GAP_OPEN;
       const best = Math.max(consecutive, gapped);
-      if (best > -Infinity) current[j] = best + MATCH + positionBonus(text, j);
+      current[j] = best > -Infinity ? best + MATCH + positionBonus(text, j) : -Infinity;
     }
-    previous = current;
+    [previous, current] = [current, previous];
   }
   let score = -Infinity;
-  for (const s of previous) score = Math.max(score, s);
+  for (let j = 0; j < n; j++) score = Math.max(score, previous[j] ?? -Infinity);
   return score === -Infinity ? null : score;
 }
 
@@ -75,6 +84,7 @@ export interface Ranked<T> {
 /**
  * The `limit` best of `items` for `query`, best first. The recent ones (most recent first) come
  * before all others that match; an empty query lists the recent ones, then the rest in order.
+ * `lowerOf` gives an item's text lower-cased, when the caller keeps that.
  */
 export function rankMatches<T>(
   query: string,
@@ -82,11 +92,12 @@ export function rankMatches<T>(
   textOf: (item: T) => string,
   recent: readonly T[],
   limit: number,
+  lowerOf: (item: T) => string = (item) => textOf(item).toLowerCase(),
 ): Ranked<T>[] {
   const recency = new Map(recent.map((item, i) => [item, recent.length - i]));
   const ranked: Ranked<T>[] = [];
   for (const item of items) {
-    const score = fuzzyScore(query, textOf(item));
+    const score = fuzzyScore(query, textOf(item), lowerOf(item));
     if (score !== null) ranked.push({ item, score });
   }
   ranked.sort((a, b) => {
