@@ -94,17 +94,17 @@ export function rankMatches<T>(
   limit: number,
   lowerOf: (item: T) => string = (item) => textOf(item).toLowerCase(),
 ): Ranked<T>[] {
-  const recency = new Map(recent.map((item, i) => [item, recent.length - i]));
   const ranked: Ranked<T>[] = [];
   for (const item of items) {
     const score = fuzzyScore(query, textOf(item), lowerOf(item));
     if (score !== null) ranked.push({ item, score });
   }
-  ranked.sort((a, b) => {
-    const ra = recency.get(a.item) ?? 0;
-    const rb = recency.get(b.item) ?? 0;
-    if (ra !== rb) return rb - ra;
-    return b.score - a.score;
-  });
+  ranked.sort(byRecencyThenScore(recent));
   return ranked.slice(0, limit);
+}
+
+/** The order of ranked items: the recent ones first (most recent first), then by score. */
+export function byRecencyThenScore<T>(recent: readonly T[]): (a: Ranked<T>, b: Ranked<T>) => number {
+  const recency = new Map(recent.map((item, i) => [item, recent.length - i]));
+  return (a, b) => (recency.get(b.item) ?? 0) - (recency.get(a.item) ?? 0) || b.score - a.score;
 }
