@@ -2,10 +2,11 @@
  * Core's folders in floors, lowest first (docs/architecture.md draws the map).
  * A folder imports only folders on lower floors; folders on one floor do not
  * import each other. The renderer is a program of its own: it sees only the
- * protocol. One table, read by the lint rule and by the import-graph test.
+ * protocol and the fuzzy matcher it shares with the host. One table, read
+ * by the lint rule and by the import-graph test.
  */
 export const CORE_FLOORS = [
-  ['tokens', 'protocol'],
+  ['tokens', 'protocol', 'matching'],
   ['vault'],
   ['net', 'log', 'hooks'],
   ['documents', 'approvals', 'principals', 'settings'],
@@ -23,7 +24,7 @@ export const CORE_FLOORS = [
 ];
 
 /** The renderer runs in the page, not the host: of the host's folders it may use only these. */
-export const RENDERER_SEES = new Set(['protocol']);
+export const RENDERER_SEES = new Set(['protocol', 'matching']);
 
 const FLOOR = new Map(CORE_FLOORS.flatMap((folders, floor) => folders.map((folder) => [folder, floor])));
 

@@ -28,6 +28,20 @@ export const commandContribution = z.strictObject({
   summary: z.string().min(1),
 });
 
+/**
+ * A command of the editor (ADR 54): listed in the palette, run by its key, its handler registered
+ * at activation. Only the shape here; `editor-command-problems.ts` checks ids, keys and `when`.
+ */
+export const editorCommandContribution = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  category: z.string().optional(),
+  /** The default key on every platform (`Mod+Shift+O`), and one for macOS where it differs. */
+  key: z.string().optional(),
+  mac: z.string().optional(),
+  when: z.string().optional(),
+});
+
 /** A file under the plugin's `ui/` folder: plain names only, so no `..`, no escape (ADR 20). */
 const panelModule = z
   .string()
@@ -68,6 +82,7 @@ export const pluginManifest = z.object({
       tools: z.array(toolContribution).optional(),
       kinds: z.array(kindContribution).optional(),
       commands: z.array(commandContribution).optional(),
+      editorCommands: z.array(editorCommandContribution).optional(),
       panels: z.array(panelContribution).optional(),
       views: z.array(viewContribution).optional(),
       /** Dotted key → declaration; the key is also its path in `$VMARK_HOME/settings.json`. */
@@ -82,5 +97,6 @@ export const pluginManifest = z.object({
 export type PluginManifest = z.infer<typeof pluginManifest>;
 export type ToolContribution = z.infer<typeof toolContribution>;
 export type CommandContribution = z.infer<typeof commandContribution>;
+export type EditorCommandContribution = z.infer<typeof editorCommandContribution>;
 export type PanelContribution = z.infer<typeof panelContribution>;
 export type ViewContribution = z.infer<typeof viewContribution>;

@@ -4,6 +4,7 @@ import validRange from 'semver/ranges/valid.js';
 import satisfies from 'semver/functions/satisfies.js';
 import { type Diagnostic, error, warning } from './diagnostics.js';
 import { declarationProblems, nestedKeyProblems } from '../settings/setting-declaration.js';
+import { editorCommandProblems } from './editor-command-problems.js';
 import { type PluginManifest, pluginManifest } from './manifest.js';
 
 const PLUGIN_ID = /^[a-z0-9-]+$/;
@@ -87,6 +88,10 @@ export function validateManifest(raw: unknown, hostApiVersion: string): Manifest
   }
   for (const name of commands.filter((n) => BUILTIN_COMMANDS.has(n))) {
     diagnostics.push(error(`command "${name}" is one of vmark's own`));
+  }
+
+  for (const problem of editorCommandProblems(manifest.id, manifest.contributes?.editorCommands ?? [])) {
+    diagnostics.push(error(problem));
   }
 
   const panels = (manifest.contributes?.panels ?? []).map((p) => p.id);
