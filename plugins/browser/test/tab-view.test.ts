@@ -135,6 +135,30 @@ describe('the browser tab view', () => {
     await rig.kit.call('browser', { action: 'close', tabId });
   });
 
+  it('refuses an act whose approval was being asked when the person took the tab, though they then allow it', async () => {
+    const tabId = await openTab();
+    rig.person.answer = 'hold';
+    const acting = clickAdd(tabId);
+    while (rig.person.asked.length === 0) await new Promise((r) => setTimeout(r, 20));
+
+    await personClicks(tabId, 70, 40);
+    expect(await log(tabId)).toBe('count 1');
+    rig.person.answerHeld('allow');
+    const refused = await acting;
+    expect(refused.isError).toBe(true);
+    expect(refused.structured).toMatchObject({
+      error: 'LEASE_LOST',
+      message: 'the human is currently driving this tab',
+      tabId,
+    });
+    // The AI's click never happened: only the person's did.
+    expect(await log(tabId)).toBe('count 1');
+
+    await ask('handBack', { tabId });
+    rig.person.reset();
+    await rig.kit.call('browser', { action: 'close', tabId });
+  });
+
   it('pauses a running workflow when the person takes its tab, and refuses a new run until they hand it back', async () => {
     const tabId = await openTab();
     rig.person.answer = 'hold';

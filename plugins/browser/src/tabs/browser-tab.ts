@@ -17,6 +17,7 @@ import { IsolatedWorld } from '../perception/isolated-world.js';
 import { PagePerception } from '../perception/page-perception.js';
 import { TIMED_OUT, within } from '../time-bound.js';
 import { urlForAgent } from '../url/redact.js';
+import { TabLease } from './tab-lease.js';
 
 export type AutomationMode = 'ai-sandbox' | 'ai-shared';
 
@@ -62,6 +63,8 @@ export class BrowserTab {
     readonly posture: Posture,
     readonly page: Page,
     readonly context: BrowserContext,
+    /** Who drives the tab (the registry's, shared by all its tabs); a tab of its own has nobody to take it. */
+    readonly lease: TabLease = new TabLease(),
   ) {
     this.world = new IsolatedWorld(page);
     this.perception = new PagePerception(page, this.world, () => this.#generation);

@@ -74,7 +74,14 @@ export class TabRegistry implements Disposable {
   async open(posture: Posture, windowLabel: string, profile?: string): Promise<BrowserTab> {
     this.assertRoom();
     const { page, context } = await this.engine.newPage(posture, profile);
-    const tab = new BrowserTab(this.workbench.allocateTabId(), windowLabel, posture, page, context);
+    const tab = new BrowserTab(
+      this.workbench.allocateTabId(),
+      windowLabel,
+      posture,
+      page,
+      context,
+      this.lease,
+    );
     // Before the first navigation: the console shim must be there when the page's scripts start.
     await tab.perception.console.install().catch(async (error: unknown) => {
       await page.close().catch(() => undefined);
