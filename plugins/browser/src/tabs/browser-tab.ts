@@ -17,6 +17,7 @@ import { IsolatedWorld } from '../perception/isolated-world.js';
 import { PagePerception } from '../perception/page-perception.js';
 import { TIMED_OUT, within } from '../time-bound.js';
 import { urlForAgent } from '../url/redact.js';
+import { TabActivity } from './tab-activity.js';
 import { TabLease } from './tab-lease.js';
 
 export type AutomationMode = 'ai-sandbox' | 'ai-shared';
@@ -39,6 +40,8 @@ export function tabClosedError(tabId: string, reason: ClosedReason): TokenError 
 const TITLE_MS = 1000;
 
 export class BrowserTab {
+  /** What the AI did here, for the person (ADR 53). */
+  readonly activity = new TabActivity();
   #generation = 0;
   #loading = false;
   #title = '';
