@@ -30,6 +30,8 @@ export interface PersonDesk extends Disposable {
   readonly asked: Question[];
   /** Questions left open (`hold`) that the asker took back before anyone answered. */
   readonly withdrawn: Question[];
+  /** The person finally answers the questions left open (`hold`) so far. */
+  answerHeld(answer: 'allow' | 'deny'): void;
   /** A terminal's `vmark approvals allow|deny ID`. */
   decide(id: string, decision: 'allow' | 'deny'): void;
   /** The ids of the requests waiting for a terminal (`vmark approvals list`). */
@@ -54,10 +56,14 @@ export function personAt(kit: TestHost): PersonDesk {
   const broker = kit.host.container.get(ApprovalsToken) as unknown as Broker;
   const asked: Question[] = [];
   const withdrawn: Question[] = [];
+  const held: ((answer: string) => void)[] = [];
   const desk: PersonDesk = {
     answer: 'allow',
     asked,
     withdrawn,
+    answerHeld: (answer) => {
+      for (const resolve of held.splice(0)) resolve(answer);
+    },
     decide: (id, decision) => void broker.decide(id, decision),
     waiting: () =>
       broker
@@ -78,12 +84,13 @@ export function personAt(kit: TestHost): PersonDesk {
       asked.push(question);
       if (desk.answer === 'nobody') return Promise.reject(new Error('no window to ask in'));
       if (desk.answer === 'hold') {
-        return new Promise<string>((_resolve, reject) =>
+        return new Promise<string>((resolve, reject) => {
+          held.push(resolve);
           signal.addEventListener('abort', () => {
             withdrawn.push(question);
             reject(new Error('withdrawn'));
-          }),
-        );
+          });
+        });
       }
       return Promise.resolve(desk.answer);
     },

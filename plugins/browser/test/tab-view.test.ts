@@ -135,6 +135,71 @@ describe('the browser tab view', () => {
     await rig.kit.call('browser', { action: 'close', tabId });
   });
 
+  it('lists what the AI did in the tab, newest first, with pictures and without what it typed', async () => {
+    const tabId = await openTab();
+    const view = watchTab(tabId);
+    expect((await clickAdd(tabId)).isError).toBe(false);
+    const secret = 'hunter2-not-shown';
+    rig.person.answer = 'allow-site';
+    const typed = await rig.kit.call('browser', {
+      action: 'act',
+      tabId,
+      operation: 'type',
+      role: 'textbox',
+      name: 'Name',
+      text: secret,
+    });
+    expect(typed.isError, typed.text).toBe(false);
+    rig.person.answer = 'deny';
+    expect((await clickAdd(tabId)).structured).toMatchObject({ needsApproval: true, denied: true });
+    const went = await rig.kit.call('browser', { action: 'navigate', tabId, url: `${origin()}/next` });
+    expect(went.isError, went.text).toBe(false);
+
+    const { entries } = (await ask('activity', { tabId })) as {
+      entries: { id: number; kind: string; what: string; outcome: string; hasPicture: boolean }[];
+    };
+    expect(entries.map((entry) => [entry.kind, entry.what, entry.outcome])).toEqual([
+      ['navigation', `navigate ${origin()}/next`, 'HTTP 200'],
+      ['refusal', 'click button “Add”', 'approval denied'],
+      ['act', 'type into textbox “Name”', 'done'],
+      ['act', 'click button “Add”', 'dom-changed'],
+      ['navigation', `open ${origin()}/`, 'HTTP 200'],
+    ]);
+    expect(JSON.stringify(entries)).not.toContain(secret);
+    expect(entries.every((entry) => entry.hasPicture)).toBe(true);
+    const { jpeg } = (await ask('activityPicture', { tabId, entryId: entries[2]!.id })) as { jpeg: string };
+    expect(Buffer.from(jpeg, 'base64').subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    // The view was told the list when it began watching, then of each entry as it came.
+    expect(view.got.filter((m) => m.type === 'activity').length).toBe(5);
+    await expect(ask('activityPicture', { tabId, entryId: -1 })).rejects.toThrow();
+    view.stop();
+    await rig.kit.call('browser', { action: 'close', tabId });
+  });
+
+  it('refuses an act whose approval was being asked when the person took the tab, though they then allow it', async () => {
+    const tabId = await openTab();
+    rig.person.answer = 'hold';
+    const acting = clickAdd(tabId);
+    while (rig.person.asked.length === 0) await new Promise((r) => setTimeout(r, 20));
+
+    await personClicks(tabId, 70, 40);
+    expect(await log(tabId)).toBe('count 1');
+    rig.person.answerHeld('allow');
+    const refused = await acting;
+    expect(refused.isError).toBe(true);
+    expect(refused.structured).toMatchObject({
+      error: 'LEASE_LOST',
+      message: 'the human is currently driving this tab',
+      tabId,
+    });
+    // The AI's click never happened: only the person's did.
+    expect(await log(tabId)).toBe('count 1');
+
+    await ask('handBack', { tabId });
+    rig.person.reset();
+    await rig.kit.call('browser', { action: 'close', tabId });
+  });
+
   it('pauses a running workflow when the person takes its tab, and refuses a new run until they hand it back', async () => {
     const tabId = await openTab();
     rig.person.answer = 'hold';

@@ -25,6 +25,14 @@ const STYLE = `
 .browser-tab-view .bt-stage { flex: 1; min-height: 0; display: flex; align-items: center; justify-content: center; background: var(--chrome); }
 .browser-tab-view .bt-picture { max-width: 100%; max-height: 100%; object-fit: contain; outline: none; cursor: default; user-select: none; }
 .browser-tab-view .bt-picture:focus-visible { box-shadow: 0 0 0 2px var(--accent); }
+.browser-tab-view .bt-body { flex: 1; min-height: 0; display: flex; }
+.browser-tab-view .bt-activity { width: 280px; overflow: auto; border-left: 1px solid var(--rule); font-size: 12px; }
+.browser-tab-view .bt-activity[hidden] { display: none; }
+.browser-tab-view .bt-activity ol { list-style: none; margin: 0; padding: 0; }
+.browser-tab-view .bt-activity li button { display: block; width: 100%; text-align: left; border: 0; border-bottom: 1px solid var(--rule); background: none; padding: 6px 8px; cursor: pointer; color: var(--ink); }
+.browser-tab-view .bt-activity li[data-kind="refusal"] button { color: var(--danger); }
+.browser-tab-view .bt-activity .bt-outcome, .browser-tab-view .bt-activity time { color: var(--ink-soft); margin-left: 6px; }
+.browser-tab-view .bt-activity img { width: 100%; display: block; border-bottom: 1px solid var(--rule); }
 .browser-tab-view .bt-error { color: var(--danger); padding: 0 8px; font-size: 12px; }
 `;
 
@@ -49,11 +57,13 @@ function mount(root: HTMLElement, api: KindViewApi): () => void {
   const driver = node('span', 'bt-driver');
   const ownTab = button('+', 'Open the address in a new tab of your own');
   ownTab.classList.add('bt-own-tab');
+  const activityToggle = button('Activity', 'What the AI did in this tab');
+  activityToggle.setAttribute('aria-expanded', 'false');
   const handBack = button('Hand back to AI', 'Give this tab back to the AI');
   handBack.classList.add('bt-hand-back');
   handBack.hidden = true;
   const bar = node('div', 'bt-bar');
-  bar.append(back, forward, reload, form, ownTab, title, driver, handBack);
+  bar.append(back, forward, reload, form, ownTab, title, driver, activityToggle, handBack);
   const error = node('p', 'bt-error');
   error.hidden = true;
   const stage = node('div', 'bt-stage');
@@ -62,7 +72,17 @@ function mount(root: HTMLElement, api: KindViewApi): () => void {
   picture.tabIndex = 0;
   picture.draggable = false;
   stage.append(picture);
-  root.append(bar, error, stage);
+  const activity = node('aside', 'bt-activity');
+  activity.setAttribute('aria-label', 'Activity');
+  activity.hidden = true;
+  const shown = node('img', '');
+  shown.alt = 'The page at the time';
+  shown.hidden = true;
+  const entries = node('ol', '');
+  activity.append(shown, entries);
+  const body = node('div', 'bt-body');
+  body.append(stage, activity);
+  root.append(bar, error, body);
 
   /** The page's viewport in CSS pixels, as the last frame said. */
   let size = { width: 0, height: 0 };
@@ -78,7 +98,44 @@ function mount(root: HTMLElement, api: KindViewApi): () => void {
   };
   const send = (input: PersonInput) => ask('input', { input });
 
+  const showPicture = async (entryId: number) => {
+    const answer = (await ask('activityPicture', { entryId })) as { jpeg: string | null } | undefined;
+    shown.hidden = typeof answer?.jpeg !== 'string';
+    if (typeof answer?.jpeg === 'string') shown.src = `data:image/jpeg;base64,${answer.jpeg}`;
+    shown.dataset.entry = String(entryId);
+  };
+  const list = (listed: Extract<ViewMessage, { type: 'activity' }>['entries']) => {
+    // Text only, set as text: what a page named (a title, an element's name) is never markup here.
+    entries.replaceChildren(
+      ...listed.map((entry) => {
+        const item = node('li', '');
+        item.dataset.kind = entry.kind;
+        item.dataset.entry = String(entry.id);
+        const open = node('button', '');
+        open.type = 'button';
+        open.disabled = !entry.hasPicture;
+        const what = node('span', 'bt-what');
+        what.textContent = entry.what;
+        const outcome = node('span', 'bt-outcome');
+        outcome.textContent = entry.outcome;
+        const at = node('time', '');
+        at.dateTime = new Date(entry.at).toISOString();
+        at.textContent = new Date(entry.at).toLocaleTimeString();
+        open.append(what, outcome, at);
+        open.addEventListener('click', () => void showPicture(entry.id));
+        item.append(open);
+        return item;
+      }),
+    );
+    root.dataset.activity = String(listed.length);
+  };
+  activityToggle.addEventListener('click', () => {
+    activity.hidden = !activity.hidden;
+    activityToggle.setAttribute('aria-expanded', String(!activity.hidden));
+  });
+
   const show = (message: ViewMessage) => {
+    if (message.type === 'activity') return list(message.entries);
     if (message.type === 'frame') {
       size = { width: message.width, height: message.height };
       picture.src = `data:image/jpeg;base64,${message.jpeg}`;

@@ -6,7 +6,8 @@
  * included) spends an approval given before it — also one given while it was being asked
  * (`STALE_COMMAND`). A standing "allow on this site" grant covers an operation on the origin
  * (the broker keys it by the canonical origin); `eval`, `session`, `record` and `upload` never
- * get one, which the broker enforces too.
+ * get one, which the broker enforces too. A tab the person took over while the approval was
+ * asked is refused `LEASE_LOST`, whatever the answer.
  */
 import type { Approvals, ToolCall } from '@vmark/sdk';
 import { TokenError } from '@vmark/sdk';
@@ -47,6 +48,12 @@ export async function approvePageChange(
     },
     call,
   );
+  // The person may have taken the tab over while they were asked: an answer given after that is
+  // no licence to drive it, and a request still waiting is taken back (ADR 53).
+  if (tab.lease.isHumanDriving(tab.id)) {
+    if (outcome.decision === 'pending') approvals.withdraw?.(outcome.requestId, call);
+    tab.lease.assertAiMayDrive(tab.id);
+  }
   if (outcome.decision === 'allowed') {
     // Asking takes time: a page that navigated meanwhile is not the page the person allowed.
     if (tab.generation === generation) return;

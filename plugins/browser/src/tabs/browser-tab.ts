@@ -17,6 +17,8 @@ import { IsolatedWorld } from '../perception/isolated-world.js';
 import { PagePerception } from '../perception/page-perception.js';
 import { TIMED_OUT, within } from '../time-bound.js';
 import { originForAgent, urlForAgent } from '../url/redact.js';
+import { TabActivity } from './tab-activity.js';
+import { TabLease } from './tab-lease.js';
 
 export type AutomationMode = 'ai-sandbox' | 'ai-shared' | 'human';
 
@@ -41,6 +43,8 @@ export function tabClosedError(tabId: string, reason: ClosedReason): TokenError 
 const TITLE_MS = 1000;
 
 export class BrowserTab {
+  /** What the AI did here, for the person (ADR 53). */
+  readonly activity = new TabActivity();
   #generation = 0;
   #loading = false;
   #title = '';
@@ -66,6 +70,8 @@ export class BrowserTab {
     readonly page: Page,
     readonly context: BrowserContext,
     readonly owner: TabOwner = 'ai',
+    /** Who drives the tab (the registry's, shared by all its tabs); a tab of its own has nobody to take it. */
+    readonly lease: TabLease = new TabLease(),
   ) {
     this.world = new IsolatedWorld(page);
     this.perception = new PagePerception(page, this.world, () => this.#generation);

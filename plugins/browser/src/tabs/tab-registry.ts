@@ -100,7 +100,15 @@ export class TabRegistry implements Disposable {
 
   async #add(posture: Posture, windowLabel: string, owner: TabOwner, profile?: string): Promise<BrowserTab> {
     const { page, context } = await this.engine.newPage(posture, profile);
-    const tab = new BrowserTab(this.workbench.allocateTabId(), windowLabel, posture, page, context, owner);
+    const tab = new BrowserTab(
+      this.workbench.allocateTabId(),
+      windowLabel,
+      posture,
+      page,
+      context,
+      owner,
+      this.lease,
+    );
     // Before the first navigation: the console shim must be there when the page's scripts start.
     await tab.perception.console.install().catch(async (error: unknown) => {
       await page.close().catch(() => undefined);

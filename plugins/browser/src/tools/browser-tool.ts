@@ -17,6 +17,8 @@ import { ArgumentError, defineAction, defineTool, z } from '@vmark/sdk';
 import type { BrowserSettings } from '../browser-settings.js';
 import { MAX_WAIT_MS } from '../navigation/navigation-result.js';
 import type { Navigator } from '../navigation/navigator.js';
+import { noteActivity, refusalOf } from '../tabs/note-activity.js';
+import { describeAct, navigationNote } from '../tabs/tab-activity.js';
 import type { TabRegistry } from '../tabs/tab-registry.js';
 import { tabArg, timeoutArg, urlArg } from './browser-args.js';
 import type { RunRegistry } from '../workflow/run-registry.js';
@@ -85,7 +87,17 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
         run: async ({ tabId, ...args }, call) => {
           settings.assertEnabled();
           const request = actRequest(args);
-          return act(await toChange(tabId, call), request, approvals, call);
+          const tab = await toChange(tabId, call);
+          const what = describeAct(request);
+          try {
+            const done = await act(tab, request, approvals, call);
+            const outcome = 'reason' in done.result ? done.result.reason : (done.result.effect ?? 'done');
+            await noteActivity(tab, { kind: 'act', what, outcome });
+            return done;
+          } catch (error) {
+            await noteActivity(tab, { kind: 'refusal', what, outcome: refusalOf(error) });
+            throw error;
+          }
         },
       }),
       open: defineAction({
@@ -93,15 +105,27 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
         args: { url: urlArg(), timeoutMs: timeoutArg(), tabId: tabArg(), profile: profileArg() },
         run: async ({ url, timeoutMs, profile }, call) => {
           settings.assertEnabled();
-          return navigator.open(url, timeoutMs ?? MAX_WAIT_MS, call, windowLabel(), profile);
+          const opened = await navigator.open(url, timeoutMs ?? MAX_WAIT_MS, call, windowLabel(), profile);
+          await noteActivity(registry.peek(opened.tabId), {
+            kind: 'navigation',
+            ...navigationNote('open', opened),
+          });
+          return opened;
         },
       }),
       navigate: defineAction({
         args: { tabId: tabArg(), url: urlArg(), timeoutMs: timeoutArg() },
         run: async ({ tabId, url, timeoutMs }, call) => {
           settings.assertEnabled();
-          const tab = registry.resolveAiOwned(tabId, 'navigate');
-          return navigator.navigate(registry.resolveToDrive(tab.id), url, timeoutMs ?? MAX_WAIT_MS, call);
+          const tab = registry.resolveToDrive(registry.resolveAiOwned(tabId, 'navigate').id);
+          try {
+            const went = await navigator.navigate(tab, url, timeoutMs ?? MAX_WAIT_MS, call);
+            await noteActivity(tab, { kind: 'navigation', ...navigationNote('navigate', went) });
+            return went;
+          } catch (error) {
+            await noteActivity(tab, { kind: 'refusal', what: 'navigate', outcome: refusalOf(error) });
+            throw error;
+          }
         },
       }),
       close: defineAction({

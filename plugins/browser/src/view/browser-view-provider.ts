@@ -10,6 +10,7 @@ import type { BrowserSettings } from '../browser-settings.js';
 import { checkTarget } from '../guard/target-policy.js';
 import type { Resolver } from '../guard/resolver.js';
 import type { BrowserTab } from '../tabs/browser-tab.js';
+import type { ListedEntry } from '../tabs/tab-activity.js';
 import type { TabRegistry } from '../tabs/tab-registry.js';
 import { forwardInput, parsePersonInput } from './person-input.js';
 import { Screencast } from './screencast.js';
@@ -32,7 +33,8 @@ export type ViewMessage =
       readonly loading: boolean;
       readonly driver: 'ai' | 'human';
       readonly automationMode: string;
-    };
+    }
+  | { readonly type: 'activity'; readonly entries: readonly ListedEntry[] };
 
 export interface BrowserViewServices {
   readonly registry: TabRegistry;
@@ -42,6 +44,9 @@ export interface BrowserViewServices {
 
 const tabParams = z.object({ tabId: z.string().min(1).max(200) }).strict();
 const inputParams = z.object({ tabId: z.string().min(1).max(200), input: z.unknown() }).strict();
+const pictureParams = z
+  .object({ tabId: z.string().min(1).max(200), entryId: z.number().int().positive() })
+  .strict();
 const addressParams = z
   .object({ tabId: z.string().min(1).max(200), url: z.string().min(1).max(8192) })
   .strict();
@@ -99,6 +104,13 @@ export function browserViewProvider(services: BrowserViewServices): ViewProvider
       back: (params) => history(driven(parsed(tabParams, params).tabId), 'back'),
       forward: (params) => history(driven(parsed(tabParams, params).tabId), 'forward'),
       reload: (params) => history(driven(parsed(tabParams, params).tabId), 'reload'),
+      activity: (params) => ({ entries: registry.peek(parsed(tabParams, params).tabId).activity.list() }),
+      // A picture the plugin took itself, as base64 JPEG: the page never gives the view markup.
+      activityPicture: (params) => {
+        const { tabId, entryId } = parsed(pictureParams, params);
+        const picture = registry.peek(tabId).activity.picture(entryId);
+        return { jpeg: picture === null ? null : picture.toString('base64') };
+      },
       handBack: (params) => {
         const tab = registry.peek(parsed(tabParams, params).tabId);
         registry.lease.handBack(tab.id);
@@ -113,12 +125,17 @@ export function browserViewProvider(services: BrowserViewServices): ViewProvider
         send({ type: 'frame', ...frame } satisfies ViewMessage),
       );
       const offChange = tab.onChange(tell);
+      const tellActivity = () =>
+        send({ type: 'activity', entries: tab.activity.list() } satisfies ViewMessage);
+      tellActivity();
+      const offActivity = tab.activity.onAdded(tellActivity);
       const offLease = registry.lease.onChanged((tabId) => {
         if (tabId === tab.id) tell();
       });
       return () => {
         stopPicture();
         offChange();
+        offActivity();
         offLease.dispose();
       };
     },
