@@ -128,6 +128,7 @@ async function main() {
       'approval-dialog.png',
       'browser-tab-view.png',
       'browser-click-approval.png',
+      'browser-activity.png',
     ];
     process.stdout.write(`${names.map((name) => path.join('docs', 'images', name)).join('\n')}\n`);
   } finally {
