@@ -6,7 +6,8 @@ import type { EditorSession } from './support/ui.js';
 /*
  * What a browser approval shows the person: `vmark serve` in Debian Chromium, an AI client of
  * the same host over MCP clicking a button on a page on 127.0.0.1 — the dialog shows a picture
- * of the button as the page shows it — and running a script, shown whole and as text.
+ * of the button as the page shows it — and running a script, shown whole and as text; and the
+ * attachment of a person's own tab, offered once or until navigation and never "on this site".
  */
 
 const temp = new TempDirs();
@@ -72,5 +73,35 @@ describe('a browser approval dialog', () => {
     expect(await dialog.locator('.approval-subject img, img.approval-image').count()).toBe(0);
     await dialog.locator('[data-answer=deny]').click();
     expect((await ran).text).toMatch(/^the user declined 'eval'/);
+  });
+
+  it("offers an attachment of the person's own tab once or until navigation, never on this site", async () => {
+    const { page } = session;
+    await page.locator(`.tab.is-provided[data-tab-id="${tabId}"]`).click();
+    await page.locator('.bt-address input').fill(`${origin}/`);
+    await page.getByRole('button', { name: 'Open the address in a new tab of your own' }).click();
+    const own = page.locator(`.tab.is-provided:not([data-tab-id="${tabId}"])`);
+    await own.waitFor();
+    const humanTab = (await own.getAttribute('data-tab-id'))!;
+    // Loaded before the AI asks: a page that navigates while the person is asked spends the answer (STALE_COMMAND).
+    await own.click();
+    await page
+      .locator('.browser-tab-view[data-loading="false"] .bt-driver', { hasText: 'Your tab' })
+      .waitFor();
+    const read = () => call(session.client, 'browser_read', { action: 'read', tabId: humanTab });
+    const first = read();
+    const dialog = page.locator('dialog.approval-dialog[open]');
+    await dialog.waitFor();
+    expect(await dialog.locator('.modal-title').textContent()).toBe('Let the AI use your tab');
+    expect(
+      await dialog.locator('[data-answer]').evaluateAll((buttons) => buttons.map((b) => b.textContent)),
+    ).toEqual(['Allow until navigation', 'Deny', 'Allow once']);
+    await dialog.locator('[data-answer=allow-until-navigation]').click();
+    const firstRead = await first;
+    expect(firstRead.isError, firstRead.text).toBe(false);
+    // Until the page navigates, later reads of this client ask nobody.
+    const second = await read();
+    expect(second.isError, second.text).toBe(false);
+    expect(await page.locator('dialog.approval-dialog[open]').count()).toBe(0);
   });
 });

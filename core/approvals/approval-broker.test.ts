@@ -3,7 +3,7 @@ import { APPROVAL_IMAGE_PREFIX, ApprovalsToken, MAX_APPROVAL_IMAGE_CHARS } from 
 import { domainErrorOf } from '@vmark/sdk/testing';
 import { Container } from 'inversify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApprovalNotFoundError } from './approval-entry.js';
+import { ApprovalNotFoundError, UntilNavigationNotOfferedError } from './approval-entry.js';
 import { DECEPTIVE_CHARACTERS } from '../protocol/deceptive-characters.js';
 import { APPROVAL_ID, GRANT_ID } from './approval-id.js';
 import { GrantNotFoundError, NotAnOriginError } from './standing-grant.js';
@@ -918,5 +918,88 @@ describe('withdrawing a waiting request', () => {
     broker.decide(requestId, 'deny');
     expect(broker.withdraw(requestId, toolCall())).toBe(false);
     expect((await broker.request(OPEN, toolCall())).decision).toBe('denied');
+  });
+});
+
+describe('"allow until navigation"', () => {
+  const ATTACH: ApprovalRequest = {
+    operation: 'attach',
+    subject: 'let the AI read and act in your tab tab-1 on https://a.example (page 3)',
+    origin: 'https://a.example',
+    grantable: false,
+    untilNavigation: true,
+  };
+
+  it('is the outcome when a UI approver gives it to a request that offered it', async () => {
+    const asked: ApproverQuestion[] = [];
+    broker.registerApprover(
+      uiApprover((question) => {
+        asked.push(question);
+        return Promise.resolve('allow-until-navigation');
+      }),
+    );
+    expect(await broker.request(ATTACH, toolCall())).toEqual({
+      decision: 'allowed',
+      requestId: expect.stringMatching(APPROVAL_ID),
+      by: 'ui',
+      lasts: 'until-navigation',
+    });
+    expect(asked[0]!.request.untilNavigation).toBe(true);
+  });
+
+  it('is a refusal from a UI approver when the request did not offer it', async () => {
+    broker.registerApprover(uiApprover(() => Promise.resolve('allow-until-navigation')));
+    const { untilNavigation: _offered, ...once } = ATTACH;
+    expect(await broker.request(once, toolCall())).toMatchObject({ decision: 'denied', by: 'ui' });
+  });
+
+  it('turns an unknown answer into a refusal, never a longer allowance', async () => {
+    broker.registerApprover(
+      uiApprover(() => Promise.resolve('until-navigation' as unknown as 'allow-until-navigation')),
+    );
+    expect(await broker.request(ATTACH, toolCall())).toMatchObject({ decision: 'denied' });
+  });
+
+  it('is offered through elicitation only when asked for, and an unoffered answer denies', async () => {
+    const elicit = vi.fn((_message: string, _options?: { offerUntilNavigation?: boolean }) =>
+      Promise.resolve<ElicitationAnswer>('accept-until-navigation'),
+    );
+    expect(await broker.request(ATTACH, toolCall(elicit))).toMatchObject({
+      decision: 'allowed',
+      by: 'elicitation',
+      lasts: 'until-navigation',
+    });
+    expect(elicit.mock.calls[0]![1]).toEqual({ offerUntilNavigation: true });
+    expect(await broker.request(OPEN, toolCall(elicit))).toMatchObject({ decision: 'denied' });
+    expect(elicit.mock.calls[1]).toHaveLength(1);
+  });
+
+  it('plain "accept" stays once: no lasts in the outcome', async () => {
+    const elicit = vi.fn(() => Promise.resolve<ElicitationAnswer>('accept'));
+    const outcome = await broker.request(ATTACH, toolCall(elicit));
+    expect(outcome).toMatchObject({ decision: 'allowed' });
+    expect(outcome).not.toHaveProperty('lasts');
+  });
+
+  it('is a terminal answer for a waiting request that offered it, and refused for one that did not', async () => {
+    const { requestId } = await broker.request(ATTACH, toolCall());
+    expect(broker.list()).toMatchObject([{ id: requestId, untilNavigation: true, status: 'waiting' }]);
+    expect(broker.decide(requestId, 'allow-until-navigation')).toMatchObject({ lasts: 'until-navigation' });
+    expect(await broker.request(ATTACH, toolCall())).toMatchObject({
+      decision: 'allowed',
+      by: 'terminal',
+      lasts: 'until-navigation',
+    });
+    const { requestId: openId } = await broker.request(OPEN, toolCall());
+    expect(() => broker.decide(openId, 'allow-until-navigation')).toThrow(UntilNavigationNotOfferedError);
+    expect(broker.list()).toMatchObject([{ id: openId, status: 'waiting' }]);
+  });
+
+  it('refuses a request whose untilNavigation is not a boolean', async () => {
+    const ask = vi.fn(() => Promise.resolve<'allow-until-navigation'>('allow-until-navigation'));
+    broker.registerApprover(uiApprover(ask));
+    const bad = { ...ATTACH, untilNavigation: 'yes' } as unknown as ApprovalRequest;
+    expect(await broker.request(bad, toolCall())).toMatchObject({ decision: 'denied' });
+    expect(ask).not.toHaveBeenCalled();
   });
 });

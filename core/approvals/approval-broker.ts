@@ -16,7 +16,7 @@ import {
 } from '@vmark/sdk';
 import { inject, injectable, optional } from 'inversify';
 import type { ApprovalDecision, ApprovalDesk, ApprovalEntry, ApprovalStatus } from './approval-entry.js';
-import { ApprovalNotFoundError } from './approval-entry.js';
+import { ApprovalNotFoundError, UntilNavigationNotOfferedError } from './approval-entry.js';
 import { newApprovalId, newGrantId } from './approval-id.js';
 import { type ApprovalAsker, approvalQuestion, shownRequest } from './approval-message.js';
 import type { Approver } from './approver.js';
@@ -55,10 +55,19 @@ interface Pending {
   expiresAt: number;
   decidedBy?: ApproverKind;
   decidedAt?: number;
+  /** Set by an "Allow until navigation" given at the terminal, for a request that offered it. */
+  lasts?: 'until-navigation';
 }
 
 /** A person's answer during the call, or `null` when nobody could be asked. */
 type Answer = { readonly by: ApproverKind; readonly decision: ApprovalDecision } | null;
+
+/** An allowance as the outcome states it: how long it lasts, said only when not once. */
+function allowed(requestId: string, by: ApproverKind, decision: ApprovalDecision): ApprovalOutcome {
+  return decision === 'allow-until-navigation'
+    ? { decision: 'allowed', requestId, by, lasts: 'until-navigation' }
+    : { decision: 'allowed', requestId, by };
+}
 
 /** A request as the broker keeps it: the origin a grant would be keyed by, when one may be given. */
 type Asked = ApprovalRequest & { readonly grantOrigin?: string };
@@ -130,9 +139,9 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
         // This call answered the waiting request (and used any allowance given meanwhile).
         if (current) this.#entries.delete(key);
         const id = current?.id ?? requestId;
-        return answer.decision === 'allow'
-          ? { decision: 'allowed', requestId: id, by: answer.by }
-          : { decision: 'denied', requestId: id, by: answer.by };
+        return answer.decision === 'deny'
+          ? { decision: 'denied', requestId: id, by: answer.by }
+          : allowed(id, answer.by, answer.decision);
       }
       if (current?.status === 'allowed') return this.#settle(current);
       if (current) return { decision: 'pending', requestId: current.id };
@@ -227,17 +236,24 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
    * A person's answer to a held request (`vmark approvals allow|deny`, or the UI
    * answering from its list). The next identical request of the connection that
    * asked finds it; for a connection that has gone, nobody ever will.
-   * @throws ApprovalNotFoundError for an id that was used, has expired, or never existed.
+   * @throws ApprovalNotFoundError for an id that was used, has expired, or never existed;
+   *   UntilNavigationNotOfferedError for "allow until navigation" of a request that did not offer it.
    */
   decide(id: string, decision: ApprovalDecision, by: ApproverKind = 'terminal'): ApprovalEntry {
     this.#expire();
     const entry = [...this.#entries.values()].find((candidate) => candidate.id === id);
     if (!entry) throw new ApprovalNotFoundError(id);
+    if (decision === 'allow-until-navigation') {
+      if (entry.request.untilNavigation !== true) throw new UntilNavigationNotOfferedError(id);
+      entry.lasts = 'until-navigation';
+    } else {
+      delete entry.lasts;
+    }
     const now = this.#clock.now();
-    entry.status = decision === 'allow' ? 'allowed' : 'denied';
+    entry.status = decision === 'deny' ? 'denied' : 'allowed';
     entry.decidedBy = by;
     entry.decidedAt = now;
-    entry.expiresAt = now + (decision === 'allow' ? ALLOWED_TTL_MS : DENIED_TTL_MS);
+    entry.expiresAt = now + (decision === 'deny' ? DENIED_TTL_MS : ALLOWED_TTL_MS);
     return publicEntry(entry);
   }
 
@@ -260,7 +276,10 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
         this.#grant(request, asker, approver.kind);
         return { by: approver.kind, decision: 'allow' };
       }
-      // Anything but an explicit "allow" (or a standing grant where one may be given) is a refusal.
+      if (reply === 'allow-until-navigation' && request.untilNavigation === true) {
+        return { by: approver.kind, decision: 'allow-until-navigation' };
+      }
+      // Anything but an explicit "allow" (or a longer allowance where it was offered) is a refusal.
       return { by: approver.kind, decision: reply === 'allow' ? 'allow' : 'deny' };
     }
     const elicit = call.elicit;
@@ -269,10 +288,12 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
     let reply: unknown;
     try {
       const question = approvalQuestion(request, call.caller);
-      // "Accept on this site" is offered only where a grant may be given.
-      reply = await (request.grantOrigin === undefined
-        ? elicit(question)
-        : elicit(question, { offerSite: request.grantOrigin }));
+      // "Accept on this site" is offered only where a grant may be given, "until navigation" only where asked for.
+      const offers = {
+        ...(request.grantOrigin === undefined ? {} : { offerSite: request.grantOrigin }),
+        ...(request.untilNavigation === true ? { offerUntilNavigation: true } : {}),
+      };
+      reply = await (Object.keys(offers).length === 0 ? elicit(question) : elicit(question, offers));
     } catch {
       // The client declared elicitation but could not ask (no UI, timeout, aborted): leave it to the terminal.
       return null;
@@ -282,6 +303,9 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
       return { by: 'elicitation', decision: 'allow' };
     }
     // A decline or cancel is not remembered: the person was asked and may be asked again.
+    if (reply === 'accept-until-navigation' && request.untilNavigation === true) {
+      return { by: 'elicitation', decision: 'allow-until-navigation' };
+    }
     return { by: 'elicitation', decision: reply === 'accept' ? 'allow' : 'deny' };
   }
 
@@ -347,7 +371,7 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
     const by = entry.decidedBy ?? 'terminal';
     if (entry.status === 'allowed') {
       this.#entries.delete(entry.key);
-      return { decision: 'allowed', requestId: entry.id, by };
+      return allowed(entry.id, by, entry.lasts === undefined ? 'allow' : 'allow-until-navigation');
     }
     return { decision: 'denied', requestId: entry.id, by };
   }
@@ -377,12 +401,16 @@ export class ApprovalBroker implements Approvals, ApprovalDesk {
  * and a malformed one must be refused (by the caller's catch) rather than matched loosely.
  */
 function snapshot(request: ApprovalRequest): Asked {
-  const { operation, subject, origin, requested, warning, detail, image, grantable } = request;
+  const { operation, subject, origin, requested, warning, detail, image, grantable, untilNavigation } =
+    request;
   if (typeof operation !== 'string' || operation === '' || typeof subject !== 'string') {
     throw new TypeError('An approval request needs an operation and a subject');
   }
   for (const [name, value] of Object.entries({ origin, requested, warning, detail })) {
     if (value !== undefined && typeof value !== 'string') throw new TypeError(`${name} must be a string`);
+  }
+  if (untilNavigation !== undefined && typeof untilNavigation !== 'boolean') {
+    throw new TypeError('untilNavigation must be a boolean');
   }
   // Bounded and of one kind only: the UI puts it in an <img>, and a queue of them is held in memory.
   if (
@@ -409,6 +437,7 @@ function snapshot(request: ApprovalRequest): Asked {
     ...(detail === undefined ? {} : { detail }),
     ...(image === undefined ? {} : { image }),
     grantable: grantOrigin !== undefined,
+    ...(untilNavigation === true ? { untilNavigation } : {}),
     ...(grantOrigin === undefined ? {} : { grantOrigin }),
   });
 }
@@ -429,8 +458,10 @@ function askerOf(caller: ToolCaller): ApprovalAsker {
 /** What tells requests apart. Not the image: a retry's fresh crop of a page is the same request. */
 function keyOf(request: ApprovalRequest, asker: ApprovalAsker): string {
   const { operation, subject, origin, requested, warning, detail } = request;
+  // The choices offered are part of the question: one asked with "until navigation" is another.
+  const offered = request.untilNavigation === true ? 'until-navigation' : undefined;
   return JSON.stringify(
-    [asker.connectionId, operation, subject, origin, requested, warning, detail].map(orNull),
+    [asker.connectionId, operation, subject, origin, requested, warning, detail, offered].map(orNull),
   );
 }
 
@@ -457,6 +488,8 @@ function publicEntry(entry: Pending): ApprovalEntry {
     clientName: entry.asker.clientName,
     connectionId: entry.asker.connectionId,
     principal: entry.asker.principal,
+    ...(request.untilNavigation === true ? { untilNavigation: true } : {}),
+    ...(entry.lasts === undefined ? {} : { lasts: entry.lasts }),
     ...(entry.decidedBy === undefined ? {} : { decidedBy: entry.decidedBy }),
     ...(entry.decidedAt === undefined ? {} : { decidedAt: new Date(entry.decidedAt).toISOString() }),
   };

@@ -8,7 +8,8 @@ import type { GrantSelector, StandingGrant } from './standing-grant.js';
  */
 export type ApprovalStatus = 'waiting' | 'allowed' | 'denied';
 
-export type ApprovalDecision = 'allow' | 'deny';
+/** `allow-until-navigation` only for a request that offered it (`ApprovalRequest.untilNavigation`). */
+export type ApprovalDecision = 'allow' | 'allow-until-navigation' | 'deny';
 
 /** One request as a person deciding on it sees it (`vmark approvals list`, the UI). */
 export interface ApprovalEntry {
@@ -33,6 +34,10 @@ export interface ApprovalEntry {
   readonly connectionId: string;
   /** The installed client the connection's credential names, or null: unlike `clientName`, not the client's own claim. */
   readonly principal: string | null;
+  /** Offered "allow until navigation" (`vmark approvals allow --until-navigation ID`). */
+  readonly untilNavigation?: true;
+  /** Allowed until navigation rather than once. */
+  readonly lasts?: 'until-navigation';
   readonly decidedBy?: ApproverKind;
   readonly decidedAt?: string;
 }
@@ -61,5 +66,14 @@ export class ApprovalNotFoundError extends Error {
 
   constructor(readonly id: string) {
     super(`No approval request ${id}: it was already used, has expired, or never existed`);
+  }
+}
+
+/** `decide` gave "allow until navigation" to a request that did not offer it. */
+export class UntilNavigationNotOfferedError extends Error {
+  override readonly name = 'UntilNavigationNotOfferedError';
+
+  constructor(readonly id: string) {
+    super(`Approval request ${id} did not offer "allow until navigation": allow it once or deny it`);
   }
 }

@@ -3,9 +3,10 @@ import type { ApprovalRequest, ToolCaller } from '@vmark/sdk';
 /**
  * A person's answer in a dialog. `allow-site` is a standing grant for the
  * request's operation on its origin, kept in memory; it counts only for a
- * `grantable` request with an origin, and is a refusal otherwise.
+ * `grantable` request with an origin, and is a refusal otherwise; `allow-until-navigation` likewise
+ * counts only for a request that set `untilNavigation`.
  */
-export type ApproverAnswer = 'allow' | 'allow-site' | 'deny';
+export type ApproverAnswer = 'allow' | 'allow-site' | 'allow-until-navigation' | 'deny';
 
 /** One question for a person: what would happen, the broker's id for it, and who asks. */
 export interface ApproverQuestion {

@@ -1,5 +1,5 @@
 import { CommandLineError, runCommandLine, z } from '@vmark/sdk';
-import type { ApprovalEntry } from '../approvals/approval-entry.js';
+import type { ApprovalDecision, ApprovalEntry } from '../approvals/approval-entry.js';
 import { APPROVAL_ID } from '../approvals/approval-id.js';
 import { describeAsker, quoteSubject } from '../approvals/approval-message.js';
 import { controlRequest, replyMessage } from '../control/control-client.js';
@@ -15,7 +15,7 @@ import { terminalIo } from './terminal-io.js';
 type ListedEntry = ApprovalEntry & { readonly hostPid: number };
 
 /**
- * `vmark approvals list | allow ID | deny ID`: a person at a terminal answers
+ * `vmark approvals list | allow ID | allow-until-navigation ID | deny ID`: a person at a terminal answers
  * the requests that running hosts of this VMARK_HOME could not put to anyone;
  * `grants` and `revoke` show and end the standing grants (grants-command.ts).
  */
@@ -32,7 +32,7 @@ export function approvalsCommand(argv: string[]): Promise<number> {
         `"${id}" is not an approval id; ids look like apr-Ab3dE6gH (see vmark approvals list)`,
       );
     }
-    return decide(verb === 'allow' ? 'allow' : 'deny', id, json);
+    return decide(verb === 'allow' || verb === 'allow-until-navigation' ? verb : 'deny', id, json);
   });
 }
 
@@ -63,7 +63,7 @@ async function list(json: boolean): Promise<number> {
   return 0;
 }
 
-async function decide(verb: 'allow' | 'deny', id: string, json: boolean): Promise<number> {
+async function decide(verb: ApprovalDecision, id: string, json: boolean): Promise<number> {
   const home = vmarkHome();
   const hosts = await listRunningHosts(home);
   if (hosts.length === 0) {
@@ -81,6 +81,11 @@ async function decide(verb: 'allow' | 'deny', id: string, json: boolean): Promis
       continue;
     }
     if (response.status === 404) continue;
+    if (response.status === 409) {
+      // The host holds it but did not offer that answer: nothing was decided.
+      process.stderr.write(`vmark: ${replyMessage(response.body)}\n`);
+      return 1;
+    }
     const approval = (response.body as { approval?: unknown } | null)?.approval;
     if (response.status !== 200 || !isEntry(approval)) {
       process.stderr.write(
@@ -103,9 +108,11 @@ async function decide(verb: 'allow' | 'deny', id: string, json: boolean): Promis
 function decided(entry: ApprovalEntry): string {
   const what = `${entry.operation} on ${quoteSubject(entry.subject)}`;
   const effect =
-    entry.status === 'allowed'
-      ? 'its next try of this operation on that connection goes ahead (once)'
-      : 'its tries of this operation on that connection are refused until someone allows it';
+    entry.status !== 'allowed'
+      ? 'its tries of this operation on that connection are refused until someone allows it'
+      : entry.lasts === 'until-navigation'
+        ? 'its next try of this operation on that connection goes ahead, and holds until the page navigates'
+        : 'its next try of this operation on that connection goes ahead (once)';
   return (
     `${entry.status} ${entry.id}: ${what}\n` +
     `Asked by ${describeAsker(entry)}: ${effect}. Other connections asking the same are asked on their own.\n`
@@ -144,6 +151,9 @@ function table(
         ...(entry.origin === undefined ? [] : [`    origin:   ${quoteSubject(entry.origin)}`]),
         ...(entry.detail === undefined ? [] : [`    detail:   ${entry.detail}`]),
         ...(entry.warning === undefined ? [] : [`    note:     ${entry.warning}`]),
+        ...(entry.untilNavigation === true
+          ? [`    may also: vmark approvals allow-until-navigation ${entry.id}`]
+          : []),
       );
     }
   }

@@ -123,6 +123,12 @@ export const APPROVALS_COMMAND_LINE = defineCommandLine({
       description: 'allow one: the AI’s retried call goes ahead (once)',
     },
     {
+      verb: 'allow-until-navigation',
+      operands: ['ID'],
+      options: ['json'],
+      description: 'allow one that offers it (attach) until the page navigates',
+    },
+    {
       verb: 'deny',
       operands: ['ID'],
       options: ['json'],

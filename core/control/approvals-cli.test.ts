@@ -175,6 +175,35 @@ describe('vmark approvals allow | deny', () => {
     expect((await broker.request(OPEN, CALL)).decision).toBe('pending');
   });
 
+  it('allows until navigation only a request that offered it; another is left waiting', async () => {
+    await startServer();
+    const attach: ApprovalRequest = {
+      operation: 'attach',
+      subject: 'let the AI read and act in your tab tab-1 on https://a.example (page 1)',
+      origin: 'https://a.example',
+      grantable: false,
+      untilNavigation: true,
+    };
+    const { requestId: openId } = await broker.request(OPEN, CALL);
+    const refused = await vmark('approvals', 'allow-until-navigation', openId);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/did not offer "allow until navigation"/);
+    expect(broker.list()).toMatchObject([{ id: openId, status: 'waiting' }]);
+    const { requestId } = await broker.request(attach, CALL);
+    expect((await vmark('approvals', 'list')).stdout).toContain(
+      `may also: vmark approvals allow-until-navigation ${requestId}`,
+    );
+    const run = await vmark('approvals', 'allow-until-navigation', requestId);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toContain('holds until the page navigates');
+    expect(await broker.request(attach, CALL)).toEqual({
+      decision: 'allowed',
+      requestId,
+      by: 'terminal',
+      lasts: 'until-navigation',
+    });
+  });
+
   it('denies a waiting request, printing JSON on request', async () => {
     await startServer();
     const { requestId } = await broker.request(OPEN, CALL);

@@ -1,5 +1,5 @@
 import type { ApprovalDesk } from '../approvals/approval-entry.js';
-import { ApprovalNotFoundError } from '../approvals/approval-entry.js';
+import { ApprovalNotFoundError, UntilNavigationNotOfferedError } from '../approvals/approval-entry.js';
 import { GrantNotFoundError, type GrantSelector, NotAnOriginError } from '../approvals/standing-grant.js';
 
 /** What the control channel reaches inside the host. A new route group adds a member here. */
@@ -30,12 +30,15 @@ const ROUTES: readonly Route[] = [
   },
   {
     method: 'POST',
-    path: /^\/approvals\/([A-Za-z0-9-]+)\/(allow|deny)$/,
+    path: /^\/approvals\/([A-Za-z0-9-]+)\/(allow|allow-until-navigation|deny)$/,
     handle: ([id, verb], { approvals }) => {
+      const decision = verb === 'allow' || verb === 'allow-until-navigation' ? verb : 'deny';
       try {
-        return ok({ approval: approvals.decide(id!, verb === 'allow' ? 'allow' : 'deny') });
+        return ok({ approval: approvals.decide(id!, decision) });
       } catch (error) {
         if (error instanceof ApprovalNotFoundError) return failure(404, 'NOT_FOUND', error.message);
+        if (error instanceof UntilNavigationNotOfferedError)
+          return failure(409, 'NOT_OFFERED', error.message);
         throw error;
       }
     },

@@ -49,14 +49,17 @@ export function createMcpSession(options: McpSessionOptions): { server: McpServe
     if (!server.server.getClientCapabilities()?.elicitation) return undefined;
     return async (message, options) => {
       const result = await server.server.elicitInput(
-        { message, requestedSchema: approvalForm(options?.offerSite) },
+        { message, requestedSchema: approvalForm(options) },
         { relatedRequestId },
       );
       if (result.action !== 'accept') return result.action;
-      // The SDK checked the content against the form; only an explicit "site" stands.
-      return options?.offerSite !== undefined && result.content?.[ALLOW_FIELD] === 'site'
-        ? 'accept-site'
-        : 'accept';
+      // The SDK checked the content against the form; only an explicit choice that was offered lasts longer.
+      const chosen = result.content?.[ALLOW_FIELD];
+      if (options?.offerSite !== undefined && chosen === 'site') return 'accept-site';
+      if (options?.offerUntilNavigation === true && chosen === 'until-navigation') {
+        return 'accept-until-navigation';
+      }
+      return 'accept';
     };
   };
   const env = { hooks: options.hooks, caller, elicitor };

@@ -25,6 +25,8 @@ export interface UiApprovalAsk {
   readonly image?: string;
   /** Whether "Allow on this site" may be offered. */
   readonly grantable: boolean;
+  /** Whether "Allow until navigation" is offered (an attachment of a person's tab). */
+  readonly untilNavigation?: boolean;
   /** Who asks; the answer holds for this connection alone. */
   readonly client: UiApprovalClient;
 }
@@ -41,7 +43,7 @@ export interface UiApprovalClient {
 }
 
 /** `allow-site`: a standing grant for the operation on the ask's origin, only where `grantable`. */
-export type UiApprovalAnswer = 'allow' | 'allow-site' | 'deny';
+export type UiApprovalAnswer = 'allow' | 'allow-site' | 'allow-until-navigation' | 'deny';
 
 /**
  * One "Allow on this site" as a person sees it (`vmark approvals grants`, the Settings list): which

@@ -24,9 +24,10 @@ export interface ToolCaller {
 
 /**
  * A person's answer to a question put through the calling MCP client. `accept-site` only comes
- * back when the question offered it (`ElicitOptions.offerSite`): accepted for good on that site.
+ * back when the question offered it (`ElicitOptions.offerSite`): accepted for good on that site;
+ * `accept-until-navigation` likewise (`ElicitOptions.offerUntilNavigation`).
  */
-export type ElicitationAnswer = 'accept' | 'accept-site' | 'decline' | 'cancel';
+export type ElicitationAnswer = 'accept' | 'accept-site' | 'accept-until-navigation' | 'decline' | 'cancel';
 
 export interface ElicitOptions {
   /**
@@ -34,6 +35,11 @@ export interface ElicitOptions {
    * form then asks which, and that answer is `accept-site`. Only for an approval that may stand.
    */
   readonly offerSite?: string;
+  /**
+   * Offer "accept until navigation" besides "accept once" (host API 1.8.0): that answer is
+   * `accept-until-navigation`. Never together with `offerSite`.
+   */
+  readonly offerUntilNavigation?: boolean;
 }
 
 /**

@@ -104,6 +104,29 @@ describe('the UI approver', () => {
     expect(w.asks()).toHaveLength(1);
   });
 
+  it('offers "Allow until navigation" only to a request that asks for it', async () => {
+    const w = window();
+    ui.attach(w.sink);
+    const attach: ApprovalRequest = {
+      operation: 'attach',
+      subject: 'let the AI read and act in your tab tab-1 on https://a.example (page 1)',
+      origin: 'https://a.example',
+      grantable: false,
+      untilNavigation: true,
+    };
+    const plain = broker.request(OPEN, toolCall());
+    const [openAsk] = await asked(w);
+    expect(openAsk).not.toHaveProperty('untilNavigation');
+    expect(() => ui.answer(openAsk!.askId, 'allow-until-navigation')).toThrow(/not offered/);
+    ui.answer(openAsk!.askId, 'deny');
+    expect(await plain).toMatchObject({ decision: 'denied' });
+    const outcome = broker.request(attach, toolCall());
+    const [, ask] = await asked(w, 2);
+    expect(ask).toMatchObject({ operation: 'attach', untilNavigation: true, grantable: false });
+    ui.answer(ask!.askId, 'allow-until-navigation');
+    expect(await outcome).toMatchObject({ decision: 'allowed', by: 'ui', lasts: 'until-navigation' });
+  });
+
   it('withdraws its questions when the last window goes: the request waits, never allowed', async () => {
     const [a, b] = [window(), window()];
     const first = ui.attach(a.sink);

@@ -51,7 +51,8 @@ export class UiApprovals implements Disposable {
   /**
    * A person's answer from a window.
    * @throws ArgumentError for a question that is not open (answered elsewhere,
-   *   withdrawn), or "Allow on this site" where it was not offered; nothing changes then.
+   *   withdrawn), or "Allow on this site" / "Allow until navigation" where it was not offered;
+   *   nothing changes then.
    */
   answer(askId: string, answer: UiApprovalAnswer): void {
     const open = this.#open.get(askId);
@@ -60,6 +61,9 @@ export class UiApprovals implements Disposable {
     }
     if (answer === 'allow-site' && !offersSiteGrant(open.ask)) {
       throw new ArgumentError('"Allow on this site" was not offered for this request');
+    }
+    if (answer === 'allow-until-navigation' && open.ask.untilNavigation !== true) {
+      throw new ArgumentError('"Allow until navigation" was not offered for this request');
     }
     open.settle(answer);
   }
@@ -81,6 +85,7 @@ export class UiApprovals implements Disposable {
         request.requested,
         request.warning,
         request.detail,
+        request.untilNavigation === true ? 'until-navigation' : undefined,
       ].map((part) => part ?? null),
     ]);
     const open = [...this.#open.values()];
@@ -117,6 +122,7 @@ export class UiApprovals implements Disposable {
         // The dialog alone gets the picture: it is not in `vmark approvals list` or the log.
         ...(request.image === undefined ? {} : { image: request.image }),
         grantable: request.grantable,
+        ...(request.untilNavigation === true ? { untilNavigation: true } : {}),
         client: {
           connectionId: caller.connectionId,
           name: caller.clientName,

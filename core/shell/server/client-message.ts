@@ -50,7 +50,10 @@ const clientMessage = z.discriminatedUnion('method', [
   request('editor.report', z.object({ editor: editorReport.nullable() })),
   request(
     'approval.answer',
-    z.object({ askId: z.string().min(1).max(200), answer: z.enum(['allow', 'allow-site', 'deny']) }),
+    z.object({
+      askId: z.string().min(1).max(200),
+      answer: z.enum(['allow', 'allow-site', 'allow-until-navigation', 'deny']),
+    }),
   ),
   request('plugins.list', z.object({})),
   request('plugins.setEnabled', z.object({ id: z.string().min(1).max(200), enabled: z.boolean() })),

@@ -163,6 +163,45 @@ describe("a person's own browser tab", () => {
     expect(refused.text).toMatch(/^the user declined 'attach'/);
   });
 
+  it('"Allow until navigation" covers reads, waits and acts of that client until the person navigates', async () => {
+    const tabId = await openHumanTab();
+    rig.person.answer = 'allow-until-navigation';
+    for (let i = 0; i < 3; i++) {
+      const seen = await read(tabId);
+      expect(seen.isError, seen.text).toBe(false);
+    }
+    const waited = await rig.kit.call('browser_read', { action: 'wait_for', tabId, urlContains: 'inbox' });
+    expect(waited.isError, waited.text).toBe(false);
+    rig.person.answer = 'allow';
+    const clicked = await rig.kit.call('browser', {
+      action: 'act',
+      tabId,
+      operation: 'click',
+      role: 'button',
+      name: 'Add',
+    });
+    expect(clicked.isError, clicked.text).toBe(false);
+    expect(rig.person.asked.map((q) => q.request.operation)).toEqual(['attach', 'click']);
+    expect(rig.person.asked[0]!.request.untilNavigation).toBe(true);
+    // Another client is still asked on its own.
+    rig.person.answer = 'deny';
+    const other = await rig.kit.connect('other-until');
+    const otherRead = (await other.callTool({
+      name: 'browser_read',
+      arguments: { action: 'read', tabId },
+    })) as CallToolResult;
+    expect(otherRead.isError).toBe(true);
+    expect(JSON.stringify(otherRead.content)).not.toContain('Add');
+    // The person navigates in-page: the attachment ends, and the next read asks again.
+    await ask('navigate', { tabId, url: `${origin()}/mail/inbox#later` });
+    while ((await browserTabs()).find((t) => t.id === tabId)?.attached !== false)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const asked = rig.person.asked.length;
+    const refused = await read(tabId);
+    expect(refused.text).toMatch(/^the user declined 'attach'/);
+    expect(rig.person.asked).toHaveLength(asked + 1);
+  });
+
   it('is never closed, navigated, waited on or saved by the AI: TAB_NOT_AI_OWNED, and nobody is asked', async () => {
     const tabId = await openHumanTab();
     for (const args of [

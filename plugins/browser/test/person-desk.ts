@@ -7,11 +7,11 @@ import { type PageServer, startPageServer } from './page-server.js';
 
 /**
  * The person at the editor, for tests of approved browser operations: registered as the host
- * broker's UI approver, they answer Allow once, Allow on this site or Deny — or cannot be
+ * broker's UI approver, they answer Allow once, Allow on this site, Allow until navigation or Deny — or cannot be
  * reached, so that a request waits for `vmark approvals`, which `decide` stands for — or leave
  * the dialog open (`hold`) until the asker takes it back.
  */
-export type Answer = 'allow' | 'allow-site' | 'deny' | 'nobody' | 'hold';
+export type Answer = 'allow' | 'allow-site' | 'allow-until-navigation' | 'deny' | 'nobody' | 'hold';
 
 export interface Question {
   readonly request: {
@@ -19,6 +19,7 @@ export interface Question {
     readonly subject: string;
     readonly origin?: string;
     readonly image?: string;
+    readonly untilNavigation?: boolean;
   };
   readonly requestId: string;
 }

@@ -40,11 +40,18 @@ export interface ApprovalRequest {
   readonly origin?: string;
   /** Whether "allow on this site" may be offered; never for eval, session, record or upload. */
   readonly grantable: boolean;
+  /**
+   * Offer "Allow until navigation" besides "Allow once" (host API 1.8.0): an allowance the plugin
+   * keeps until the page it concerns navigates (the browser's `attach`). The answer comes back as
+   * `lasts: 'until-navigation'`; without this field it never does.
+   */
+  readonly untilNavigation?: boolean;
 }
 
 /**
  * Every outcome belongs to the connection that asked (`call.caller.connectionId`):
- * - `allowed`: a person allowed it; go ahead, once.
+ * - `allowed`: a person allowed it; go ahead, once — or, with `lasts: 'until-navigation'` (only
+ *   for a request that set `untilNavigation`), for as long as the page it concerns does not navigate.
  * - `denied`: a person refused it; a retry on the same connection keeps failing until
  *   someone allows it (another connection asking the same is asked on its own).
  * - `pending`: nobody could be asked during this call; the request waits for a
@@ -52,7 +59,12 @@ export interface ApprovalRequest {
  *   connection finds the answer.
  */
 export type ApprovalOutcome =
-  | { readonly decision: 'allowed'; readonly requestId: string; readonly by: ApproverKind }
+  | {
+      readonly decision: 'allowed';
+      readonly requestId: string;
+      readonly by: ApproverKind;
+      readonly lasts?: 'until-navigation';
+    }
   | { readonly decision: 'denied'; readonly requestId: string; readonly by: ApproverKind }
   | { readonly decision: 'pending'; readonly requestId: string };
 

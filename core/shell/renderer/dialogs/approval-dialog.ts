@@ -56,6 +56,11 @@ const OPERATIONS: Record<string, OperationWords> = {
     lead: 'An AI assistant asks to press this key on a web page.',
     subject: 'Key',
   },
+  attach: {
+    title: 'Let the AI use your tab',
+    lead: 'An AI assistant asks to read and act in a browser tab you opened: once, or until the page navigates.',
+    subject: 'Tab',
+  },
   navigate: {
     title: 'Open a web page',
     lead: 'An AI assistant asks to open this address.',
@@ -217,6 +222,9 @@ export class ApprovalDialogs {
     };
     if (ask.grantable && ask.origin !== undefined) {
       actions.append(button('allow-site', 'Allow on this site', 'button-quiet'));
+    }
+    if (ask.untilNavigation === true) {
+      actions.append(button('allow-until-navigation', 'Allow until navigation', 'button-quiet'));
     }
     actions.append(button('deny', 'Deny', ''), button('allow', 'Allow once', 'button-primary'));
     return [header, body, actions];

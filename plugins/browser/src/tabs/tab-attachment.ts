@@ -3,8 +3,8 @@
  * reads or acts in a human tab only while the person has attached it. "Allow once" is spent by
  * one read or act, and lapses unspent when the tab's generation moves (an in-page navigation
  * included). An attachment is bound to the tab, its page generation and the connection that
- * asked: another client never spends it. Kept in memory only, per tab. "Allow until navigation"
- * needs an answer the approval broker does not offer yet (ADR 52).
+ * asked: another client never spends it. "Allow until navigation" covers every read, act and wait
+ * of that connection until the generation moves. Kept in memory only, per tab.
  */
 import type { Approvals, ToolCall } from '@vmark/sdk';
 import { TokenError } from '@vmark/sdk';
@@ -18,6 +18,8 @@ export type AttachmentUse = 'read' | 'act' | 'wait';
 interface Attachment {
   readonly generation: number;
   readonly connectionId: string;
+  /** "Allow until navigation": not spent by a use, only ended by the page's next generation. */
+  readonly untilNavigation: boolean;
 }
 
 export class TabAttachments {
@@ -34,18 +36,17 @@ export class TabAttachments {
    * Lets one read, act or wait of the calling connection happen in a human tab, asking the person
    * when no attachment of theirs covers it; AI tabs need none. Fails closed: nobody to ask, a
    * timeout or a deny refuses as any approval does.
-   * @throws TokenError `ATTACHMENT_ONCE_INSUFFICIENT` for a `wait` under "Allow once";
+   * @throws TokenError `ATTACHMENT_ONCE_INSUFFICIENT` for a `wait` under "Allow once" (kept unspent);
    *   `STALE_COMMAND` when the page navigated while the person was asked; the approval refusals.
    */
   async use(tab: BrowserTab, use: AttachmentUse, call: ToolCall): Promise<void> {
     if (tab.owner !== 'human') return;
     const held = this.#live(tab);
     if (held !== undefined && held.connectionId === call.caller.connectionId) {
-      this.#spend(tab, use);
+      this.#spend(tab, held, use);
       return;
     }
-    await this.#ask(tab, call);
-    this.#spend(tab, use);
+    this.#spend(tab, await this.#ask(tab, call), use);
   }
 
   /** The tab went away. */
@@ -62,7 +63,8 @@ export class TabAttachments {
     return undefined;
   }
 
-  #spend(tab: BrowserTab, use: AttachmentUse): void {
+  #spend(tab: BrowserTab, held: Attachment, use: AttachmentUse): void {
+    if (held.untilNavigation) return;
     if (use === 'wait') {
       // Kept: it still covers one read or act.
       throw new TokenError(
@@ -75,17 +77,18 @@ export class TabAttachments {
     this.#held.delete(tab.id);
   }
 
-  async #ask(tab: BrowserTab, call: ToolCall): Promise<void> {
+  async #ask(tab: BrowserTab, call: ToolCall): Promise<Attachment> {
     const origin = originForAgent(tab.page.url());
     const generation = tab.generation;
     const outcome = await this.approvals.request(
       {
         operation: 'attach',
         // The tab and its page generation: an answer never covers another tab or a later page.
-        subject: `let the AI read and act once in your tab ${tab.id} on ${origin} (page ${generation})`,
+        subject: `let the AI read and act in your tab ${tab.id} on ${origin} (page ${generation})`,
         origin,
         // "Allow on this site" would outlive the page; an attachment never does (ADR 52).
         grantable: false,
+        untilNavigation: true,
       },
       call,
     );
@@ -99,6 +102,12 @@ export class TabAttachments {
         { tabId: tab.id, generation: tab.generation },
       );
     }
-    this.#held.set(tab.id, { generation, connectionId: call.caller.connectionId });
+    const attachment: Attachment = {
+      generation,
+      connectionId: call.caller.connectionId,
+      untilNavigation: outcome.lasts === 'until-navigation',
+    };
+    this.#held.set(tab.id, attachment);
+    return attachment;
   }
 }
