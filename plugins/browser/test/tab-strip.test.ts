@@ -1,4 +1,3 @@
-import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { MAX_FAVICON_BYTES } from '../src/tabs/tab-favicon.js';
 import { browserTabs, openHumanTab, personHostForFile } from './person-desk.js';
@@ -10,39 +9,11 @@ import { browserTabs, openHumanTab, personHostForFile } from './person-desk.js';
  * panel, which opens a tab of the person's own when no browser tab is open.
  */
 
-/** A real PNG of one opaque pixel, made here (zlib for its data), so the browser decodes it. */
-function onePixelPng(): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (bytes: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of bytes) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(body));
-    return Buffer.concat([length, body, sum]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(1, 0);
-  header.writeUInt32BE(1, 4);
-  header.set([8, 6, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.from([0, 0x20, 0x80, 0xe0, 0xff]))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-const PNG = onePixelPng();
+/** A PNG of one pixel, as browsers decode it. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 const page = (title: string, icon?: string) =>
   `<!doctype html><title>${title}</title>${icon === undefined ? '' : `<link rel="icon" href="${icon}">`}<p>${title}</p>`;
 
