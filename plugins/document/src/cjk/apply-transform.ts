@@ -32,5 +32,7 @@ export function applyTransform(
   // A segment's change is a match of the rewrite inside it, and so a match in the whole
   // text: a text the rewrite leaves alone needs no parse (most Latin-only documents).
   if (!mayRewrite(kind, content)) return content;
-  return rewriteSegments(content, findProtectedRegions(content), (segment) => rewrite(segment.text));
+  return rewriteSegments(content, findProtectedRegions(content, { narrow: true }), (segment) =>
+    rewrite(segment.text),
+  );
 }
