@@ -10,7 +10,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanLightMarkdown } from './light-regions.js';
 import { scanMarkdown } from './markdown-regions.js';
-import { cjkPunctuation, cjkSpacing } from './narrow-transforms.js';
+import { applyTransform } from './apply-transform.js';
+import { cjkPunctuation, cjkSpacing, rewriteOutside } from './narrow-transforms.js';
 import { findProtectedRegions } from './protected-regions.js';
 import type { ProtectedRegion } from './region-types.js';
 import { rewriteSegments } from './segments.js';
@@ -36,12 +37,28 @@ function differences(text: string): [number, string][] {
   return out;
 }
 
-const narrowOutputs = (text: string, narrow: boolean) => {
-  const regions = findProtectedRegions(text, { narrow });
+const NARROW_KINDS = ['cjk-spacing', 'cjk-punctuation'] as const;
+
+/** The narrow rewrites as they were made before ADR 58: full parse, a replace per segment. */
+const earlierOutputs = (text: string) => {
+  const regions = findProtectedRegions(text);
   return [cjkSpacing, cjkPunctuation].map((rewrite) =>
     rewriteSegments(text, regions, (segment) => rewrite(segment.text)),
   );
 };
+
+/** What `applyTransform` gives now, and the one-scan rewrite over the full parse's regions. */
+const currentOutputs = (text: string) => NARROW_KINDS.map((kind) => applyTransform(kind, text));
+const oneScanOutputs = (text: string) => {
+  const regions = findProtectedRegions(text);
+  return NARROW_KINDS.map((kind) => rewriteOutside(kind, text, regions));
+};
+
+function expectSameNarrowOutputs(text: string): void {
+  const earlier = earlierOutputs(text);
+  expect(currentOutputs(text), text).toEqual(earlier);
+  expect(oneScanOutputs(text), text).toEqual(earlier);
+}
 
 describe('scanLightMarkdown', () => {
   it('scans a document of headings, lists, quotes, fences, code spans and links', () => {
@@ -118,7 +135,7 @@ describe('scanLightMarkdown', () => {
       '段落\n2. 中文',
     ]) {
       expect(differences(doc), doc).toEqual([]);
-      expect(narrowOutputs(doc, true), doc).toEqual(narrowOutputs(doc, false));
+      expectSameNarrowOutputs(doc);
     }
   });
 });
@@ -211,7 +228,7 @@ describe('scanLightMarkdown against @lezer/markdown', () => {
       fc.property(documentArb, (doc) => {
         if (scanLightMarkdown(doc)) scanned++;
         expect(differences(doc)).toEqual([]);
-        expect(narrowOutputs(doc, true)).toEqual(narrowOutputs(doc, false));
+        expectSameNarrowOutputs(doc);
       }),
       { numRuns: 3000 },
     );
@@ -227,6 +244,6 @@ describe('scanLightMarkdown on the corpus', () => {
   it.each(corpusFiles)('%s: same positions and narrow rewrites as the full parse', (name) => {
     const doc = readFileSync(`${CORPUS}${name}`, 'utf8');
     expect(differences(doc)).toEqual([]);
-    expect(narrowOutputs(doc, true)).toEqual(narrowOutputs(doc, false));
+    expectSameNarrowOutputs(doc);
   });
 });
