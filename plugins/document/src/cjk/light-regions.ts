@@ -27,6 +27,9 @@ const DELIMITER_ROW = /^[>\s]*\|?(\s*:?-+:?\s*\|)+(\s*:?-+:?\s*)?$/;
 /** @lezer/markdown's character reference, after the `&`. */
 const ENTITY_BODY = /(?:#\d+|#x[a-f\d]+|\w+);/iy;
 
+/** The characters an inline construct of the subset starts or ends with. */
+const INLINE_TRIGGER = /[\\&`[\]!]/g;
+
 const ESCAPABLE = new Set([..."!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"].map((char) => char.charCodeAt(0)));
 
 const BACKTICK = 0x60;
@@ -314,6 +317,10 @@ function scanInline(
     return index;
   };
   for (let pos = from; pos < to; ) {
+    // Jump to the next character that can start or end an inline construct.
+    INLINE_TRIGGER.lastIndex = pos;
+    if (!INLINE_TRIGGER.test(text) || INLINE_TRIGGER.lastIndex > to) break;
+    pos = INLINE_TRIGGER.lastIndex - 1;
     const code = text.charCodeAt(pos);
     if (code === 0x5c /* \ */) {
       if (pos !== to - 1 && ESCAPABLE.has(text.charCodeAt(pos + 1))) {
