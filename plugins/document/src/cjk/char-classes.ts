@@ -16,7 +16,9 @@ export const NARROW_CJK_CLASS = '[\\u4E00-\\u9FFF\\u3040-\\u309F\\u30A0-\\u30FF\
 /** Whether a UTF-16 unit is in `NARROW_CJK_CLASS` (all of it is in the BMP). */
 export function isNarrowCjkUnit(unit: number): boolean {
   return (
-    (unit >= 0x4e00 && unit <= 0x9fff) || (unit >= 0x3040 && unit <= 0x30ff) || (unit >= 0xac00 && unit <= 0xd7af)
+    (unit >= 0x4e00 && unit <= 0x9fff) ||
+    (unit >= 0x3040 && unit <= 0x30ff) ||
+    (unit >= 0xac00 && unit <= 0xd7af)
   );
 }
 

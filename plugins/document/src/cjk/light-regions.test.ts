@@ -33,7 +33,8 @@ function differences(text: string): [number, string][] {
   const a = mask(text.length, light);
   const b = mask(text.length, full);
   const out: [number, string][] = [];
-  for (let index = 0; index < text.length; index++) if (a[index] !== b[index]) out.push([index, text[index]!]);
+  for (let index = 0; index < text.length; index++)
+    if (a[index] !== b[index]) out.push([index, text[index]!]);
   return out;
 }
 

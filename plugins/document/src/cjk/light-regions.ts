@@ -30,7 +30,7 @@ const ENTITY_BODY = /(?:#\d+|#x[a-f\d]+|\w+);/iy;
 /** The characters an inline construct of the subset starts or ends with. */
 const INLINE_TRIGGER = /[\\&`[\]!]/g;
 
-const ESCAPABLE = new Set([..."!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"].map((char) => char.charCodeAt(0)));
+const ESCAPABLE = new Set([...'!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~'].map((char) => char.charCodeAt(0)));
 
 const BACKTICK = 0x60;
 const TILDE = 0x7e;
@@ -51,6 +51,8 @@ export function scanLightMarkdown(text: string, offset = 0): ProtectedRegion[] |
   let scopeTo = -1;
   let scopeKind: ScopeKind = 'paragraph';
   let inList = false;
+  // The open list's marker (`-`, `+`, `*`, or `.` / `)` for an ordered one).
+  let listMark = 0;
   let fenceChar = 0;
   let fenceSize = 0;
   let fenceFrom = 0;
@@ -64,7 +66,7 @@ export function scanLightMarkdown(text: string, offset = 0): ProtectedRegion[] |
     return true;
   };
 
-  for (let lineStart = 0; lineStart <= text.length; ) {
+  for (let lineStart = 0; lineStart <= text.length;) {
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd === -1) lineEnd = text.length;
     const next = lineEnd + 1;
@@ -83,11 +85,12 @@ export function scanLightMarkdown(text: string, offset = 0): ProtectedRegion[] |
     }
     if (first === lineEnd) {
       if (!closeScope()) return null;
-      if (scopeKind === 'quote') scopeKind = 'paragraph';
       lineStart = next;
       continue;
     }
     if (scopeFrom >= 0 && scopeKind === 'quote') return null;
+    // Indented lines in a list may be the item's own blocks: not followed here.
+    if (indent > 0 && inList) return null;
     if (indent >= 4) {
       // Paragraph continuation; anything else here (indented code, list content) is not in the subset.
       if (scopeFrom < 0) return null;
@@ -97,8 +100,6 @@ export function scanLightMarkdown(text: string, offset = 0): ProtectedRegion[] |
     }
     const block = blockStart(text, first, lineEnd, scopeFrom >= 0 && scopeKind === 'paragraph');
     if (block === 'unknown') return null;
-    if (block !== 'text' && indent > 0 && inList) return null;
-    if (block === 'text' && indent > 0 && inList && scopeFrom < 0) return null;
 
     switch (block) {
       case 'fence': {
@@ -127,7 +128,8 @@ export function scanLightMarkdown(text: string, offset = 0): ProtectedRegion[] |
         let content = first + 1;
         if (text.charCodeAt(content) === SPACE) content++;
         if (content < lineEnd) {
-          if (blockStart(text, content, lineEnd, false) !== 'text' || startsNested(text, content)) return null;
+          if (blockStart(text, content, lineEnd, false) !== 'text' || startsNested(text, content))
+            return null;
           scopeFrom = content;
           scopeTo = lineEnd;
           scopeKind = 'quote';
@@ -135,10 +137,14 @@ export function scanLightMarkdown(text: string, offset = 0): ProtectedRegion[] |
         break;
       }
       case 'item': {
-        const content = itemContent(text, first, lineEnd, scopeFrom >= 0);
+        const mark = listMarkOf(text, first);
+        // Only the first item of a list interrupts a paragraph, and only from 1 if ordered.
+        const sibling = inList && scopeKind === 'item' && mark === listMark;
+        const content = itemContent(text, first, lineEnd, scopeFrom >= 0 && !sibling);
         if (content < 0) return null;
         if (!closeScope()) return null;
         inList = true;
+        listMark = mark;
         scopeFrom = content;
         scopeTo = lineEnd;
         scopeKind = 'item';
@@ -165,7 +171,13 @@ export function scanLightMarkdown(text: string, offset = 0): ProtectedRegion[] |
 }
 
 /** A region of `text` at `offset`; only a fenced code block is line structure, not inline. */
-function region(from: number, to: number, offset: number, kind: ProtectedRegion['kind'], inline = true): ProtectedRegion {
+function region(
+  from: number,
+  to: number,
+  offset: number,
+  kind: ProtectedRegion['kind'],
+  inline = true,
+): ProtectedRegion {
   return { from: from + offset, to: to + offset, kind, inline };
 }
 
@@ -187,7 +199,9 @@ function blockStart(text: string, first: number, end: number, afterParagraph: bo
   }
   if (code === 0x23 /* # */) {
     const size = runLength(text, first, end, code);
-    return size <= 6 && (first + size === end || text.charCodeAt(first + size) === SPACE) ? 'heading' : 'text';
+    return size <= 6 && (first + size === end || text.charCodeAt(first + size) === SPACE)
+      ? 'heading'
+      : 'text';
   }
   if (code === 0x3e /* > */) return 'quote';
   if (code === 0x2d /* - */ || code === 0x2a /* * */ || code === 0x5f /* _ */) {
@@ -216,6 +230,13 @@ function blockStart(text: string, first: number, end: number, afterParagraph: bo
   return 'text';
 }
 
+/** A list item's marker: the bullet, or the delimiter after an ordered item's number. */
+function listMarkOf(text: string, first: number): number {
+  let index = first;
+  while (isDigit(text.charCodeAt(index))) index++;
+  return text.charCodeAt(index);
+}
+
 /** Where a list item's text starts, or -1 when the item is outside the subset. */
 function itemContent(text: string, first: number, end: number, interrupts: boolean): number {
   let index = first;
@@ -237,7 +258,7 @@ function itemContent(text: string, first: number, end: number, interrupts: boole
 /** Text in a list item or quote that could open a nested construct the scanner does not follow. */
 function startsNested(text: string, at: number): boolean {
   const code = text.charCodeAt(at);
-  return code === 0x5b /* [ */ || code === SPACE || code === 0x3d /* = */;
+  return code === 0x5b /* [ */ || code === SPACE || code === 0x3d; /* = */
 }
 
 function headingContent(text: string, first: number, end: number): [number, number] {
@@ -316,7 +337,7 @@ function scanInline(
     while (index < to && isSpace(text.charCodeAt(index))) index++;
     return index;
   };
-  for (let pos = from; pos < to; ) {
+  for (let pos = from; pos < to;) {
     // Jump to the next character that can start or end an inline construct.
     INLINE_TRIGGER.lastIndex = pos;
     if (!INLINE_TRIGGER.test(text) || INLINE_TRIGGER.lastIndex > to) break;

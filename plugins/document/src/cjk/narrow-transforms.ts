@@ -81,7 +81,8 @@ export function mayRewrite(kind: 'cjk-spacing' | 'cjk-punctuation', text: string
 const UNIT_CLASS = (() => {
   const table = new Uint8Array(0x10000);
   for (let unit = 0; unit < 0x10000; unit++) if (isNarrowCjkUnit(unit)) table[unit] = 1;
-  for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789') table[char.charCodeAt(0)] = 2;
+  for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789')
+    table[char.charCodeAt(0)] = 2;
   for (const [half] of HALF_TO_FULL) table[half.charCodeAt(0)] = 4;
   return table;
 })();

@@ -41,7 +41,8 @@ export function findProtectedRegions(content: string, options: RegionOptions = {
   if (frontMatter > 0) regions.push({ from: 0, to: frontMatter, kind: 'front-matter', inline: false });
 
   const body = frontMatter > 0 ? content.slice(frontMatter) : content;
-  const light = options.narrow && !options.skipReferenceSections ? scanLightMarkdown(body, frontMatter) : null;
+  const light =
+    options.narrow && !options.skipReferenceSections ? scanLightMarkdown(body, frontMatter) : null;
   const scan = light ? { regions: light, headings: [] } : scanMarkdown(body, frontMatter);
   // Math and wiki links are found in the text the parser left as prose. Emphasis and
   // strikethrough marks do not count as "not prose": `$a*b*c$` is math even though the
