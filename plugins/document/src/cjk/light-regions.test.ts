@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { scanLightMarkdown } from './light-regions.js';
 import { scanMarkdown } from './markdown-regions.js';
 import { applyTransform } from './apply-transform.js';
-import { cjkPunctuation, cjkSpacing, rewriteOutside } from './narrow-transforms.js';
+import { cjkPunctuation, cjkSpacing, HALF_TO_FULL, rewriteOutside } from './narrow-transforms.js';
 import { findProtectedRegions } from './protected-regions.js';
 import type { ProtectedRegion } from './region-types.js';
 import { rewriteSegments } from './segments.js';
@@ -152,14 +152,7 @@ const piece = fc.constantFrom(
   'x1',
   '2024',
   ' ',
-  ',',
-  '.',
-  '!',
-  '?',
-  ';',
-  ':',
-  '(',
-  ')',
+  ...HALF_TO_FULL.map(([half]) => half),
   '`',
   '``',
   '`code,中`',
