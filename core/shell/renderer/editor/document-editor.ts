@@ -14,7 +14,6 @@ import { viewChannel } from './view-channel.js';
 export type EditorMode = 'source' | 'wysiwyg';
 
 export interface EditorHooks {
-  readonly save: () => void;
   readonly refused: (error: unknown) => void;
 }
 
@@ -163,7 +162,6 @@ export class DocumentEditor {
         EditorView.lineWrapping,
         placeholder('Start writing…'),
         keymap.of([
-          { key: 'Mod-s', preventDefault: true, run: () => (this.hooks.save(), true) },
           ...defaultKeymap,
           ...historyKeymap,
           indentWithTab,
