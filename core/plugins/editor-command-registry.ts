@@ -22,7 +22,9 @@ export class EditorCommandRegistry {
   add(pluginId: string, declaration: EditorCommandContribution, handler: EditorCommandHandler): Disposable {
     const owner = this.#commands.get(declaration.id);
     if (owner)
-      throw new Error(`editor command "${declaration.id}" already has a handler (plugin "${owner.pluginId}")`);
+      throw new Error(
+        `editor command "${declaration.id}" already has a handler (plugin "${owner.pluginId}")`,
+      );
     const entry = { pluginId, declaration, handler };
     this.#commands.set(declaration.id, entry);
     this.#changed();

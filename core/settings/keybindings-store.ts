@@ -29,7 +29,10 @@ export class KeybindingsStore {
         async () => {
           const { overrides, problem } = await this.load();
           if (problem !== undefined)
-            throw new DomainError('READ_ONLY', `${problem}. Nothing was changed; fix or remove the file first`);
+            throw new DomainError(
+              'READ_ONLY',
+              `${problem}. Nothing was changed; fix or remove the file first`,
+            );
           await saveKeyOverrides(this.file, change(overrides));
         },
         { timeoutMs: 5_000, staleMs: 10_000 },

@@ -75,7 +75,10 @@ const clientMessage = z.discriminatedUnion('method', [
   request('pluginPanels.list', z.object({})),
   request('commands.list', z.object({ platform })),
   request('commands.run', z.object({ id: commandId, tabId: tabId.nullable() })),
-  request('keybindings.set', z.object({ id: commandId, key: z.string().min(1).max(100).nullable(), platform })),
+  request(
+    'keybindings.set',
+    z.object({ id: commandId, key: z.string().min(1).max(100).nullable(), platform }),
+  ),
   request('keybindings.reset', z.object({ id: commandId, platform })),
   request('kindViews.list', z.object({})),
   request(

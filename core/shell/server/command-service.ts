@@ -91,7 +91,9 @@ export class UiCommandService implements Disposable {
 
   /** Drops the command's entry from keybindings.json, so its default key applies again. */
   async reset(id: string, platform: Platform): Promise<UiCommands> {
-    await this.keys.update((current) => Object.fromEntries(Object.entries(current).filter(([k]) => k !== id)));
+    await this.keys.update((current) =>
+      Object.fromEntries(Object.entries(current).filter(([k]) => k !== id)),
+    );
     return this.#afterWrite(platform);
   }
 

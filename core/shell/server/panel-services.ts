@@ -76,7 +76,10 @@ export function createPanelServices(host: Host): PanelServices {
   );
   const kindViews = new UiKindViews(host.plugins);
   const commands = store.add(
-    new UiCommandService(host.plugins, new KeybindingsStore(keybindingsPath(host.container.get(HostOptionsToken).home))),
+    new UiCommandService(
+      host.plugins,
+      new KeybindingsStore(keybindingsPath(host.container.get(HostOptionsToken).home)),
+    ),
   );
   return {
     approvals,

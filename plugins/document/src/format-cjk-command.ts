@@ -15,7 +15,10 @@ export function formatCjkCommand(
     if (tabId === null) throw new DomainError('INVALID_TAB', 'No tab is open to format');
     const document = documents.get(workbench.resolveTab(tabId).documentId);
     if (document.kind !== 'markdown')
-      throw new DomainError('INVALID_TAB', `Only Markdown is formatted; this tab is of kind "${document.kind}"`);
+      throw new DomainError(
+        'INVALID_TAB',
+        `Only Markdown is formatted; this tab is of kind "${document.kind}"`,
+      );
     // Loaded on first use, as document.transform does: the parser it needs would cost every start-up.
     const cjk = await import('./cjk/index.js');
     const options = settings.get('cjkFormatting', cjk.cjkFormattingSchema, cjk.DEFAULT_CJK_FORMATTING);

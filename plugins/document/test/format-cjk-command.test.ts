@@ -44,7 +44,9 @@ describe('the "Format CJK text" editor command', () => {
   it('refuses a tab that is not Markdown and a window with no tab, changing nothing', async () => {
     const refused = await domainErrorOf(test.editor.runCommand('document.formatCjk', tabOf(notes())));
     expect(refused.code).toBe('INVALID_TAB');
-    expect((await domainErrorOf(test.editor.runCommand('document.formatCjk', null))).code).toBe('INVALID_TAB');
+    expect((await domainErrorOf(test.editor.runCommand('document.formatCjk', null))).code).toBe(
+      'INVALID_TAB',
+    );
     const read = await test.call('document', { action: 'read', tabId: tabOf(notes()) });
     expect(read.data).toMatchObject({ content: '中文English混排\n', dirty: false });
   });

@@ -21,7 +21,8 @@ export interface CommandOutcomes {
  * The page's commands (ADR 61): the host's list of every command with the keys in force, the
  * page's handlers of the editor's own, and `run`, which every button, key and palette entry goes
  * through. A plugin's command is run by the host. The list follows `commands.changed` (a plugin
- * turned on or off, a key rebound in any window).
+ * turned on or off, a key rebound in any window), and is read again whenever the page gets the
+ * focus back, so a keybindings.json edited by hand meanwhile applies.
  */
 export class PageCommands {
   readonly platform: Platform = isMac() ? 'mac' : 'other';
@@ -39,6 +40,7 @@ export class PageCommands {
     private readonly outcomes: CommandOutcomes,
   ) {
     connection.onCommandsChanged(() => void this.refresh());
+    window.addEventListener('focus', () => void this.refresh());
     void this.refresh();
   }
 
@@ -53,13 +55,10 @@ export class PageCommands {
   }
 
   /** A button runs its command when clicked, and shows the command's key in its tooltip. */
-  bind(button: HTMLElement, id: string, target?: string): Unsubscribe {
+  bind(button: HTMLElement, id: string): Unsubscribe {
     const title = button.title;
     button.dataset.command = id;
-    button.addEventListener('click', (event) => {
-      event.stopPropagation();
-      void this.run(id, target);
-    });
+    button.addEventListener('click', () => void this.run(id));
     const show = () => {
       const key = this.#list?.commands.find((c) => c.id === id)?.key;
       button.title = key ? `${title} (${key})` : title;

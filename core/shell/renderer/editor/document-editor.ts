@@ -161,11 +161,7 @@ export class DocumentEditor {
         drawSelection(),
         EditorView.lineWrapping,
         placeholder('Start writing…'),
-        keymap.of([
-          ...defaultKeymap,
-          ...historyKeymap,
-          indentWithTab,
-        ]),
+        keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         this.#kindView.of(this.#kindExtension()),
         editorTheme,
         this.#mode.of(this.#modeExtension(this.#modeName)),

@@ -28,6 +28,11 @@ export class KeybindingsSection {
     window.addEventListener('keydown', (event) => this.#record(event), { capture: true });
   }
 
+  /** Reads the commands and keybindings.json afresh (it may have been edited by hand). */
+  reload(): Promise<void> {
+    return this.commands.refresh();
+  }
+
   render(): void {
     const list = this.commands.list();
     this.element.replaceChildren(element('h3', 'settings-grants-title', 'Keyboard shortcuts'));
@@ -70,8 +75,10 @@ export class KeybindingsSection {
       element('kbd', 'keybinding-key', recording ? 'Press a key…' : (command.key ?? '—')),
       this.#button('Change', 'keybinding-change', () => this.#startRecording(command.id)),
     );
-    if (command.key !== null) controls.append(this.#button('Remove', 'keybinding-remove', () => this.#set(command.id, null)));
-    if (command.changed) controls.append(this.#button('Reset', 'keybinding-reset', () => this.#reset(command.id)));
+    if (command.key !== null)
+      controls.append(this.#button('Remove', 'keybinding-remove', () => void this.#set(command.id, null)));
+    if (command.changed)
+      controls.append(this.#button('Reset', 'keybinding-reset', () => void this.#reset(command.id)));
     row.append(text, controls);
     return row;
   }
@@ -117,7 +124,9 @@ export class KeybindingsSection {
   }
 
   async #reset(id: string): Promise<void> {
-    await this.#write(() => this.connection.request('keybindings.reset', { id, platform: this.commands.platform }));
+    await this.#write(() =>
+      this.connection.request('keybindings.reset', { id, platform: this.commands.platform }),
+    );
   }
 
   async #write(request: () => Promise<UiCommands>): Promise<void> {

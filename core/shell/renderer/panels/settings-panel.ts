@@ -62,6 +62,7 @@ export class SettingsPanel {
       // Read afresh: settings.json may have been edited by hand since.
       this.#settings = await this.connection.request('settings.list', {});
       this.#grants = (await this.connection.request('grants.list', {})).grants;
+      await this.keybindings.reload();
     } catch (error) {
       this.refused(error);
       return;
