@@ -8,6 +8,7 @@
  * authority model: every confirmed change, the editors' own included, in order).
  */
 
+import type { CommandMessage, CommandRequests } from './command-protocol.js';
 import type { PanelMessage, PanelRequests } from './panel-protocol.js';
 import type { RecoveryMessage, RecoveryRequests } from './recovery-protocol.js';
 
@@ -127,7 +128,7 @@ export interface EditorReport {
 }
 
 /** Every request the renderer may send, with its parameters and result. */
-export interface Requests extends PanelRequests, RecoveryRequests {
+export interface Requests extends PanelRequests, RecoveryRequests, CommandRequests {
   /**
    * One level of the file list, which the host then follows on disk (a `tree.changed` push when
    * something in it is created, deleted or renamed) until the page folds it.
@@ -220,4 +221,5 @@ export type ServerMessage =
       readonly updates: readonly UpdateJson[];
     }
   | PanelMessage
-  | RecoveryMessage;
+  | RecoveryMessage
+  | CommandMessage;

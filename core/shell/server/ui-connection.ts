@@ -52,6 +52,7 @@ const QUIET_METHODS: ReadonlySet<RequestMethod> = new Set([
   'kindViews.request',
   'kindViews.watch',
   'kindViews.unwatch',
+  'commands.list',
 ]);
 
 type Handlers = {
@@ -126,6 +127,7 @@ export class UiConnection implements Disposable {
         accepted: await authority.push(documentOf(tabId), version, updates),
       }),
       'editor.report': ({ editor }) => acceptEditorReport(this, editor, services),
+      'commands.run': ({ id, tabId }) => services.panels.commands.run(id, { windowLabel, tabId }),
       ...panelHandlers(services.panels),
       ...this.#watches.handlers(),
       ...windowHandlers(workbench, windowLabel, () => services.panels.plugins.list()),
