@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -149,6 +150,30 @@ describe('CheckpointStore', () => {
     );
     await expect(store.append(edit('two'))).rejects.toThrow('no space');
     expect((await filesIn(folder)).filter((n) => n.endsWith('.md'))).toHaveLength(1);
+  });
+
+  it('says a checkpoint is durable once its text and index line are on disk, before the prune', async () => {
+    const store = storeWith({ checkpointRetention: { maxCount: 1, maxBytes: 1000 } });
+    const first = await store.append(edit('one'));
+    let seenWhenDurable: string[] = [];
+    const second = store.append(edit('two'), () => {
+      seenWhenDurable = [readFileSync(index, 'utf8'), ...readdirSync(folder)];
+    });
+    const entry = await second;
+    // Both lines were there when it was called: the prune (to one entry) came after.
+    expect(seenWhenDurable[0]).toContain(first.id);
+    expect(seenWhenDurable[0]).toContain(entry.id);
+    expect(seenWhenDurable).toContain(`${entry.id}.md`);
+    expect(await store.list()).toEqual([entry]);
+  });
+
+  it('never says a checkpoint that failed is durable', async () => {
+    const store = storeWith();
+    await store.append(edit('one'));
+    vi.spyOn(fs, 'rename').mockRejectedValueOnce(Object.assign(new Error('disk full'), { code: 'ENOSPC' }));
+    const onDurable = vi.fn();
+    await expect(store.append(edit('two'), onDurable)).rejects.toThrow('disk full');
+    expect(onDurable).not.toHaveBeenCalled();
   });
 
   it('ignores a torn last line and starts the next append on a new line', async () => {
