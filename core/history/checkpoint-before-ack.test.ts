@@ -140,6 +140,29 @@ describe('a document.write is acknowledged only once its checkpoint is on disk',
     expect(texts).toEqual(['one\n', 'before\n']);
   });
 
+  it('another program appending while the answer waits for the checkpoint: both kept', async () => {
+    const release = await holdCheckpointLock();
+    const write = documents.write(id, 'after\n', { origin: AI, save: true });
+    await eventually(async () => (await fs.readFile(file, 'utf8')) === 'after\n');
+    await fs.appendFile(file, 'appended outside\n');
+    await release();
+    await expect(write).resolves.toMatchObject({ saved: true });
+    // The append landed after the rename: the buffer takes it in, nothing is overwritten.
+    await eventually(() => documents.get(id).content === 'after\nappended outside\n');
+    expect(await fs.readFile(file, 'utf8')).toBe('after\nappended outside\n');
+    expect(documents.get(id).dirty).toBe(false);
+  });
+
+  it('another program writing before the rename: STALE, and its checkpoint wait does not hang', async () => {
+    const release = await holdCheckpointLock();
+    // Changed on disk after the buffer was read: the write is refused, the tab takes the disk's text.
+    await fs.writeFile(file, 'outside\n');
+    const write = documents.write(id, 'after\n', { origin: AI, save: true });
+    await expect(write).rejects.toMatchObject({ code: 'STALE' });
+    expect(await fs.readFile(file, 'utf8')).toBe('outside\n');
+    await release();
+  });
+
   it('a write kept in the editor only (save: false) also waits for its checkpoint', async () => {
     const release = await holdCheckpointLock();
     const write = documents.write(id, 'draft\n', { origin: AI, save: false });

@@ -230,6 +230,19 @@ describe('CheckpointStore', () => {
     expect(await filesIn(folder)).toEqual([`${big.id}.md`, 'index.jsonl']);
   });
 
+  it('lets the history grow a tenth past a limit before it prunes, then back to the limit', async () => {
+    const store = storeWith({ checkpointRetention: { maxCount: 20, maxBytes: 1_000_000 } });
+    const entries = [];
+    for (let i = 0; i < 22; i++) entries.push(await store.append(edit(`text ${i}`)));
+    const before = await fs.stat(index);
+    expect(await store.list()).toHaveLength(22);
+    entries.push(await store.append(edit('text 22')));
+    expect(await store.list()).toEqual(entries.slice(3).reverse());
+    // Rewritten by the prune (a new file), the pruned texts gone.
+    expect((await fs.stat(index)).ino).not.toBe(before.ino);
+    expect((await filesIn(folder)).filter((n) => n.endsWith('.md'))).toHaveLength(20);
+  });
+
   it('prunes by whichever limit is smaller', async () => {
     const store = storeWith({ checkpointRetention: { maxCount: 2, maxBytes: 1000 } });
     for (let i = 0; i < 4; i++) await store.append(edit('12345'));

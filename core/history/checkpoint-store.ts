@@ -39,7 +39,10 @@ export interface RetentionLimits {
   readonly maxBytes: number;
 }
 
-/** The newest 500 checkpoints or 200 MiB of replaced text, whichever is smaller. */
+/**
+ * The newest 500 checkpoints or 200 MiB of replaced text, whichever is smaller; pruned back to
+ * that once the history is a tenth past either (`pastSlack`).
+ */
 export const DEFAULT_RETENTION: RetentionLimits = { maxCount: 500, maxBytes: 200 * 1024 * 1024 };
 
 /** `HostOptions` fits this; the CLI and tests pass `{home}` (and limits) themselves. */
@@ -276,6 +279,7 @@ export class CheckpointStore {
   /** Keeps the newest checkpoints within both limits (always the newest one), and removes the rest. */
   async #prune(): Promise<void> {
     const entries = await this.#readIndex();
+    if (!pastSlack(entries, this.#retention)) return;
     const { firstKept } = retained(entries, this.#retention);
     if (firstKept === 0) return;
     const kept = entries.slice(firstKept);
@@ -307,6 +311,19 @@ export class CheckpointStore {
   #contentPath(id: string): string {
     return path.join(this.folder, id + CONTENT_SUFFIX);
   }
+}
+
+/**
+ * Whether `entries` are past a limit by more than a tenth of it. A history at its limits would
+ * otherwise rewrite the index (an fsync) and list the folder on every append; with the slack it
+ * does so once every tenth of the limit (50 appends at the default 500), back down to the limits.
+ */
+function pastSlack(entries: readonly CheckpointEntry[], retention: RetentionLimits): boolean {
+  const slack = (limit: number) => limit + Math.floor(limit / 10);
+  if (entries.length > slack(retention.maxCount)) return true;
+  let bytes = 0;
+  for (const entry of entries) bytes += entry.bytesBefore;
+  return bytes > slack(retention.maxBytes);
 }
 
 /**
