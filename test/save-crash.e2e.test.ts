@@ -1,9 +1,11 @@
 import { watch } from 'node:fs';
-import { readdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { withFileLock } from '../core/vault/file-lock.js';
 import { ownerTag } from '../core/vault/process-owner.js';
-import { call, connectStdio, eventually, TempDirs } from './support/cli.js';
+import { call, connectStdio, eventually, runCli, TempDirs } from './support/cli.js';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -74,3 +76,40 @@ it('leaves alone the temp file of a save still under way in another vmark', asyn
     await client.close();
   }
 });
+
+it('a write answered saved: true leaves the text it replaced restorable, even if vmark is killed at once', async () => {
+  const workspace = await realpath(await temp.make());
+  const home = await temp.make();
+  const file = path.join(workspace, 'notes.md');
+  const before = 'the text before the AI edit\n'.repeat(1000);
+  await writeFile(file, before);
+  const { client, transport } = await connectStdio(['--workspace', workspace, '--open', file], home);
+  const pid = transport.pid!;
+  // The checkpoint folder's lock, held here as another vmark would hold it, keeps the checkpoint
+  // from being written until the file itself is on disk and some time has passed.
+  const folder = path.join(home, 'checkpoints');
+  await mkdir(folder, { recursive: true });
+  let answered = false;
+  const answer = await withFileLock(path.join(folder, 'index.lock'), async () => {
+    const pending = call(client, 'document', { action: 'write', content: 'after\n' }).then((result) => {
+      // Killed the moment the answer arrives: whatever the host had not made durable is lost.
+      process.kill(pid, 'SIGKILL');
+      answered = true;
+      return result;
+    });
+    await eventually(async () => (await readFile(file, 'utf8')) === 'after\n');
+    await sleep(300);
+    return { pending, answeredWhileLocked: answered };
+  });
+  const result = await answer.pending;
+  await client.close().catch(() => undefined);
+  expect(answer.answeredWhileLocked).toBe(false);
+  expect(result.data).toMatchObject({ saved: true });
+
+  const listed = await runCli(['checkpoints', 'list', '--json'], { VMARK_HOME: home });
+  const [newest] = JSON.parse(listed.stdout) as Array<{ id: string; filePath: string; tool: string }>;
+  expect(newest).toMatchObject({ filePath: file, tool: 'document.write' });
+  const restored = await runCli(['checkpoints', 'restore', newest!.id], { VMARK_HOME: home });
+  expect(restored.code, restored.stderr).toBe(0);
+  expect(await readFile(file, 'utf8')).toBe(before);
+}, 90_000);

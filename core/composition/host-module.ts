@@ -13,6 +13,7 @@ import { type Container, ContainerModule } from 'inversify';
 import { ApprovalBroker } from '../approvals/approval-broker.js';
 import { HostDocumentStore } from '../documents/document-store.js';
 import { FolderWatcher } from '../documents/folder-watcher.js';
+import { WriteAcks } from '../documents/write-acks.js';
 import { KindRegistry } from '../documents/kind-registry.js';
 import { CheckpointRecorder } from '../history/checkpoint-recorder.js';
 import { CheckpointStore } from '../history/checkpoint-store.js';
@@ -46,6 +47,7 @@ export function hostModule(container: Container, options: HostOptions, info: Hos
     bind(HostVault).toSelf().inSingletonScope();
     bind(VaultToken).toService(HostVault);
     bind(FolderWatcher).toSelf().inSingletonScope();
+    bind(WriteAcks).toSelf().inSingletonScope();
     bind(HostDocumentStore).toSelf().inSingletonScope();
     bind(DocumentStoreToken).toService(HostDocumentStore);
     bind(HostWorkbench).toSelf().inSingletonScope();

@@ -11,6 +11,7 @@ import { LogHub } from '../log/log-hub.js';
 import { HostDocumentStore } from './document-store.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { KindRegistry } from './kind-registry.js';
+import { WriteAcks } from './write-acks.js';
 
 /*
  * The document store over real files, with another program's writes made at chosen moments:
@@ -43,7 +44,7 @@ beforeEach(async () => {
   const vault = new HostVault({ home: path.join(os.tmpdir(), 'vmark-store-home-unused') });
   await vault.addWorkspaceRoot(dir);
   watcher = new FolderWatcher();
-  store = new HostDocumentStore(kinds, hooks, vault, watcher, new LogHub(() => undefined));
+  store = new HostDocumentStore(kinds, hooks, vault, watcher, new LogHub(() => undefined), new WriteAcks());
   id = (await store.open(file)).id;
 });
 

@@ -36,6 +36,7 @@ import { saveLockPathFor } from '../vault/temp-files.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { readTextFile } from './read-text-file.js';
 import { newRevision } from './revision.js';
+import { WriteAcks } from './write-acks.js';
 
 export { MAX_DOCUMENT_BYTES } from './read-text-file.js';
 
@@ -104,6 +105,7 @@ export class HostDocumentStore implements DocumentStore {
     @inject(VaultToken) private readonly vault: Vault,
     @inject(FolderWatcher) private readonly watcher: FolderWatcher,
     @inject(LogHub) private readonly log: LogHub,
+    @inject(WriteAcks) private readonly acks: WriteAcks,
   ) {}
 
   /** Reads a file (already resolved to its canonical path) into a new buffer. */
@@ -147,7 +149,7 @@ export class HostDocumentStore implements DocumentStore {
   }
 
   replace(documentId: string, content: string, options: ReplaceOptions): Promise<DocumentSnapshot> {
-    return this.#queue.run(documentId, async () => {
+    return this.#acknowledged(documentId, async () => {
       const record = this.#record(documentId);
       checkRevision(record, options.expectedRevision);
       const proposed = await this.#propose(record, content, options);
@@ -157,7 +159,7 @@ export class HostDocumentStore implements DocumentStore {
   }
 
   write(documentId: string, content: string, options: WriteOptions): Promise<SaveOutcome> {
-    return this.#queue.run(documentId, async () => {
+    return this.#acknowledged(documentId, async () => {
       const record = this.#record(documentId);
       checkRevision(record, options.expectedRevision);
       if (!options.save || record.filePath === null) {
@@ -252,7 +254,7 @@ export class HostDocumentStore implements DocumentStore {
       path: canonicalTarget,
       replaces: existing && { bytes: Number(existing.disk.size), sha256: existing.disk.sha256 },
     });
-    return this.#queue.run(documentId, async () => {
+    return this.#acknowledged(documentId, async () => {
       const record = this.#record(documentId);
       const content = await this.#proposeSave(record, record.content, null);
       const outcome = await this.#replaceFile(record, canonicalTarget, content, existing?.disk ?? null);
@@ -285,6 +287,17 @@ export class HostDocumentStore implements DocumentStore {
       this.hooks.documentSaved.call({ document: saved });
       return saved;
     });
+  }
+
+  /**
+   * Runs a change in the document's queue and answers once what the change started elsewhere
+   * (its checkpoint) is durable too. Waited for outside the queue, so the next change to the
+   * document does not queue behind this one's checkpoint.
+   */
+  async #acknowledged<T>(documentId: string, change: () => Promise<T>): Promise<T> {
+    const result = await this.#queue.run(documentId, change);
+    await this.acks.settled(documentId);
+    return result;
   }
 
   /** Forgets a buffer (its tab was closed). */

@@ -5,6 +5,7 @@ import { HostHooksToken } from '../tokens/host-tokens.js';
 import { pluginHooks } from '../hooks/plugin-hooks.js';
 import { LogHub } from '../log/log-hub.js';
 import { errorCode } from '@vmark/sdk';
+import { WriteAcks } from '../documents/write-acks.js';
 import { HostWorkbench } from '../workbench/workbench.js';
 import { CheckpointStore, type NewCheckpoint } from './checkpoint-store.js';
 import { describeChange, sizeChange } from './describe-change.js';
@@ -14,10 +15,12 @@ import { describeChange, sizeChange } from './describe-change.js';
  * AI edits can be undone (`vmark checkpoints restore`). Changes typed in an
  * editor or read from disk are the person's own and are not recorded.
  *
- * The hook is synchronous and runs inside the write: the tap only hands the
- * checkpoint to the store, which writes it afterwards, in order, batched with
- * others (and never holds more text than its retention keeps). A failure to
- * record never fails the write; it is reported (stderr, MCP clients) once per kind.
+ * The hook is synchronous and runs inside the write: the tap hands the
+ * checkpoint to the store, which writes it in order, batched with others (and
+ * never holds more text than its retention keeps), while the document's own
+ * file is written; the write is acknowledged once both are on disk (`WriteAcks`,
+ * ADR 60). A failure to record never fails the write; it is reported (stderr,
+ * MCP clients) once per kind.
  */
 @injectable()
 export class CheckpointRecorder {
@@ -31,6 +34,7 @@ export class CheckpointRecorder {
     @inject(HostWorkbench) private readonly workbench: HostWorkbench,
     @inject(CheckpointStore) private readonly store: CheckpointStore,
     @inject(LogHub) private readonly log: LogHub,
+    @inject(WriteAcks) private readonly acks: WriteAcks,
   ) {}
 
   /** Starts recording; calling it again changes nothing. */
@@ -84,7 +88,7 @@ export class CheckpointRecorder {
       contentBefore: before.content,
       createdAt: new Date(),
     };
-    this.#append(checkpoint);
+    this.#append(after.id, checkpoint);
   }
 
   /**
@@ -93,7 +97,7 @@ export class CheckpointRecorder {
    */
   #recordReplaced({ document, filePath, replacedContent, origin }: FileReplacedEvent): void {
     const tool = origin.kind === 'mcp' ? `${origin.tool}.${origin.action}` : 'workspace.save_as';
-    this.#append({
+    this.#append(document.id, {
       tabId: this.workbench.tabOfDocument(document.id)?.id ?? null,
       filePath,
       tool,
@@ -105,11 +109,15 @@ export class CheckpointRecorder {
     });
   }
 
-  #append(checkpoint: NewCheckpoint): void {
-    this.#last = this.store.append(checkpoint).then(
+  #append(documentId: string, checkpoint: NewCheckpoint): void {
+    let durable!: () => void;
+    // The write's answer waits until the checkpoint can be restored, or has failed; not for the prune after.
+    this.acks.hold(documentId, new Promise<void>((resolve) => (durable = resolve)));
+    this.#last = this.store.append(checkpoint, durable).then(
       () => undefined,
       (error: unknown) => this.#report(error),
     );
+    void this.#last.finally(durable);
   }
 
   /** Once per kind of failure (ENOSPC, EACCES, ...), naming the error but never the document's text. */

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -151,6 +152,30 @@ describe('CheckpointStore', () => {
     expect((await filesIn(folder)).filter((n) => n.endsWith('.md'))).toHaveLength(1);
   });
 
+  it('says a checkpoint is durable once its text and index line are on disk, before the prune', async () => {
+    const store = storeWith({ checkpointRetention: { maxCount: 1, maxBytes: 1000 } });
+    const first = await store.append(edit('one'));
+    let seenWhenDurable: string[] = [];
+    const second = store.append(edit('two'), () => {
+      seenWhenDurable = [readFileSync(index, 'utf8'), ...readdirSync(folder)];
+    });
+    const entry = await second;
+    // Both lines were there when it was called: the prune (to one entry) came after.
+    expect(seenWhenDurable[0]).toContain(first.id);
+    expect(seenWhenDurable[0]).toContain(entry.id);
+    expect(seenWhenDurable).toContain(`${entry.id}.md`);
+    expect(await store.list()).toEqual([entry]);
+  });
+
+  it('never says a checkpoint that failed is durable', async () => {
+    const store = storeWith();
+    await store.append(edit('one'));
+    vi.spyOn(fs, 'rename').mockRejectedValueOnce(Object.assign(new Error('disk full'), { code: 'ENOSPC' }));
+    const onDurable = vi.fn();
+    await expect(store.append(edit('two'), onDurable)).rejects.toThrow('disk full');
+    expect(onDurable).not.toHaveBeenCalled();
+  });
+
   it('ignores a torn last line and starts the next append on a new line', async () => {
     const store = storeWith();
     const first = await store.append(edit('one'));
@@ -203,6 +228,19 @@ describe('CheckpointStore', () => {
     const big = await store.append(edit('x'.repeat(50)));
     expect(await store.list()).toEqual([big]);
     expect(await filesIn(folder)).toEqual([`${big.id}.md`, 'index.jsonl']);
+  });
+
+  it('lets the history grow a tenth past a limit before it prunes, then back to the limit', async () => {
+    const store = storeWith({ checkpointRetention: { maxCount: 20, maxBytes: 1_000_000 } });
+    const entries = [];
+    for (let i = 0; i < 22; i++) entries.push(await store.append(edit(`text ${i}`)));
+    const before = await fs.stat(index);
+    expect(await store.list()).toHaveLength(22);
+    entries.push(await store.append(edit('text 22')));
+    expect(await store.list()).toEqual(entries.slice(3).reverse());
+    // Rewritten by the prune (a new file), the pruned texts gone.
+    expect((await fs.stat(index)).ino).not.toBe(before.ino);
+    expect((await filesIn(folder)).filter((n) => n.endsWith('.md'))).toHaveLength(20);
   });
 
   it('prunes by whichever limit is smaller', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HostDocumentStore } from '../documents/document-store.js';
 import { FolderWatcher } from '../documents/folder-watcher.js';
+import { WriteAcks } from '../documents/write-acks.js';
 import { KindRegistry } from '../documents/kind-registry.js';
 import { createHostHooks } from '../hooks/host-hooks.js';
 import { LogHub } from '../log/log-hub.js';
@@ -58,7 +59,14 @@ beforeEach(async () => {
   kinds.register({ id: 'text', priority: 0, detect: () => true });
   const hooks = createHostHooks();
   const vault = new HostVault({ home });
-  documents = new HostDocumentStore(kinds, hooks, vault, new FolderWatcher(), new LogHub(() => undefined));
+  documents = new HostDocumentStore(
+    kinds,
+    hooks,
+    vault,
+    new FolderWatcher(),
+    new LogHub(() => undefined),
+    new WriteAcks(),
+  );
   workbench = new HostWorkbench(documents, vault, hooks);
   store = new CheckpointStore({ home });
   context = { store, workbench, documents, tabOutlivesCall: true };

@@ -169,20 +169,23 @@ describe('CheckpointRecorder', () => {
     ]);
   });
 
-  it('finishes the write before the checkpoint is on disk', async () => {
+  it('writes the file while the checkpoint is on its way, and answers only once both are on disk (ADR 60)', async () => {
     let release = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
     const append = store.append.bind(store);
-    vi.spyOn(store, 'append').mockImplementation(async (checkpoint) => {
+    vi.spyOn(store, 'append').mockImplementation(async (checkpoint, onDurable) => {
       await gate;
-      return append(checkpoint);
+      return append(checkpoint, onDurable);
     });
-    const written = await write('fast\n');
-    expect(written.saved).toBe(true);
-    expect(await fs.readFile(file, 'utf8')).toBe('fast\n');
+    let answered = false;
+    const written = write('fast\n').then((outcome) => ((answered = true), outcome));
+    // The file does not wait for the checkpoint; the answer does.
+    await vi.waitFor(async () => expect(await fs.readFile(file, 'utf8')).toBe('fast\n'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered).toBe(false);
     expect(await store.list()).toEqual([]);
     release();
-    await recorder.flush();
+    expect((await written).saved).toBe(true);
     expect(await store.list()).toHaveLength(1);
   });
 
