@@ -2,10 +2,16 @@ import { mkdir, mkdtemp, readdir, realpath, rename, rm, writeFile } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChangeMonitor } from './change-monitor.js';
+import { ChangeMonitor, MAX_CHANGED_PATHS, type Changes } from './change-monitor.js';
 
 let root: string;
 let monitor: ChangeMonitor;
+
+/** Whether nothing changed since the last mark or take (and takes it). */
+const unchanged = async (m = monitor): Promise<boolean> => {
+  const changes = await m.take();
+  return !changes.all && changes.paths.size === 0;
+};
 beforeEach(async () => {
   root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'vmark-monitor-')));
   await mkdir(path.join(root, 'notes', 'deep'), { recursive: true });
@@ -20,31 +26,31 @@ afterEach(async () => {
 
 describe('ChangeMonitor', () => {
   it('counts as changed before the first mark', async () => {
-    expect(await monitor.unchanged()).toBe(false);
+    expect(await unchanged()).toBe(false);
   });
 
   it('is unchanged after a mark until a file changes, however deep, and the change is seen at once', async () => {
     monitor.mark();
-    expect(await monitor.unchanged()).toBe(true);
+    expect(await unchanged()).toBe(true);
     await writeFile(path.join(root, 'notes', 'deep', 'a.md'), 'b');
-    expect(await monitor.unchanged()).toBe(false);
+    expect(await unchanged()).toBe(false);
     monitor.mark();
-    expect(await monitor.unchanged()).toBe(true);
+    expect(await unchanged()).toBe(true);
   });
 
   it('sees files created, renamed and removed, and folders created later', async () => {
     monitor.mark();
     await mkdir(path.join(root, 'later'));
-    expect(await monitor.unchanged()).toBe(false);
+    expect(await unchanged()).toBe(false);
     monitor.mark();
     await writeFile(path.join(root, 'later', 'b.md'), 'b');
-    expect(await monitor.unchanged()).toBe(false);
+    expect(await unchanged()).toBe(false);
     monitor.mark();
     await rename(path.join(root, 'later', 'b.md'), path.join(root, 'later', 'c.md'));
-    expect(await monitor.unchanged()).toBe(false);
+    expect(await unchanged()).toBe(false);
     monitor.mark();
     await rm(path.join(root, 'later', 'c.md'));
-    expect(await monitor.unchanged()).toBe(false);
+    expect(await unchanged()).toBe(false);
   });
 
   it('sees a change written in place to a file that an atomic save had replaced', async () => {
@@ -54,14 +60,13 @@ describe('ChangeMonitor', () => {
     monitor.mark();
     await writeFile(`${file}.tmp`, 'saved atomically');
     await rename(`${file}.tmp`, file);
-    expect(await monitor.unchanged()).toBe(false);
+    expect(await unchanged()).toBe(false);
     // Until every event of that save has come in (a mark forgets only what came before it).
     for (let quiet = false; !quiet;) {
-      monitor.mark();
-      quiet = await monitor.unchanged();
+      quiet = await unchanged();
     }
     await writeFile(file, 'then edited in place');
-    expect(await monitor.unchanged()).toBe(false);
+    expect(await unchanged()).toBe(false);
   });
 
   it('ignores the ledger folder and git internals', async () => {
@@ -69,14 +74,14 @@ describe('ChangeMonitor', () => {
     monitor.mark();
     await writeFile(path.join(root, '.vmark', 'ledger', 'w.jsonl'), '{}\n');
     await writeFile(path.join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
-    expect(await monitor.unchanged()).toBe(true);
+    expect(await unchanged()).toBe(true);
   });
 
   it('vouches for nothing without a ledger folder to sync through', async () => {
     const bare = new ChangeMonitor(root, path.join(root, 'missing'));
     try {
       bare.mark();
-      expect(await bare.unchanged()).toBe(false);
+      expect(await unchanged(bare)).toBe(false);
     } finally {
       bare.dispose();
     }
@@ -87,9 +92,9 @@ describe('ChangeMonitor', () => {
     await Promise.all(
       Array.from({ length: 20 }, (_, i) => writeFile(path.join(root, 'notes', `burst-${i}.md`), `${i}`)),
     );
-    expect(await monitor.unchanged()).toBe(false);
+    expect(await unchanged()).toBe(false);
     monitor.mark();
-    expect(await monitor.unchanged()).toBe(true);
+    expect(await unchanged()).toBe(true);
     expect((await readdir(path.join(root, '.vmark'))).filter((n) => n.startsWith('.vmark-sync-'))).toEqual(
       [],
     );
@@ -98,6 +103,63 @@ describe('ChangeMonitor', () => {
   it('vouches for nothing once disposed', async () => {
     monitor.mark();
     monitor.dispose();
-    expect(await monitor.unchanged()).toBe(false);
+    expect(await unchanged()).toBe(false);
+  });
+
+  /** The paths taken, or 'all'. */
+  const paths = (changes: Changes): string[] | 'all' => (changes.all ? 'all' : [...changes.paths].sort());
+
+  it('says which paths changed, and forgets them once taken', async () => {
+    monitor.mark();
+    await writeFile(path.join(root, 'notes', 'deep', 'a.md'), 'edited');
+    await writeFile(path.join(root, 'top.md'), 'new');
+    expect(paths(await monitor.take())).toEqual(['notes/deep/a.md', 'top.md']);
+    expect(paths(await monitor.take())).toEqual([]);
+  });
+
+  it('names both ends of a folder renamed inside the tree, and sees changes below the new name', async () => {
+    monitor.mark();
+    await rename(path.join(root, 'notes'), path.join(root, 'renamed'));
+    const moved = await monitor.take();
+    expect(moved.all).toBe(false);
+    expect(paths(moved)).toEqual(expect.arrayContaining(['notes', 'renamed']));
+    await writeFile(path.join(root, 'renamed', 'deep', 'a.md'), 'after the move');
+    expect(paths(await monitor.take())).toContain('renamed/deep/a.md');
+  });
+
+  it('reports a folder moved in from outside again once it is watched', async () => {
+    const outside = `${root}-outside`;
+    await mkdir(path.join(outside, 'sub'), { recursive: true });
+    try {
+      monitor.mark();
+      await rename(outside, path.join(root, 'inbound'));
+      // Written before the folder's watch may be in place: no event of its own is promised.
+      await writeFile(path.join(root, 'inbound', 'sub', 'early.md'), 'early');
+      const first = await monitor.take();
+      expect(paths(first)).toContain('inbound');
+      await writeFile(path.join(root, 'inbound', 'sub', 'late.md'), 'late');
+      expect(paths(await monitor.take())).toContain('inbound/sub/late.md');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('counts everything as changed beyond the paths worth re-checking one by one', async () => {
+    monitor.mark();
+    for (let i = 0; i <= MAX_CHANGED_PATHS; i += 256)
+      await Promise.all(
+        Array.from({ length: 256 }, (_, j) => writeFile(path.join(root, 'notes', `many-${i + j}.md`), '')),
+      );
+    expect(await monitor.take()).toEqual({ all: true });
+    // Until the next mark (the whole walk that follows).
+    expect(await monitor.take()).toEqual({ all: true });
+    monitor.mark();
+    expect(paths(await monitor.take())).toEqual([]);
+  });
+
+  it('counts everything as changed once told a re-check was not finished', async () => {
+    monitor.mark();
+    monitor.forget();
+    expect(await monitor.take()).toEqual({ all: true });
   });
 });

@@ -1,19 +1,22 @@
 /**
- * Tells whether anything in a workspace changed since a mark, so that an unchanged workspace
- * is not walked again (git's fsmonitor idea). It watches the folder tree and, on any event
- * outside `.vmark/` and `.git/`, sets a dirty flag; anything it cannot vouch for — no watch
- * yet, a watch error, no cookie folder, a cookie that does not come back — counts as changed,
- * so the worst case is a walk.
+ * Tells what in a workspace changed since a mark, so that an unchanged workspace is not walked
+ * again and a changed one re-checks only the paths that changed (git's fsmonitor idea, ADR 59).
+ * It watches the folder tree and keeps the paths of the events outside `.vmark/` and `.git/`;
+ * anything it cannot vouch for path by path — no watch yet, a watch error, an event without a
+ * name, a platform whose watch coalesces events, a burst that may have overflowed the kernel's
+ * event queue, more paths than re-checking them is worth, no cookie folder, a cookie that does
+ * not come back — counts as "everything changed", so the worst case is a walk.
  *
  * Events arrive some time after the change, so "no event yet" alone proves nothing. Before
  * answering, the monitor writes a cookie file into the ledger's folder and waits for its own
  * event (watchman's sync cookie): the kernel queues watch events in order, so once the cookie
  * is seen, every change made before the question has been seen too.
  */
+import { readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Disposable } from '@vmark/sdk';
-import { watchTree } from './tree-watcher.js';
+import { watchTree, type TreeWatch } from './tree-watcher.js';
 
 /** Events of the ledger's own folder and of git internals do not change documents. */
 const IGNORED = /^(?:\.vmark|\.git)(?:\/|$)/;
@@ -23,11 +26,36 @@ const SHALLOW = new Set(['.vmark']);
 const COOKIE_PREFIX = '.vmark-sync-';
 /** A cookie not seen by then means the watch cannot be vouched for: walk instead. */
 const COOKIE_TIMEOUT_MS = 2000;
+/** Beyond this many changed paths a whole walk costs little more than re-checking each. */
+export const MAX_CHANGED_PATHS = 4096;
+
+/**
+ * Linux drops the events that do not fit its inotify queue, and Node never reports the
+ * overflow. An overflow needs a full queue, and a full queue is read out in one turn of the
+ * event loop: a turn that brings half as many events as the queue holds counts as an overflow.
+ */
+const BURST_LIMIT = Math.floor(queuedEventsLimit() / 2);
+
+function queuedEventsLimit(): number {
+  try {
+    const limit = Number(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8').trim());
+    return Number.isSafeInteger(limit) && limit > 0 ? limit : 16384;
+  } catch {
+    return 16384;
+  }
+}
+
+/** What changed since the last mark: workspace-relative paths (`/`-separated), or everything. */
+export type Changes = { readonly all: true } | { readonly all: false; readonly paths: ReadonlySet<string> };
+
+const EVERYTHING: Changes = { all: true };
 
 export class ChangeMonitor implements Disposable {
-  #watcher: Disposable | undefined;
+  #watcher: TreeWatch | undefined;
   #healthy = false;
-  #dirty = true;
+  /** Paths changed since the last `take`; null once they cannot be told apart. */
+  #changed: Set<string> | null = null;
+  #burst = 0;
   #cookies = 0;
   readonly #waiting = new Map<string, () => void>();
 
@@ -38,30 +66,47 @@ export class ChangeMonitor implements Disposable {
   ) {}
 
   /**
-   * Starts watching (if not yet) and forgets earlier changes: call it right before a walk,
-   * so that a change made during the walk counts for the next question.
+   * Starts watching (if not yet) and forgets earlier changes: call it right before a whole
+   * walk, so that a change made during the walk counts for the next question.
    */
   mark(): void {
     if (this.#watcher === undefined) this.#start();
-    this.#dirty = false;
+    if (this.#healthy) this.#changed = new Set();
   }
 
-  /** Whether the workspace is as it was at the last `mark`, as far as can be vouched for. */
-  async unchanged(): Promise<boolean> {
-    if (!this.#healthy || this.#dirty) return false;
-    return (await this.#sync()) && this.#healthy && !this.#dirty;
+  /**
+   * What changed since the last `mark` or `take`, as far as can be vouched for, and forgets it
+   * in the same step: a change seen after this counts for the next call. A caller that cannot
+   * finish re-checking what it took calls `forget`.
+   */
+  async take(): Promise<Changes> {
+    if (!this.#healthy || this.#changed === null) return EVERYTHING;
+    const synced = await this.#sync();
+    const changed = this.#changed;
+    if (!synced || !this.#healthy || changed === null) return EVERYTHING;
+    this.#changed = new Set();
+    return { all: false, paths: changed };
+  }
+
+  /** Counts everything as changed until the next `mark`. */
+  forget(): void {
+    this.#changed = null;
   }
 
   dispose(): void {
     this.#watcher?.dispose();
     this.#watcher = undefined;
     this.#healthy = false;
-    this.#dirty = true;
+    this.#changed = null;
     for (const resolve of this.#waiting.values()) resolve();
     this.#waiting.clear();
   }
 
-  /** Writes a cookie and waits for its event; false when it could not be written or never came. */
+  /**
+   * Writes a cookie and waits for its event, then for the watches of folders reported so far
+   * (a folder moved in is reported again once watched); false when the cookie could not be
+   * written or never came.
+   */
   async #sync(): Promise<boolean> {
     const name = `${COOKIE_PREFIX}${process.pid}-${++this.#cookies}`;
     const file = path.join(this.cookieDir, name);
@@ -82,7 +127,20 @@ export class ChangeMonitor implements Disposable {
     clearTimeout(timer);
     this.#waiting.delete(name);
     await rm(file, { force: true });
+    await this.#watcher?.settled();
     return ok;
+  }
+
+  /** Every event counts towards a burst, the ignored ones too: they fill the same queue. */
+  #counted(): void {
+    if (this.#burst++ === 0) setImmediate(() => (this.#burst = 0));
+    if (this.#burst >= BURST_LIMIT) this.#changed = null;
+  }
+
+  #changedAt(name: string | null): void {
+    if (this.#changed === null) return;
+    if (name === null || !this.#watcher?.precise) this.#changed = null;
+    else if (this.#changed.add(name).size > MAX_CHANGED_PATHS) this.#changed = null;
   }
 
   #start(): void {
@@ -91,9 +149,10 @@ export class ChangeMonitor implements Disposable {
         this.root,
         { skip: SKIP, shallow: SHALLOW },
         (name) => {
+          this.#counted();
           const cookie = name === null ? undefined : this.#waiting.get(path.posix.basename(name));
           if (cookie !== undefined) cookie();
-          else if (name === null || !IGNORED.test(name)) this.#dirty = true;
+          else if (name === null || !IGNORED.test(name)) this.#changedAt(name);
         },
         () => this.dispose(),
       );

@@ -54,6 +54,11 @@ export class CoherenceWorkspace {
     this.#files.dispose();
   }
 
+  /** How many walks of the files were whole and how many re-checked changed paths only (ADR 59). */
+  get walks(): { readonly whole: number; readonly changes: number } {
+    return this.#files.walks;
+  }
+
   /** Writes the on-disk index of the last answer, if one is waiting (ADR 46). */
   flush(): Promise<void> {
     return this.#index.flush();

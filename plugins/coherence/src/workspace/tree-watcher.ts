@@ -6,6 +6,10 @@
  * whatever inode they have. All the folder watches share the process's one inotify instance,
  * so their events keep the order the kernel queued them in (the change monitor's sync cookie
  * relies on it). Elsewhere (macOS, Windows) the native recursive watch is used.
+ *
+ * A folder created or moved in is reported twice: when its event comes, and again once it and
+ * its subfolders are watched. A change made inside it between the two has no event of its own;
+ * the second report makes a reader that re-lists reported folders list it again (ADR 59).
  */
 import { type Dirent, type FSWatcher, readdirSync, watch } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -22,24 +26,38 @@ export interface TreeWatchOptions {
 /** A change at `relative` (`/`-separated), or null when the platform did not say where. */
 export type TreeListener = (relative: string | null) => void;
 
+export interface TreeWatch extends Disposable {
+  /**
+   * Whether each event names the entry that changed in the folder it changed in, so that a
+   * reader may re-check just the reported paths (Linux). The native recursive watches elsewhere
+   * may coalesce events into a folder or drop names; there any event means "look at everything".
+   */
+  readonly precise: boolean;
+  /** Resolves once every folder reported so far is watched (and reported again, see above). */
+  settled(): Promise<void>;
+}
+
 export function watchTree(
   root: string,
   options: TreeWatchOptions,
   onChange: TreeListener,
   onError: () => void,
-): Disposable {
+): TreeWatch {
   if (process.platform !== 'linux') {
     const watcher = watch(root, { recursive: true, persistent: false }, (_event, name) =>
       onChange(name === null ? null : name.split(path.sep).join('/')),
     );
     watcher.on('error', onError);
-    return { dispose: () => watcher.close() };
+    return { precise: false, settled: () => Promise.resolve(), dispose: () => watcher.close() };
   }
   return new FolderWatches(root, options, onChange, onError);
 }
 
-class FolderWatches implements Disposable {
+class FolderWatches implements TreeWatch {
+  readonly precise = true;
   readonly #watchers = new Map<string, FSWatcher>();
+  /** Folder watches being added for reported entries. */
+  readonly #adding = new Set<Promise<void>>();
   #disposed = false;
 
   constructor(
@@ -70,7 +88,7 @@ class FolderWatches implements Disposable {
         const child = name === null ? null : relative === '' ? name : `${relative}/${name}`;
         this.onChange(child);
         // A new folder (created or moved in) gets a watch of its own, and its subfolders.
-        if (child !== null && this.#descends(child)) void this.#addBelowIfFolder(child);
+        if (child !== null && this.#descends(child)) this.#track(child);
       });
     } catch (error) {
       if (relative === '') throw error;
@@ -85,21 +103,35 @@ class FolderWatches implements Disposable {
     this.#watchers.set(relative, watcher);
   }
 
+  async settled(): Promise<void> {
+    while (this.#adding.size > 0) await Promise.all(this.#adding);
+  }
+
+  #track(child: string): void {
+    const adding = this.#addBelowIfFolder(child).then((folder) => {
+      if (folder && !this.#disposed) this.onChange(child);
+    });
+    this.#adding.add(adding);
+    void adding.finally(() => this.#adding.delete(adding));
+  }
+
   #descends(relative: string): boolean {
     const name = relative.slice(relative.lastIndexOf('/') + 1);
     const parent = relative.includes('/') ? relative.slice(0, relative.lastIndexOf('/')) : '';
     return !this.options.skip.has(name) && !this.options.shallow.has(parent);
   }
 
-  async #addBelowIfFolder(relative: string): Promise<void> {
+  /** Watches `relative` and below if it is a folder; whether it was. */
+  async #addBelowIfFolder(relative: string): Promise<boolean> {
     const entries = await readdir(path.join(this.root, relative), { withFileTypes: true }).catch(() => null);
     if (entries === null) {
       // Not a folder (a file), or gone: a folder that went away loses its watch.
       this.#forget(relative);
-      return;
+      return false;
     }
     this.#watch(relative);
     await this.#addBelow(relative);
+    return true;
   }
 
   #addBelowNow(relative: string): void {

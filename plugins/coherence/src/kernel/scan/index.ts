@@ -1,4 +1,5 @@
 export * from './walk-workspace.js';
+export * from './walk-changes.js';
 export * from './file-digest.js';
 export * from './object-index.js';
 export * from './git-state.js';

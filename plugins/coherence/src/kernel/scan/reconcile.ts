@@ -54,6 +54,11 @@ export interface PlanOptions extends EntryFactory {
   readonly coverage?: WalkCoverage;
   /** What git did since the last scan; absent when the workspace has no git. */
   readonly git?: GitClassification;
+  /**
+   * Plan for these objects only (the files carrying them, and whether they are absent): what
+   * a caller knows may have changed since a plan it has recorded in full (ADR 59).
+   */
+  readonly only?: ReadonlySet<string>;
 }
 
 interface Observed {
@@ -145,11 +150,16 @@ export function planReconciliation(
   const held: string[] = [];
   if (options.git?.kind === 'navigation') entries.push(navigationEntry(options.git, factory));
 
+  const only = options.only;
   const byId = new Map<string, Observed[]>();
-  for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+  const carriers = files.flatMap((file) => {
     // Binary files and files without an id are not objects; only a capture assigns an id.
     const digest = digestOf(file);
-    if (digest === null) continue;
+    return digest === null || (only !== undefined && !only.has(digest.id)) ? [] : [{ file, digest }];
+  });
+  for (const { file, digest } of carriers.sort((a, b) =>
+    a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0,
+  )) {
     const list = byId.get(digest.id) ?? [];
     list.push({ path: file.path, contentHash: digest.contentHash, schema: digest.schema });
     byId.set(digest.id, list);
@@ -187,7 +197,8 @@ export function planReconciliation(
   }
 
   const skipped = new Set(coverage.skipped);
-  for (const entry of known.values()) {
+  const planned = only === undefined ? known.values() : [...only].flatMap((id) => known.get(id) ?? []);
+  for (const entry of planned) {
     if (byId.has(entry.object)) continue;
     // No recorded path, or one this walk never looks at (a binary, a skipped folder): a
     // Markdown scan has nothing to say about where such an object is.

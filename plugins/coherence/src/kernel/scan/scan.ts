@@ -36,6 +36,10 @@ export interface ScanOptions extends Pick<EntryFactory, 'now' | 'newId'> {
   readonly known?: ObjectIndex;
   /** A walk the caller knows is still current (nothing changed since); walked here otherwise. */
   readonly walked?: WalkResult;
+  /** The idems `ledger` holds, when the caller keeps them for this very ledger. */
+  readonly recorded?: ReadonlySet<string>;
+  /** Plan for these objects only (`PlanOptions.only`). */
+  readonly only?: ReadonlySet<string>;
   /** Called as each observation is appended to the ledger. */
   readonly onAppended?: (done: number, total: number) => void;
 }
@@ -88,10 +92,11 @@ export async function scanWorkspace(
     now: options.now,
     coverage: walked,
     git: git ?? undefined,
+    ...(options.only === undefined ? {} : { only: options.only }),
   });
   const diagnostics: ScanDiagnostic[] = [...walked.diagnostics, ...plan.diagnostics];
   // A fact recorded before (by this scan's twin, another writer, a capture) is not appended again.
-  const recorded = new Set(ledger.entries.map((e) => e.idem));
+  const recorded = options.recorded ?? new Set(ledger.entries.map((e) => e.idem));
   const fresh = plan.entries.filter((e) => !recorded.has(e.idem));
   const result = (appended: number): ScanResult => ({
     ...plan,

@@ -5,7 +5,7 @@
  * reported and skipped. The walk uses an explicit stack, so directory depth costs heap, not
  * call stack, and the number of files read is bounded.
  */
-import { constants, lstatSync, readdirSync, type BigIntStats } from 'node:fs';
+import { constants, lstatSync, readdirSync, type BigIntStats, type Dirent } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { digestFile, type FileDigest } from './file-digest.js';
@@ -207,6 +207,11 @@ export class WalkCache {
     else this.files.set(path, { signature: signatureOf(info), digest });
   }
 
+  /** @internal Forgets `path` (gone, or no longer a readable file). */
+  forget(path: string): void {
+    this.files.delete(path);
+  }
+
   /** @internal Forgets every path not in `keep`. */
   retain(keep: ReadonlySet<string>): void {
     for (const path of this.files.keys()) if (!keep.has(path)) this.files.delete(path);
@@ -318,24 +323,79 @@ function cachedDigest(
   return cache.lookup(rel, info);
 }
 
-export async function walkWorkspace(root: string, options: WalkOptions = {}): Promise<WalkResult> {
-  const cache = options.cache;
-  // Wall clock, the clock file times come from.
-  const walkStartNs = BigInt(Date.now()) * 1_000_000n;
-  cache?.useFor(root);
-  const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
-  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
-  const diagnostics: ScanDiagnostic[] = [];
-  const skipped: string[] = [];
-  const skippedDirs: string[] = [];
-  const candidates: string[] = [];
+/** What listing folders found: files to read, and what could not be listed or read as text. */
+export interface Listing {
+  readonly candidates: string[];
+  readonly diagnostics: ScanDiagnostic[];
+  readonly skipped: string[];
+  readonly skippedDirs: string[];
+  /** Set when `maxFiles` cut the listing short. */
+  truncated: boolean;
+}
 
-  // Relative directory paths still to list; '' is the root.
-  const stack: string[] = [''];
+export const emptyListing = (): Listing => ({
+  candidates: [],
+  diagnostics: [],
+  skipped: [],
+  skippedDirs: [],
+  truncated: false,
+});
+
+/**
+ * One entry found at `rel` (by a folder's listing, or by `lstat` of a changed path), sorted into
+ * `listing`; a folder to enter is returned. `isSymbolicLink`, `isDirectory`, `isFile` are lstat
+ * semantics, so a link reports as a link, never as its target.
+ * @internal shared by the walk and the re-walk of changed paths (walk-changes.ts).
+ */
+export async function classifyEntry(
+  root: string,
+  rel: string,
+  entry: Pick<Dirent, 'isSymbolicLink' | 'isDirectory' | 'isFile'>,
+  listing: Listing,
+  maxFiles: number,
+): Promise<string | undefined> {
+  const name = rel.slice(rel.lastIndexOf('/') + 1);
+  if (entry.isSymbolicLink()) {
+    // Only links a reader would care about are reported: Markdown names and folders.
+    if (isMarkdownName(name)) {
+      listing.diagnostics.push({ code: 'symlink', path: rel, message: 'symbolic link not followed' });
+      listing.skipped.push(rel);
+    } else if (!SKIPPED_DIRS.has(name) && (await linksToDirectory(join(root, ...rel.split('/'))))) {
+      listing.diagnostics.push({
+        code: 'symlink',
+        path: rel,
+        message: 'symbolic link to a folder not followed',
+      });
+      listing.skippedDirs.push(rel);
+    }
+  } else if (entry.isDirectory()) {
+    if (!SKIPPED_DIRS.has(name)) return rel;
+  } else if (isMarkdownName(name)) {
+    if (!entry.isFile()) {
+      listing.diagnostics.push({ code: 'not-a-file', path: rel, message: 'not a regular file' });
+      listing.skipped.push(rel);
+    } else if (listing.candidates.length >= maxFiles) {
+      listing.truncated = true;
+    } else {
+      listing.candidates.push(rel);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Lists the folders in `stack` (workspace-relative; '' is the root, which must be listable)
+ * and every folder below them into `listing`.
+ * @internal shared by the walk and the re-walk of changed paths.
+ */
+export async function listFolders(
+  root: string,
+  stack: string[],
+  listing: Listing,
+  maxFiles: number,
+): Promise<void> {
   let listed = 0;
-  let truncated = false;
-  while (stack.length > 0 && !truncated) {
+  while (stack.length > 0 && !listing.truncated) {
     const dirRel = stack.pop() ?? '';
     const dirAbs = dirRel === '' ? root : join(root, ...dirRel.split('/'));
     // Synchronous, as the signature sweep below and for the same reason: through the thread
@@ -347,66 +407,63 @@ export async function walkWorkspace(root: string, options: WalkOptions = {}): Pr
     } catch (error) {
       // The root itself must be listable; below it a vanished or locked folder is a finding.
       if (dirRel === '') throw error;
-      diagnostics.push({
+      listing.diagnostics.push({
         code: 'unreadable',
         path: dirRel,
         message: `cannot list folder: ${failureOf(error)}`,
       });
-      skippedDirs.push(dirRel);
+      listing.skippedDirs.push(dirRel);
       continue;
     }
     for (const entry of entries) {
       const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`;
-      // Dirent types come from lstat semantics, so a link reports as a link, never as its target.
-      if (entry.isSymbolicLink()) {
-        // Only links a reader would care about are reported: Markdown names and folders.
-        if (isMarkdownName(entry.name)) {
-          diagnostics.push({ code: 'symlink', path: rel, message: 'symbolic link not followed' });
-          skipped.push(rel);
-        } else if (!SKIPPED_DIRS.has(entry.name) && (await linksToDirectory(join(dirAbs, entry.name)))) {
-          diagnostics.push({ code: 'symlink', path: rel, message: 'symbolic link to a folder not followed' });
-          skippedDirs.push(rel);
-        }
-      } else if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name)) stack.push(rel);
-      } else if (isMarkdownName(entry.name)) {
-        if (!entry.isFile()) {
-          diagnostics.push({ code: 'not-a-file', path: rel, message: 'not a regular file' });
-          skipped.push(rel);
-        } else if (candidates.length >= maxFiles) {
-          truncated = true;
-          break;
-        } else {
-          candidates.push(rel);
-        }
-      }
+      const folder = await classifyEntry(root, rel, entry, listing, maxFiles);
+      if (folder !== undefined) stack.push(folder);
+      if (listing.truncated) break;
     }
   }
-  if (truncated) {
-    diagnostics.push({
-      code: 'too-many-files',
-      message: `more than ${maxFiles} Markdown files; the scan stopped listing`,
-    });
-  }
+}
 
-  const files: WorkspaceFile[] = [];
+/** What reading listed candidates gave: the readable files, and findings about the others. */
+export interface ReadOut {
+  readonly files: WorkspaceFile[];
+  readonly diagnostics: ScanDiagnostic[];
+  readonly skipped: string[];
+}
+
+/**
+ * Reads the `candidates` (through `cache`, when given: only files whose signature changed are
+ * read); `walkStartNs` is when the walk began, for the cache's racy rule.
+ * @internal shared by the walk and the re-walk of changed paths.
+ */
+export async function readCandidates(
+  root: string,
+  candidates: readonly string[],
+  options: WalkOptions,
+  walkStartNs: bigint,
+): Promise<ReadOut> {
+  const cache = options.cache;
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
+  const out: ReadOut = { files: [], diagnostics: [], skipped: [] };
   let done = 0;
   const progressed = () => options.onProgress?.(++done, candidates.length);
-  let toRead = candidates;
+  let toRead: readonly string[] = candidates;
   if (cache !== undefined) {
     // Unchanged files first, in one synchronous sweep per batch; only the rest is read.
-    toRead = [];
+    const changed: string[] = [];
     for (let i = 0; i < candidates.length; i++) {
       if (i > 0 && i % SIGNATURE_BATCH === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const rel = candidates[i] as string;
       const digest = cachedDigest(cache, sep === '/' ? `${root}/${rel}` : join(root, rel), rel, maxFileBytes);
       if (digest === undefined) {
-        toRead.push(rel);
+        changed.push(rel);
       } else {
-        files.push({ path: rel, digest });
+        out.files.push({ path: rel, digest });
         progressed();
       }
     }
+    toRead = changed;
   }
   // A small worker pool: reading 20,000 files one at a time is slow, all at once exhausts fds.
   let next = 0;
@@ -418,26 +475,62 @@ export async function walkWorkspace(root: string, options: WalkOptions = {}): Pr
       const outcome = await readMarkdown(abs, rel, maxFileBytes);
       if ('bytes' in outcome) {
         if (cache === undefined) {
-          files.push({ path: rel, bytes: outcome.bytes });
+          out.files.push({ path: rel, bytes: outcome.bytes });
         } else {
           const digest = digestFile(outcome.bytes);
           cache.remember(rel, outcome.info, digest, walkStartNs);
-          files.push({ path: rel, bytes: outcome.bytes, digest });
+          out.files.push({ path: rel, bytes: outcome.bytes, digest });
         }
       } else {
-        diagnostics.push(outcome.diagnostic);
-        skipped.push(rel);
+        out.diagnostics.push(outcome.diagnostic);
+        out.skipped.push(rel);
       }
       progressed();
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, toRead.length) }, worker));
-  // Only what this walk read or confirmed stays: deleted, unreadable and unlisted paths go.
-  cache?.retain(new Set(files.map((f) => f.path)));
+  return out;
+}
 
+/** Wall clock, the clock file times come from. @internal */
+export const wallClockNs = (): bigint => BigInt(Date.now()) * 1_000_000n;
+
+/** Puts a walk's parts in the order every walk returns them. @internal */
+export function walkResult(
+  files: WorkspaceFile[],
+  diagnostics: ScanDiagnostic[],
+  skipped: string[],
+  skippedDirs: string[],
+  complete: boolean,
+): WalkResult {
   files.sort((a, b) => compareStrings(a.path, b.path));
   diagnostics.sort((a, b) => compareStrings(a.path ?? '', b.path ?? '') || compareStrings(a.code, b.code));
   skipped.sort(compareStrings);
   skippedDirs.sort(compareStrings);
-  return { files, diagnostics, skipped, skippedDirs, complete: !truncated };
+  return { files, diagnostics, skipped, skippedDirs, complete };
+}
+
+export async function walkWorkspace(root: string, options: WalkOptions = {}): Promise<WalkResult> {
+  const cache = options.cache;
+  const walkStartNs = wallClockNs();
+  cache?.useFor(root);
+  const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
+  const listing = emptyListing();
+  await listFolders(root, [''], listing, maxFiles);
+  if (listing.truncated) {
+    listing.diagnostics.push({
+      code: 'too-many-files',
+      message: `more than ${maxFiles} Markdown files; the scan stopped listing`,
+    });
+  }
+  const read = await readCandidates(root, listing.candidates, options, walkStartNs);
+  // Only what this walk read or confirmed stays: deleted, unreadable and unlisted paths go.
+  cache?.retain(new Set(read.files.map((f) => f.path)));
+  return walkResult(
+    read.files,
+    [...listing.diagnostics, ...read.diagnostics],
+    [...listing.skipped, ...read.skipped],
+    listing.skippedDirs,
+    !listing.truncated,
+  );
 }

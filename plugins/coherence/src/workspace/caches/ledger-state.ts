@@ -24,6 +24,8 @@ export class LedgerState {
   #objects = new ObjectIndexBuilder(this.#graph);
   #projection: { readonly key: string; readonly edges: EdgeProjection } | undefined;
   readonly #index = new Keyed<ObjectIndex>();
+  /** Every entry's idem: what a scan need not append again. */
+  #idems = new Set<string>();
 
   constructor(private readonly now: () => Date) {}
 
@@ -32,6 +34,12 @@ export class LedgerState {
     this.#sync(ledger);
     const key = `${ledger.version}:${JSON.stringify([...observedPaths])}`;
     return this.#index.get(key, () => this.#objects.index(observedPaths));
+  }
+
+  /** The idems of `ledger`'s entries. */
+  idems(ledger: LedgerTailRead): ReadonlySet<string> {
+    this.#sync(ledger);
+    return this.#idems;
   }
 
   /** Every edge of `ledger` projected in `context` now. */
@@ -60,7 +68,10 @@ export class LedgerState {
   follow(ledger: LedgerTailRead): void {
     const appended = ledger.appended;
     if (this.#version === undefined || appended?.after !== this.#version) return;
-    for (const entry of appended.entries) this.#graph.add(entry);
+    for (const entry of appended.entries) {
+      this.#graph.add(entry);
+      this.#idems.add(entry.idem);
+    }
     this.#objects.append(appended.entries);
     if (this.#projection !== undefined) {
       if (changesClaims(appended.entries)) this.#projection = undefined;
@@ -81,6 +92,7 @@ export class LedgerState {
     if (ledger.version === this.#version) return;
     this.#graph = new RevisionGraphBuilder();
     for (const entry of ledger.entries) this.#graph.add(entry);
+    this.#idems = new Set(ledger.entries.map((e) => e.idem));
     this.#objects = new ObjectIndexBuilder(this.#graph);
     this.#objects.append(ledger.entries);
     this.#projection = undefined;
