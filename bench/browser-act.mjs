@@ -232,7 +232,11 @@ async function startVmark(context) {
     capabilities: { elicitation: {} },
   });
   // The person behind the client allows what they are asked, once: every click is asked anew.
-  handle.client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: {} }));
+  // A form that offers more than once has a required choice ("allow"): the person picks once.
+  handle.client.setRequestHandler(ElicitRequestSchema, async (request) => ({
+    action: 'accept',
+    content: 'allow' in (request.params.requestedSchema?.properties ?? {}) ? { allow: 'once' } : {},
+  }));
   const { tools } = await handle.client.listTools();
   const definitions = Buffer.byteLength(JSON.stringify({ tools }));
   const actions = tools.find((tool) => tool.name === 'browser')?.inputSchema.properties?.action?.enum ?? [];
