@@ -350,7 +350,14 @@ export async function runBrowserActBench(settings = {}) {
 function summarize(rows, definitions) {
   const sum = (who, key) => rows.reduce((n, row) => n + row[who][key], 0);
   const tokens = { vmark: sum('vmark', 'tokens'), peer: sum('peer', 'tokens') };
-  const median = (who, key) => round(quantile(rows.map((row) => row[who][key]), 0.5), 1);
+  const median = (who, key) =>
+    round(
+      quantile(
+        rows.map((row) => row[who][key]),
+        0.5,
+      ),
+      1,
+    );
   const timing = (key) => {
     const both = { vmark: median('vmark', key), peer: median('peer', key) };
     return { median_ms: both, ratio: round(ratio(both.vmark, both.peer)) };

@@ -35,20 +35,20 @@ export function noteActivity(
 /** The viewport now, and the generation it shows; no generation when the page changed meanwhile. */
 async function viewportPicture(tab: BrowserTab): Promise<Shot> {
   const generation = tab.generation;
-  const capture = tab.world
-    .session()
-    .then((session) =>
-      session.send('Page.captureScreenshot', {
-        format: 'jpeg',
-        quality: PICTURE_QUALITY,
-        captureBeyondViewport: false,
-        optimizeForSpeed: true,
-      }),
-    );
+  const capture = tab.world.session().then((session) =>
+    session.send('Page.captureScreenshot', {
+      format: 'jpeg',
+      quality: PICTURE_QUALITY,
+      captureBeyondViewport: false,
+      optimizeForSpeed: true,
+    }),
+  );
   const taken = await within(capture, PICTURE_MS);
   if (taken === TIMED_OUT || taken.data.length === 0) return { picture: null, generation: null };
   const same = tab.closed === null && tab.generation === generation;
-  return same ? { picture: Buffer.from(taken.data, 'base64'), generation } : { picture: null, generation: null };
+  return same
+    ? { picture: Buffer.from(taken.data, 'base64'), generation }
+    : { picture: null, generation: null };
 }
 
 /** What an act or navigation that threw comes to in the activity: the person's answer, or the token. */
@@ -89,7 +89,11 @@ export function answerWords(outcome: ApprovalOutcome, context: AnswerContext): s
  */
 export function noteApproval(tab: BrowserTab, what: string, requestId: string, answer: string): void {
   // "withdrawn: …" is one answer, whoever noticed it first.
-  noteActivity(tab, { kind: 'approval', what, outcome: answer }, `approval ${requestId} ${answer.split(':')[0]}`);
+  noteActivity(
+    tab,
+    { kind: 'approval', what, outcome: answer },
+    `approval ${requestId} ${answer.split(':')[0]}`,
+  );
 }
 
 /**

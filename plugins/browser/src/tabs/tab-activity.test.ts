@@ -63,7 +63,11 @@ describe('TabActivity', () => {
     expect(cam.waiting).toBe(1);
     cam.give(shot('after c'));
     await first;
-    expect([a, b, c].map((e) => activity.picture(e.id)?.toString())).toEqual(['after a', 'after c', 'after c']);
+    expect([a, b, c].map((e) => activity.picture(e.id)?.toString())).toEqual([
+      'after a',
+      'after c',
+      'after c',
+    ]);
     await activity.settled();
   });
 
@@ -93,7 +97,7 @@ describe('TabActivity', () => {
     const ids: number[] = [];
     for (const n of [1, 2, 3, 4, 5]) {
       ids.push(activity.add(note(`act ${n}`), { generation: 1 }).id);
-      await activity.takePictures(async () => shot(10));
+      await activity.takePictures(() => Promise.resolve(shot(10)));
     }
     expect(activity.list().map((entry) => entry.what)).toEqual(['act 5', 'act 4', 'act 3']);
     expect(activity.picture(ids[0]!)).toBeNull();
@@ -105,13 +109,13 @@ describe('TabActivity', () => {
     const added = [];
     for (const what of ['a', 'b', 'c']) {
       added.push(activity.add(note(what), { generation: 1 }));
-      await activity.takePictures(async () => shot(10));
+      await activity.takePictures(() => Promise.resolve(shot(10)));
     }
     expect(added.map((entry) => activity.picture(entry.id) !== null)).toEqual([false, true, true]);
     expect(activity.list().map((entry) => entry.picture)).toEqual(['ready', 'ready', 'none']);
     expect(activity.pictureBytes).toBe(20);
     const huge = activity.add(note('huge'), { generation: 1 });
-    await activity.takePictures(async () => shot(26));
+    await activity.takePictures(() => Promise.resolve(shot(26)));
     expect(activity.picture(huge.id)).toBeNull();
     expect(activity.list()).toHaveLength(4);
     expect(activity.pictureBytes).toBe(20);
@@ -133,7 +137,7 @@ describe('TabActivity', () => {
     let told = 0;
     const stop = activity.onChanged(() => told++);
     activity.add(note('a'), { generation: 1 });
-    await activity.takePictures(async () => shot('a'));
+    await activity.takePictures(() => Promise.resolve(shot('a')));
     expect(told).toBe(2);
     stop();
     activity.add(note('b'));

@@ -12,8 +12,8 @@ import type { WorkflowRun } from './workflow-run.js';
  * input's value — never is, and a URL is redacted as the AI sees it.
  */
 
-/** Quoted text in a step a person or the AI carries out: it may be what to type. */
-const QUOTED = /"(?:[^"\\]|\\.)*"|“[^”]*”/g;
+/** Quoted text in a step a person or the AI carries out (it may be what to type); unclosed, to the end. */
+const QUOTED = /"(?:[^"\\]|\\.)*(?:"|$)|“[^”]*(?:”|$)/g;
 
 /** A step in words: an executable action as it will act, any other step by its kind and its text. */
 export function stepWords(step: WorkflowStep): string {
@@ -38,8 +38,16 @@ export function noteRunStarted(run: WorkflowRun): void {
 }
 
 /** One attempt of a step, as it came out; a step waiting for approval is the approval's entry. */
-export function noteStep(run: WorkflowRun, step: WorkflowStep, attempt: Exclude<Attempt, { kind: 'awaiting-approval' }>): void {
-  noteActivity(run.tab, { kind: 'step', what: `${stepId(step)}: ${stepWords(step)}`, outcome: attemptWords(attempt) });
+export function noteStep(
+  run: WorkflowRun,
+  step: WorkflowStep,
+  attempt: Exclude<Attempt, { kind: 'awaiting-approval' }>,
+): void {
+  noteActivity(run.tab, {
+    kind: 'step',
+    what: `${stepId(step)}: ${stepWords(step)}`,
+    outcome: attemptWords(attempt),
+  });
 }
 
 function attemptWords(attempt: Exclude<Attempt, { kind: 'awaiting-approval' }>): string {
