@@ -48,7 +48,7 @@ async function settled(tabId: string): Promise<ListedEntry[]> {
   }
 }
 
-const said = (entries: readonly ListedEntry[], kinds: readonly string[]) =>
+const said = (entries: readonly ListedEntry[], kinds: readonly string[]): [string, string][] =>
   entries.filter((entry) => kinds.includes(entry.kind)).map((entry) => [entry.what, entry.outcome]);
 
 describe('the activity list', () => {
@@ -179,8 +179,9 @@ describe('the activity list', () => {
     await ask('input', { tabId, input: { type: 'down', x: 5, y: 5, button: 'left', clickCount: 1 } });
     await ask('input', { tabId, input: { type: 'up', x: 5, y: 5, button: 'left', clickCount: 1 } });
     let entries: ListedEntry[] = [];
-    while (!said(entries, ['approval']).some(([, outcome]) => outcome.startsWith('withdrawn')))
-      entries = await settled(tabId);
+    const withdrawn = () =>
+      said(entries, ['approval']).some(([, outcome]) => outcome.startsWith('withdrawn'));
+    while (!withdrawn() || said(entries, ['step']).length === 0) entries = await settled(tabId);
     expect(said(entries, ['workflow'])[0]).toEqual([
       `workflow “counter” paused at step-1 (${runId})`,
       'lease-lost: the person took the tab over',
@@ -200,10 +201,16 @@ describe('the activity list', () => {
     const tabId = await openTab();
     await settled(tabId);
     const got: ListedEntry[][] = [];
-    const watch = views().watch('browser', 'browser', tabId, (data) => {
-      const message = data as ViewMessage;
-      if (message.type === 'activity') got.push([...message.entries]);
-    });
+    const watch = views().watch(
+      'browser',
+      'browser',
+      tabId,
+      (data) => {
+        const message = data as ViewMessage;
+        if (message.type === 'activity') got.push([...message.entries]);
+      },
+      () => undefined,
+    );
     rig.person.answer = 'allow';
     // Back to back, none waiting for a picture: entries and pictures interleave as they come.
     for (let n = 0; n < 4; n++) expect((await clickAdd(tabId)).isError).toBe(false);
