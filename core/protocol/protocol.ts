@@ -47,6 +47,8 @@ export interface UiProvidedTab {
   readonly badge: string | null;
   /** A `data:image/…` URL, or null. */
   readonly icon: string | null;
+  /** The strip gives it a close button: its plugin closes it when the person asks (ADR 56). */
+  readonly closable: boolean;
 }
 
 export interface UiConflict {

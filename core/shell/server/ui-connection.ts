@@ -95,7 +95,12 @@ export class UiConnection implements Disposable {
         return {};
       },
       'tab.switch': ({ tabId }) => ({ activeTabId: workbench.switchTab(tabId).activeTabId }),
-      'tab.close': ({ tabId, force }) => {
+      'tab.close': async ({ tabId, force }) => {
+        // A tab a plugin keeps has no document: its plugin closes it (ADR 56).
+        if (workbench.isProvided(windowLabel, tabId)) {
+          await workbench.closeProvided(windowLabel, tabId);
+          return { closed: true };
+        }
         const documentId = documentOf(tabId);
         const result = workbench.close(tabId, { force });
         if (result.closed) this.#subscribed.delete(documentId);
