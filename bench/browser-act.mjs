@@ -15,8 +15,11 @@
  * its person would); a standing grant is never given. Measured per page: the tokens the model
  * reads (bytes of every tool-call response on the wire / 4), the round trips (tool calls), the
  * approval prompts (shown to the person, not to the model: counted apart), and whether the click
- * landed (the landing page was requested as a document). Tool definitions (tools/list) are read
- * once per session by a client and are printed apart, not in the per-page figures.
+ * landed (the landing page was requested as a document), and the wall time of the load call
+ * (browser_navigate / browser open) and of the click call (browser_click / browser act) as the
+ * client sees it — vmark's act includes its approval prompt, answered at once by the client.
+ * Tool definitions (tools/list) are read once per session by a client and are printed apart, not
+ * in the per-page figures.
  *
  *   node bench/browser-act.mjs [--pages a,b]
  *
@@ -31,7 +34,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connectStdio } from './mcp-stdio.mjs';
-import { fmtBytes, fmtRatio, ratio, round, table } from './stats.mjs';
+import { fmtBytes, fmtMs, fmtRatio, quantile, ratio, round, table } from './stats.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const VMARK_CLI = path.join(REPO, 'core', 'dist', 'bundle', 'main.js');
@@ -145,6 +148,13 @@ async function call(handle, name, args) {
   return text;
 }
 
+/** `call`, and how long it took (ms) as the client saw it. */
+async function timed(handle, name, args) {
+  const started = performance.now();
+  const text = await call(handle, name, args);
+  return { text, ms: performance.now() - started };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The two clients
 
@@ -191,18 +201,18 @@ async function startPeer(context) {
 }
 
 async function peerTask(peer, url) {
-  await call(peer.handle, 'browser_navigate', { url });
+  const load = await timed(peer.handle, 'browser_navigate', { url });
   const snapshot = await call(peer.handle, 'browser_snapshot', {});
   const target = peerTarget(snapshot);
   if (!target)
     throw new Error(
       `playwright-mcp: no link or button matching ${TARGET_NAME} in:\n${snapshot.slice(0, 600)}`,
     );
-  await call(peer.handle, 'browser_click', {
+  const click = await timed(peer.handle, 'browser_click', {
     element: `${target.role} "${target.name}"`,
     target: target.ref,
   });
-  return { target, roundTrips: 3 };
+  return { target, roundTrips: 3, loadMs: load.ms, clickMs: click.ms };
 }
 
 async function startVmark(context) {
@@ -222,7 +232,11 @@ async function startVmark(context) {
     capabilities: { elicitation: {} },
   });
   // The person behind the client allows what they are asked, once: every click is asked anew.
-  handle.client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: {} }));
+  // A form that offers more than once has a required choice ("allow"): the person picks once.
+  handle.client.setRequestHandler(ElicitRequestSchema, async (request) => ({
+    action: 'accept',
+    content: 'allow' in (request.params.requestedSchema?.properties ?? {}) ? { allow: 'once' } : {},
+  }));
   const { tools } = await handle.client.listTools();
   const definitions = Buffer.byteLength(JSON.stringify({ tools }));
   const actions = tools.find((tool) => tool.name === 'browser')?.inputSchema.properties?.action?.enum ?? [];
@@ -230,7 +244,8 @@ async function startVmark(context) {
 }
 
 async function vmarkTask(vmark, url) {
-  const opened = JSON.parse(await call(vmark.handle, 'browser', { action: 'open', url }));
+  const open = await timed(vmark.handle, 'browser', { action: 'open', url });
+  const opened = JSON.parse(open.text);
   const read = await call(vmark.handle, 'browser_read', { action: 'read', tabId: opened.tabId });
   const target = vmarkTarget(read);
   if (!target) throw new Error(`vmark: no link or button matching ${TARGET_NAME} in:\n${read.slice(0, 600)}`);
@@ -239,7 +254,7 @@ async function vmarkTask(vmark, url) {
       'vmark: the browser tool has no `act` action yet (issue 14, item 1: act click by role + name); ' +
         'the click cannot be measured',
     );
-  await call(vmark.handle, 'browser', {
+  const click = await timed(vmark.handle, 'browser', {
     action: 'act',
     tabId: opened.tabId,
     operation: 'click',
@@ -248,7 +263,7 @@ async function vmarkTask(vmark, url) {
   });
   // After the count (not part of the task): a client closes its tabs, at most 8 may be open.
   const done = () => call(vmark.handle, 'browser', { action: 'close', tabId: opened.tabId });
-  return { target, roundTrips: 3, done };
+  return { target, roundTrips: 3, loadMs: open.ms, clickMs: click.ms, done };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -257,7 +272,7 @@ async function vmarkTask(vmark, url) {
 async function runSide(side, task, url, landings) {
   const before = landings.length;
   side.counts.take();
-  const { target, roundTrips, done } = await task(side, url);
+  const { target, roundTrips, loadMs, clickMs, done } = await task(side, url);
   const counts = side.counts.take();
   // The click's navigation requests the landing page; given the time a model's next turn would take.
   const landed = await landedAfter(landings, before);
@@ -267,6 +282,8 @@ async function runSide(side, task, url, landings) {
     tokens: Math.ceil(counts.responseBytes / BYTES_PER_TOKEN),
     bytes: counts.responseBytes,
     roundTrips,
+    loadMs: round(loadMs, 1),
+    clickMs: round(clickMs, 1),
     prompts: counts.prompts,
     promptBytes: counts.promptBytes,
     landed,
@@ -333,11 +350,25 @@ export async function runBrowserActBench(settings = {}) {
 function summarize(rows, definitions) {
   const sum = (who, key) => rows.reduce((n, row) => n + row[who][key], 0);
   const tokens = { vmark: sum('vmark', 'tokens'), peer: sum('peer', 'tokens') };
+  const median = (who, key) =>
+    round(
+      quantile(
+        rows.map((row) => row[who][key]),
+        0.5,
+      ),
+      1,
+    );
+  const timing = (key) => {
+    const both = { vmark: median('vmark', key), peer: median('peer', key) };
+    return { median_ms: both, ratio: round(ratio(both.vmark, both.peer)) };
+  };
   return {
     pages: rows.length,
     peer: PEER_NAME,
     tokens: { ...tokens, ratio: round(ratio(tokens.vmark, tokens.peer)) },
     round_trips: { vmark: sum('vmark', 'roundTrips'), peer: sum('peer', 'roundTrips') },
+    load_call: timing('loadMs'),
+    click_call: timing('clickMs'),
     approval_prompts: { vmark: sum('vmark', 'prompts'), peer: sum('peer', 'prompts') },
     approval_prompt_bytes: { vmark: sum('vmark', 'promptBytes'), peer: sum('peer', 'promptBytes') },
     tool_definition_bytes: definitions,
@@ -379,6 +410,15 @@ function report(summary) {
       ],
     ]),
   );
+  for (const [label, figures] of [
+    ['load call (open / browser_navigate)', s.load_call],
+    ['click call (act / browser_click)', s.click_call],
+  ]) {
+    log(
+      `${label}, median: vmark ${fmtMs(figures.median_ms.vmark)}, peer ${fmtMs(figures.median_ms.peer)}, ` +
+        `${fmtRatio(figures.ratio)}`,
+    );
+  }
   log(
     `approval prompts (to the person, not in the tokens): vmark ${s.approval_prompts.vmark} ` +
       `(${fmtBytes(s.approval_prompt_bytes.vmark)}), peer ${s.approval_prompts.peer}`,

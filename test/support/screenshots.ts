@@ -62,8 +62,9 @@ li{margin:6px 0}button{font:inherit;padding:8px 18px;margin-top:16px}</style>
  * docs/images/browser-tab-view.png: an AI's browser tab shown in the editor, taken over by the
  * person (who clicked into the page), then handed back; docs/images/browser-click-approval.png:
  * the dialog for the AI's click on it, with the crop of the page around the button, denied;
- * docs/images/browser-activity.png: the tab's activity list after the AI navigated again, with the
- * picture of the denied click's moment; then the tab is closed, so the host is left as it was.
+ * docs/images/browser-activity.png: the tab's activity list after the AI navigated again — the
+ * navigations, the approval denied and the refused click — with the picture of the denied click's
+ * moment; then the tab is closed, so the host is left as it was.
  */
 export async function takeBrowserTabScreenshot(
   page: Page,
@@ -87,8 +88,12 @@ export async function takeBrowserTabScreenshot(
     arguments: { action: 'act', tabId, operation: 'click', role: 'button', name: 'Save to notes' },
   });
   await shootApprovalDialog(page, path.join(folder, 'browser-click-approval.png'), clicked);
-  await client.callTool({ name: 'browser', arguments: { action: 'navigate', tabId, url: `${url}?list=2` } });
   const view = page.locator('.browser-tab-view');
+  // The picture follows its entry (ADR 57): navigating before it is taken would leave none.
+  await view
+    .locator('.bt-activity li[data-kind="refusal"][data-picture="ready"]')
+    .waitFor({ state: 'attached' });
+  await client.callTool({ name: 'browser', arguments: { action: 'navigate', tabId, url: `${url}?list=2` } });
   await view.getByRole('button', { name: 'Activity', exact: true }).click();
   await page.waitForFunction(
     () => Number(document.querySelector('.browser-tab-view')?.getAttribute('data-activity') ?? 0) >= 3,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ListedEntry } from '../src/tabs/tab-activity.js';
 import type { ViewMessage } from '../src/view/browser-view-provider.js';
 import { personHostForFile } from './person-desk.js';
 
@@ -44,6 +45,24 @@ const personClicks = async (tabId: string, x: number, y: number) => {
   for (const type of ['down', 'up'] as const)
     await ask('input', { tabId, input: { type, x, y, button: 'left', clickCount: 1 } });
 };
+
+type Listed = ListedEntry;
+
+/** The tab's activity once no picture is pending (each is taken within a bound, so this ends). */
+async function settled(tabId: string): Promise<Listed[]> {
+  for (;;) {
+    const { entries } = (await ask('activity', { tabId })) as { entries: Listed[] };
+    if (entries.every((entry) => entry.picture !== 'pending')) return entries;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Newest first: once an entry has its picture, no older entry is still waiting for one. */
+function expectPicturesInOrder(list: readonly Listed[]): void {
+  const newestPictured = list.findIndex((entry) => entry.picture === 'ready');
+  if (newestPictured < 0) return;
+  expect(list.slice(newestPictured).map((entry) => entry.picture)).not.toContain('pending');
+}
 
 /** Watches the tab as a view does; `next` waits for the next message that `fits`. */
 function watchTab(tabId: string) {
@@ -135,10 +154,11 @@ describe('the browser tab view', () => {
     await rig.kit.call('browser', { action: 'close', tabId });
   });
 
-  it('lists what the AI did in the tab, newest first, with pictures and without what it typed', async () => {
+  it('lists what the AI did in the tab, newest first, each picture after its entry, without what it typed', async () => {
     const tabId = await openTab();
     const view = watchTab(tabId);
     expect((await clickAdd(tabId)).isError).toBe(false);
+    await settled(tabId);
     const secret = 'hunter2-not-shown';
     rig.person.answer = 'allow-site';
     const typed = await rig.kit.call('browser', {
@@ -150,27 +170,43 @@ describe('the browser tab view', () => {
       text: secret,
     });
     expect(typed.isError, typed.text).toBe(false);
+    await settled(tabId);
     rig.person.answer = 'deny';
     expect((await clickAdd(tabId)).structured).toMatchObject({ needsApproval: true, denied: true });
+    await settled(tabId);
     const went = await rig.kit.call('browser', { action: 'navigate', tabId, url: `${origin()}/next` });
     expect(went.isError, went.text).toBe(false);
+    const entries = await settled(tabId);
 
-    const { entries } = (await ask('activity', { tabId })) as {
-      entries: { id: number; kind: string; what: string; outcome: string; hasPicture: boolean }[];
-    };
     expect(entries.map((entry) => [entry.kind, entry.what, entry.outcome])).toEqual([
       ['navigation', `navigate ${origin()}/next`, 'HTTP 200'],
       ['refusal', 'click button “Add”', 'approval denied'],
+      ['approval', 'click button “Add”', 'denied'],
       ['act', 'type into textbox “Name”', 'done'],
+      ['approval', 'type into textbox “Name”', 'allowed on this site'],
       ['act', 'click button “Add”', 'dom-changed'],
+      ['approval', 'click button “Add”', 'allowed once'],
       ['navigation', `open ${origin()}/`, 'HTTP 200'],
     ]);
     expect(JSON.stringify(entries)).not.toContain(secret);
-    expect(entries.every((entry) => entry.hasPicture)).toBe(true);
-    const { jpeg } = (await ask('activityPicture', { tabId, entryId: entries[2]!.id })) as { jpeg: string };
+    // Each call waited for its pictures here, so no page changed before one was taken.
+    expect(entries.map((entry) => entry.picture)).toEqual(entries.map(() => 'ready'));
+    const { jpeg } = (await ask('activityPicture', { tabId, entryId: entries[3]!.id })) as { jpeg: string };
     expect(Buffer.from(jpeg, 'base64').subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
-    // The view was told the list when it began watching, then of each entry as it came.
-    expect(view.got.filter((m) => m.type === 'activity').length).toBe(5);
+
+    // The view was told the list when it began watching, then of each entry as it came — its
+    // picture still pending — and again as pictures came, never a later entry's before an earlier's.
+    const told = view.got.flatMap((m) => (m.type === 'activity' ? [m.entries] : []));
+    expect(told[0]!.map((entry) => entry.what)).toEqual([`open ${origin()}/`]);
+    const added = entries.slice(0, -1).reverse();
+    for (const entry of added) {
+      const first = told.find((list) => list.some((listed) => listed.id === entry.id))!;
+      expect(first.find((listed) => listed.id === entry.id)!.picture, entry.what).toBe('pending');
+    }
+    for (const list of told) expectPicturesInOrder(list);
+    expect(told.length).toBeGreaterThan(1 + added.length);
+    expect(told.length).toBeLessThanOrEqual(1 + 2 * added.length + 1);
+    expect(told.at(-1)).toEqual(entries);
     await expect(ask('activityPicture', { tabId, entryId: -1 })).rejects.toThrow();
     view.stop();
     await rig.kit.call('browser', { action: 'close', tabId });

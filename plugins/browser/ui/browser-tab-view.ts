@@ -31,12 +31,29 @@ const STYLE = `
 .browser-tab-view .bt-activity ol { list-style: none; margin: 0; padding: 0; }
 .browser-tab-view .bt-activity li button { display: block; width: 100%; text-align: left; border: 0; border-bottom: 1px solid var(--rule); background: none; padding: 6px 8px; cursor: pointer; color: var(--ink); }
 .browser-tab-view .bt-activity li[data-kind="refusal"] button { color: var(--danger); }
-.browser-tab-view .bt-activity .bt-outcome, .browser-tab-view .bt-activity time { color: var(--ink-soft); margin-left: 6px; }
+.browser-tab-view .bt-activity .bt-kind { display: inline-block; min-width: 64px; margin-right: 6px; font-size: 11px; text-transform: uppercase; letter-spacing: .03em; color: var(--ink-soft); }
+.browser-tab-view .bt-activity li[data-kind="approval"] .bt-kind { color: var(--accent); }
+.browser-tab-view .bt-activity li[data-kind="step"] button, .browser-tab-view .bt-activity li[data-kind="workflow"] button { padding-left: 16px; }
+.browser-tab-view .bt-activity li[data-kind="workflow"] .bt-what { font-weight: 600; }
+.browser-tab-view .bt-activity li[data-answer="denied"] .bt-outcome, .browser-tab-view .bt-activity li[data-answer="withdrawn"] .bt-outcome { color: var(--danger); }
+.browser-tab-view .bt-activity .bt-outcome, .browser-tab-view .bt-activity time, .browser-tab-view .bt-activity .bt-no-picture { color: var(--ink-soft); margin-left: 6px; }
 .browser-tab-view .bt-activity img { width: 100%; display: block; border-bottom: 1px solid var(--rule); }
 .browser-tab-view .bt-error { color: var(--danger); padding: 0 8px; font-size: 12px; }
 `;
 
 export const view: CustomKindView<HTMLElement> = { type: 'custom', mount };
+
+type ListedKind = Extract<ViewMessage, { type: 'activity' }>['entries'][number]['kind'];
+
+/** An entry's kind as the list names it, before what was done. */
+const KIND_LABELS: Record<ListedKind, string> = {
+  navigation: 'Navigated',
+  act: 'Acted',
+  refusal: 'Refused',
+  approval: 'Approval',
+  step: 'Step',
+  workflow: 'Workflow',
+};
 
 function mount(root: HTMLElement, api: KindViewApi): () => void {
   const tabId = api.tab.id;
@@ -111,9 +128,13 @@ function mount(root: HTMLElement, api: KindViewApi): () => void {
         const item = node('li', '');
         item.dataset.kind = entry.kind;
         item.dataset.entry = String(entry.id);
+        item.dataset.picture = entry.picture;
+        if (entry.kind === 'approval') item.dataset.answer = entry.outcome.split(/[ :,]/, 1)[0]!;
         const open = node('button', '');
         open.type = 'button';
-        open.disabled = !entry.hasPicture;
+        open.disabled = entry.picture !== 'ready';
+        const kind = node('span', 'bt-kind');
+        kind.textContent = KIND_LABELS[entry.kind];
         const what = node('span', 'bt-what');
         what.textContent = entry.what;
         const outcome = node('span', 'bt-outcome');
@@ -121,7 +142,12 @@ function mount(root: HTMLElement, api: KindViewApi): () => void {
         const at = node('time', '');
         at.dateTime = new Date(entry.at).toISOString();
         at.textContent = new Date(entry.at).toLocaleTimeString();
-        open.append(what, outcome, at);
+        open.append(kind, what, outcome, at);
+        if (entry.picture !== 'ready') {
+          const none = node('span', 'bt-no-picture');
+          none.textContent = entry.picture === 'pending' ? 'picture…' : 'no picture';
+          open.append(none);
+        }
         open.addEventListener('click', () => void showPicture(entry.id));
         item.append(open);
         return item;

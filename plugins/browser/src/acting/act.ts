@@ -23,6 +23,7 @@ import { type ActRefusal, type Located, locate, verify } from './act-target.js';
 import type { FieldKind } from './act-verify.js';
 import { elementCrop } from './element-crop.js';
 import { approvePageChange, hasStandingGrant } from './page-approval.js';
+import { describeAct } from '../tabs/tab-activity.js';
 
 export interface ActResult {
   readonly result: ActRefusal | ActDone;
@@ -90,6 +91,7 @@ export async function act(
     tab,
     operation: request.operation,
     what: describe(request, located),
+    noted: describeAct(request),
     ...(image === undefined ? {} : { image }),
     retry: { action: 'act', tabId: tab.id },
   });

@@ -49,6 +49,7 @@ export async function executeJs(
     tab,
     operation: 'eval',
     what: `run this script:\n${script}`,
+    noted: 'run a script',
     retry: { action: 'execute_js', tabId: tab.id },
   });
   const generation = tab.generation;

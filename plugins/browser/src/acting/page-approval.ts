@@ -7,12 +7,14 @@
  * (`STALE_COMMAND`). A standing "allow on this site" grant covers an operation on the origin
  * (the broker keys it by the canonical origin); `eval`, `session`, `record` and `upload` never
  * get one, which the broker enforces too. A tab the person took over while the approval was
- * asked is refused `LEASE_LOST`, whatever the answer.
+ * asked is refused `LEASE_LOST`, whatever the answer. The answer is noted in the tab's activity
+ * (ADR 57) in the activity's words, never with the text to type or the script.
  */
 import type { Approvals, ToolCall } from '@vmark/sdk';
 import { TokenError } from '@vmark/sdk';
 import { approvalDenied, approvalRequired, type Retry } from '../approval-refusal.js';
 import type { BrowserTab } from '../tabs/browser-tab.js';
+import { askNoting, noteApproval } from '../tabs/note-activity.js';
 import { originForAgent } from '../url/redact.js';
 
 export type PageOperation =
@@ -28,6 +30,8 @@ export async function approvePageChange(
     readonly operation: PageOperation;
     /** Exactly what would happen, in words a person can check: "click button “Submit”". */
     readonly what: string;
+    /** What the activity list says was asked: `what` without a typed text or a script. */
+    readonly noted: string;
     /** A PNG data URL of the element as the page shows it (`elementCrop`), for the dialog. */
     readonly image?: string;
     readonly retry?: Retry;
@@ -36,7 +40,10 @@ export async function approvePageChange(
   const { tab, operation, what } = request;
   const origin = originForAgent(tab.page.url());
   const generation = tab.generation;
-  const outcome = await approvals.request(
+  const outcome = await askNoting(
+    approvals,
+    call,
+    tab,
     {
       operation,
       // The tab and its page generation too: an allowance left over in one tab (its page navigated
@@ -46,12 +53,13 @@ export async function approvePageChange(
       ...(request.image === undefined ? {} : { image: request.image }),
       grantable: !NEVER_STANDING.has(operation),
     },
-    call,
+    request.noted,
   );
   // The person may have taken the tab over while they were asked: an answer given after that is
   // no licence to drive it, and a request still waiting is taken back (ADR 53).
   if (tab.lease.isHumanDriving(tab.id)) {
-    if (outcome.decision === 'pending') approvals.withdraw?.(outcome.requestId, call);
+    if (outcome.decision === 'pending' && approvals.withdraw?.(outcome.requestId, call) === true)
+      noteApproval(tab, request.noted, outcome.requestId, 'withdrawn: the person took the tab over');
     tab.lease.assertAiMayDrive(tab.id);
   }
   if (outcome.decision === 'allowed') {

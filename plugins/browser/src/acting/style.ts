@@ -51,6 +51,7 @@ export async function styleTab(
     tab,
     operation: 'style',
     what: describeChange(target, change),
+    noted: target === undefined ? "change the page's style" : `change the style of ${target}`,
     retry: { action: 'style', tabId: tab.id },
   });
   const generation = tab.generation;

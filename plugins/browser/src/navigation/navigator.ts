@@ -12,6 +12,7 @@ import type { Resolver } from '../guard/resolver.js';
 import { checkTarget } from '../guard/target-policy.js';
 import { approveProfile } from '../session/browser-profile.js';
 import type { BrowserTab } from '../tabs/browser-tab.js';
+import { askNoting } from '../tabs/note-activity.js';
 import type { TabRegistry } from '../tabs/tab-registry.js';
 import { originForAgent, urlForAgent } from '../url/redact.js';
 import type { Gate } from '../gates/classify-gate.js';
@@ -134,9 +135,12 @@ export class Navigator {
   ): Promise<void> {
     const origin = originForAgent(url);
     if (tab.page.url() !== 'about:blank' && originForAgent(tab.page.url()) === origin) return;
-    const outcome = await this.services.approvals.request(
-      { operation: 'navigate', subject: urlForAgent(url), origin, grantable: true },
+    const outcome = await askNoting(
+      this.services.approvals,
       call,
+      tab,
+      { operation: 'navigate', subject: urlForAgent(url), origin, grantable: true },
+      `${action} ${urlForAgent(url)}`,
     );
     if (outcome.decision === 'allowed') return;
     if (outcome.decision === 'denied') throw approvalDenied('navigate', origin, outcome.requestId);

@@ -39,6 +39,7 @@ export class WorkflowRecorder implements Disposable {
     await approvePageChange(this.approvals, call, {
       tab,
       operation: 'record',
+      noted: 'record what is done in this tab',
       what:
         `record what is done in this tab as a browser workflow for site "${recorded}" — which controls are ` +
         'clicked and which fields are typed in, never what is typed',

@@ -10,6 +10,7 @@ import { TokenError, z } from '@vmark/sdk';
 import type { Cookie } from 'playwright-core';
 import { approvalDenied, approvalRequired } from '../approval-refusal.js';
 import type { BrowserTab } from '../tabs/browser-tab.js';
+import { askNoting } from '../tabs/note-activity.js';
 import type { Keychain } from './keychain.js';
 
 /** What the keychain holds for a handle; read back through the schema, since anything may have written it. */
@@ -61,7 +62,7 @@ export class BrowserSessions {
     call: ToolCall,
   ): Promise<{ saved: true; handle: string; origin: string; localStorage: number; cookies: number }> {
     const origin = committedOrigin(tab, 'session_save');
-    await this.#approve('save', handle, origin, call);
+    await this.#approve(tab, 'save', handle, origin, call);
     const localStorage = await tab.world.evaluate<Record<string, string>>(READ_STORAGE);
     const cookies = await tab.context.cookies(origin);
     const stored: StoredSession = { format: 1, origin, localStorage, cookies: cookies.map(storedCookie) };
@@ -95,20 +96,29 @@ export class BrowserSessions {
         { handle },
       );
     }
-    await this.#approve('load', handle, origin, call);
+    await this.#approve(tab, 'load', handle, origin, call);
     await tab.world.evaluate(WRITE_STORAGE, stored.localStorage);
     if (stored.cookies.length > 0) await tab.context.addCookies([...stored.cookies]);
     return { loaded: true, handle };
   }
 
-  async #approve(verb: 'save' | 'load', handle: string, origin: string, call: ToolCall): Promise<void> {
+  async #approve(
+    tab: BrowserTab,
+    verb: 'save' | 'load',
+    handle: string,
+    origin: string,
+    call: ToolCall,
+  ): Promise<void> {
     const subject =
       verb === 'save'
         ? `save the session of ${origin} as "${handle}"`
         : `load the session "${handle}" into ${origin}`;
-    const outcome = await this.approvals.request(
-      { operation: 'session', subject, origin, grantable: false },
+    const outcome = await askNoting(
+      this.approvals,
       call,
+      tab,
+      { operation: 'session', subject, origin, grantable: false },
+      verb === 'save' ? 'save the session (cookies and storage)' : 'load a saved session',
     );
     if (outcome.decision === 'allowed') return;
     if (outcome.decision === 'denied') throw approvalDenied('session', origin, outcome.requestId);

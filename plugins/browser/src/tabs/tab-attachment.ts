@@ -11,6 +11,7 @@ import { TokenError } from '@vmark/sdk';
 import { approvalDenied, approvalRequired } from '../approval-refusal.js';
 import { originForAgent } from '../url/redact.js';
 import type { BrowserTab } from './browser-tab.js';
+import { askNoting } from './note-activity.js';
 
 /** What the AI would do with the attachment: `wait` is a wait_for that watches the URL, over time. */
 export type AttachmentUse = 'read' | 'act' | 'wait';
@@ -80,7 +81,10 @@ export class TabAttachments {
   async #ask(tab: BrowserTab, call: ToolCall): Promise<Attachment> {
     const origin = originForAgent(tab.page.url());
     const generation = tab.generation;
-    const outcome = await this.approvals.request(
+    const outcome = await askNoting(
+      this.approvals,
+      call,
+      tab,
       {
         operation: 'attach',
         // The tab and its page generation: an answer never covers another tab or a later page.
@@ -90,7 +94,7 @@ export class TabAttachments {
         grantable: false,
         untilNavigation: true,
       },
-      call,
+      'let the AI use your tab',
     );
     if (outcome.decision === 'denied') throw approvalDenied('attach', origin, outcome.requestId);
     if (outcome.decision !== 'allowed') throw approvalRequired('attach', origin, outcome.requestId);

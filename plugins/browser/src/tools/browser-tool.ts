@@ -92,10 +92,10 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
           try {
             const done = await act(tab, request, approvals, call);
             const outcome = 'reason' in done.result ? done.result.reason : (done.result.effect ?? 'done');
-            await noteActivity(tab, { kind: 'act', what, outcome });
+            noteActivity(tab, { kind: 'act', what, outcome });
             return done;
           } catch (error) {
-            await noteActivity(tab, { kind: 'refusal', what, outcome: refusalOf(error) });
+            noteActivity(tab, { kind: 'refusal', what, outcome: refusalOf(error) });
             throw error;
           }
         },
@@ -106,7 +106,7 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
         run: async ({ url, timeoutMs, profile }, call) => {
           settings.assertEnabled();
           const opened = await navigator.open(url, timeoutMs ?? MAX_WAIT_MS, call, windowLabel(), profile);
-          await noteActivity(registry.peek(opened.tabId), {
+          noteActivity(registry.peek(opened.tabId), {
             kind: 'navigation',
             ...navigationNote('open', opened),
           });
@@ -120,10 +120,10 @@ export function browserTool(services: BrowserToolServices): ToolDefinition {
           const tab = registry.resolveToDrive(registry.resolveAiOwned(tabId, 'navigate').id);
           try {
             const went = await navigator.navigate(tab, url, timeoutMs ?? MAX_WAIT_MS, call);
-            await noteActivity(tab, { kind: 'navigation', ...navigationNote('navigate', went) });
+            noteActivity(tab, { kind: 'navigation', ...navigationNote('navigate', went) });
             return went;
           } catch (error) {
-            await noteActivity(tab, { kind: 'refusal', what: 'navigate', outcome: refusalOf(error) });
+            noteActivity(tab, { kind: 'refusal', what: 'navigate', outcome: refusalOf(error) });
             throw error;
           }
         },

@@ -119,7 +119,7 @@ export function browserViewProvider(services: BrowserViewServices): ViewProvider
       const tellActivity = () =>
         send({ type: 'activity', entries: tab.activity.list() } satisfies ViewMessage);
       tellActivity();
-      const offActivity = tab.activity.onAdded(tellActivity);
+      const offActivity = tab.activity.onChanged(tellActivity);
       const offLease = registry.lease.onChanged((tabId) => {
         if (tabId === tab.id) tell();
       });

@@ -19,7 +19,11 @@ export function runCall(run: WorkflowRun): ToolCall {
 
 export function runApprovals(inner: Approvals, run: WorkflowRun, target: string | undefined): Approvals {
   const call = runCall(run);
-  const withdraw = (requestId: string) => void inner.withdraw?.(requestId, call);
+  /** The requests this run took back itself (it ended while they were asked). */
+  const taken = new Set<string>();
+  const withdraw = (requestId: string) => {
+    if (inner.withdraw?.(requestId, call) === true) taken.add(requestId);
+  };
   return {
     async request(request: ApprovalRequest): Promise<ApprovalOutcome> {
       run.clock.pause();
@@ -48,5 +52,7 @@ export function runApprovals(inner: Approvals, run: WorkflowRun, target: string 
       }
     },
     hasStandingGrant: (grant) => inner.hasStandingGrant?.(grant, call) ?? false,
+    // Whether the request is taken back: by the run already (it ended while asking), or now.
+    withdraw: (requestId) => taken.has(requestId) || (inner.withdraw?.(requestId, call) ?? false),
   };
 }

@@ -1,4 +1,6 @@
 import { originForAgent } from '../url/redact.js';
+import { noteApproval } from '../tabs/note-activity.js';
+import { noteStep, stepWords } from './run-activity.js';
 import { runCall } from './run-approvals.js';
 import { decideAfterResult, MAX_RETRIES } from './safety.js';
 import { type Attempt, attemptStep, type StepServices } from './step-attempt.js';
@@ -52,8 +54,10 @@ async function runStep(run: WorkflowRun, step: WorkflowStep, services: ExecutorS
     }
     const attempt = await attemptStep(run, step, services);
     if (attempt.kind === 'awaiting-approval' && !run.running) {
-      // The run ended while it was being asked: the request is taken back, not waited on.
+      // The run ended while it was being asked: the request is taken back (now, or by the run's
+      // approvals already), not waited on.
       services.approvals.withdraw?.(attempt.requestId, runCall(run));
+      noteApproval(run.tab, stepWords(step), attempt.requestId, 'withdrawn: the run ended');
       return false;
     }
     if (attempt.kind === 'awaiting-approval') {
@@ -61,6 +65,7 @@ async function runStep(run: WorkflowRun, step: WorkflowStep, services: ExecutorS
       continue; // The same attempt again: the person's answer is found by asking the same.
     }
     run.clock.resume();
+    noteStep(run, step, attempt);
     result.attempts += attempt.kind === 'result' ? 1 : 0;
     if (attempt.kind !== 'result') {
       note(result, 'failed', attempt.reason);

@@ -1,5 +1,7 @@
 import { type Approvals, type Disposable, TokenError, type ToolCall } from '@vmark/sdk';
 import type { BrowserTab } from '../tabs/browser-tab.js';
+import { noteApproval } from '../tabs/note-activity.js';
+import { noteRunEnded, noteRunStarted, stepWords } from './run-activity.js';
 import { runCall } from './run-approvals.js';
 import { RunClock, type Now, RUN_BUDGET_MS } from './run-clock.js';
 import { executeRun, type ExecutorServices } from './run-executor.js';
@@ -130,6 +132,7 @@ export class RunRegistry implements Disposable {
     this.#watch(tab);
     this.#running.set(tab.id, run);
     run.signal.addEventListener('abort', () => this.#released(run), { once: true });
+    noteRunStarted(run);
     void executeRun(run, this.#executor);
     return { runId: run.id, steps: workflow.steps.length, firstStep: run.firstStep(), status: 'running' };
   }
@@ -153,6 +156,7 @@ export class RunRegistry implements Disposable {
       run.status = 'cancelled';
       run.reasonCode = 'cancelled';
       run.reason = 'cancelled by the client';
+      noteRunEnded(run);
     }
     return { runId, status: 'cancelled', result: 'cancelled' };
   }
@@ -188,8 +192,13 @@ export class RunRegistry implements Disposable {
   #released(run: WorkflowRun): void {
     if (this.#running.get(run.tab.id) === run) this.#running.delete(run.tab.id);
     const call = runCall(run);
-    for (const requestId of run.prompts) this.#approvals.withdraw?.(requestId, call);
+    const step = run.pausedAt ?? run.current;
+    for (const requestId of run.prompts) {
+      if (this.#approvals.withdraw?.(requestId, call) === true && step !== undefined)
+        noteApproval(run.tab, stepWords(step), requestId, 'withdrawn: the run ended');
+    }
     run.prompts.clear();
+    noteRunEnded(run);
   }
 
   #resumable(runId: string, tab: BrowserTab, hash: string): WorkflowRun {

@@ -53,8 +53,9 @@ const MAX_TITLE = 200;
 
 /** Refusals after which nothing was done and trying again may work (the page may settle). */
 const RETRYABLE: ReadonlySet<ActReason> = new Set(['obscured', 'hidden', 'offscreen']);
-/** Errors of an act or navigation after which nothing was done. */
+/** Errors of an act or navigation after which nothing was done (a taken-over tab is refused before any input). */
 const NOTHING_DONE: ReadonlySet<string> = new Set([
+  'LEASE_LOST',
   'NOT_FOUND',
   'STALE_REF',
   'STALE_COMMAND',
