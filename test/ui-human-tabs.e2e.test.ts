@@ -120,6 +120,7 @@ describe("a person's own tab in the editor, and the AI", () => {
     const waited = await waiting;
     expect(waited.isError).toBe(true);
     expect(waited.text).toMatch(/^ATTACHMENT_ONCE_INSUFFICIENT: /);
+    await dialog(page).waitFor({ state: 'detached' });
     // Left unspent: the next read is covered by it and asks nobody.
     const kept = await read(humanTab);
     expect(kept.isError, kept.text).toBe(false);
@@ -146,6 +147,7 @@ describe("a person's own tab in the editor, and the AI", () => {
     await dialog(page).waitFor();
     await dialog(page).locator('[data-answer=deny]').click();
     expect((await again).text).toMatch(/^the user declined 'attach'/);
+    await dialog(page).waitFor({ state: 'detached' });
   });
 
   it('may not be closed by the AI, and is closed by the person from the strip', async () => {

@@ -98,7 +98,7 @@ export class App {
     const commands = this.#commands;
     const palette = new CommandPalette(document.body, commands);
     commands.handle(COMMAND_PALETTE, () => palette.open());
-    // A provided tab (a browser tab) is saved and closed by its plugin, not here.
+    // A provided tab (a browser tab) is saved by its plugin, not here, and closed only where its plugin lets it.
     const documentTab = (tabId: string | undefined) => {
       const id = tabId ?? this.#context().tabId;
       const tab = this.#state?.window.tabs.find((t) => t.id === id);
@@ -109,8 +109,14 @@ export class App {
       if (tab !== undefined) await this.#save(tab.id);
     });
     commands.handle('vmark.closeTab', async (tabId) => {
-      const tab = documentTab(tabId);
-      if (tab !== undefined) await this.#close(tab.id);
+      const id = tabId ?? this.#context().tabId;
+      const tab = this.#state?.window.tabs.find((t) => t.id === id);
+      if (tab?.provided === undefined) {
+        if (tab !== undefined) await this.#close(tab.id);
+      } else if (tab.provided.closable) {
+        // The host hands it to its plugin, which tears it down (ADR 56).
+        await this.#request(() => this.connection.request('tab.close', { tabId: tab.id }));
+      }
     });
     commands.handle('vmark.nextTab', () => this.#selectNext(1));
     commands.handle('vmark.previousTab', () => this.#selectNext(-1));
