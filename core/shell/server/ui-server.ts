@@ -21,6 +21,8 @@ import { isPluginUiPath, readPluginUiFile } from './plugin-ui-files.js';
 import { RequestGuard } from './request-guard.js';
 import type { UiRecoveredEdit } from '../../protocol/recovery-protocol.js';
 import { type Asset, StaticAssets } from './static-assets.js';
+import { QuickOpenService } from './quick-open-service.js';
+import { RecentFiles } from '../../workbench/recent-files.js';
 import { UiConnection, type UiServices } from './ui-connection.js';
 import { uiState } from './ui-state.js';
 import { requestedWindow } from './requested-window.js';
@@ -112,6 +114,15 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
         new RecoveryCopies(host.container.get(HostInfoToken).home),
         host.workbench,
         host.container.get(HostDocumentStore),
+      ),
+    ),
+    quickOpen: disposables.add(
+      new QuickOpenService(
+        host.workbench,
+        vault,
+        host.container.get(FolderWatcher),
+        RecentFiles.in(host.container.get(HostInfoToken).home),
+        host.container.get(HostInfoToken).home,
       ),
     ),
   };
