@@ -10,6 +10,8 @@ import { FileTree } from './file-tree.js';
 import { refusalWords } from './refusal-words.js';
 import { RecoveryNotice } from './recovery-notice.js';
 import { startWorkbenchPanels } from './panels/workbench-panels.js';
+import { QuickOpen } from './quick-open/quick-open.js';
+import { bindQuickOpenKey } from './quick-open/quick-open-key.js';
 import type { Shell } from './shell.js';
 import { TabStrip } from './tab-strip.js';
 import { Toasts } from './toasts.js';
@@ -59,6 +61,8 @@ export class App {
     });
     startWorkbenchPanels(shell, connection, this.#toasts, refused);
     new RecoveryNotice(shell.conflictBar, connection, refused);
+    const quickOpen = new QuickOpen(document.body, connection, refused);
+    bindQuickOpenKey(document, () => quickOpen.open());
     this.#tree = new FileTree(shell.tree, connection, (path) => void this.#open(path), refused);
     // Each page is a window of its own, with its own rail (they follow the host's state themselves).
     new WindowIdentity(connection, shell.root);

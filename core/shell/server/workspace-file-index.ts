@@ -1,4 +1,3 @@
-import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Disposable, Vault } from '@vmark/sdk';
@@ -121,9 +120,13 @@ export class WorkspaceFileIndex implements Disposable {
     const files = new Set<string>();
     const folders = new Set<string>();
     for (const dirent of dirents) {
-      const type = await this.#typeOf(relative, dirent);
-      if (type === 'file') files.add(dirent.name);
-      else if (type === 'folder') folders.add(dirent.name);
+      // Plain files and folders are told apart without a wait: a folder may hold thousands.
+      if (isHiddenEntry(dirent.name)) continue;
+      if (dirent.isFile()) files.add(dirent.name);
+      else if (dirent.isDirectory()) {
+        if (this.#mayEnter(relative, dirent.name)) folders.add(dirent.name);
+      } else if (dirent.isSymbolicLink() && (await this.#linkIsFile(relative, dirent.name)))
+        files.add(dirent.name);
     }
     for (const name of folder.files) if (!files.has(name)) this.index.delete(join(relative, name));
     for (const name of files) {
@@ -160,19 +163,19 @@ export class WorkspaceFileIndex implements Disposable {
     }
   }
 
-  async #typeOf(relative: string, dirent: Dirent): Promise<'file' | 'folder' | null> {
-    if (isHiddenEntry(dirent.name)) return null;
-    const absolute = path.join(this.#absolute(relative), dirent.name);
-    if (protectedReason(absolute, this.homes) !== null) return null;
-    if (dirent.isFile()) return 'file';
-    if (dirent.isDirectory()) return 'folder';
-    if (!dirent.isSymbolicLink()) return null;
-    // A link is listed by its own path, and only when the path guard lets it through to the root.
+  /** A folder inside a protected one (`$VMARK_HOME` in the workspace) is left out with all below it. */
+  #mayEnter(relative: string, name: string): boolean {
+    return protectedReason(path.join(this.#absolute(relative), name), this.homes) === null;
+  }
+
+  /** A link is listed by its own path, and only when the path guard lets it through to the root. */
+  async #linkIsFile(relative: string, name: string): Promise<boolean> {
+    const absolute = path.join(this.#absolute(relative), name);
     const target = await this.vault.resolve(absolute).catch(() => null);
-    if (target === null || !isWithinRoot(target, this.root)) return null;
+    if (target === null || !isWithinRoot(target, this.root)) return false;
     const info = await stat(target).catch(() => null);
-    if (info?.isDirectory()) this.#linkedFolders.add(join(relative, dirent.name));
-    return info?.isFile() ? 'file' : null;
+    if (info?.isDirectory()) this.#linkedFolders.add(join(relative, name));
+    return info?.isFile() === true;
   }
 
   #absolute(relative: string): string {
