@@ -113,7 +113,7 @@ function parseRecent(text: string): Map<string, string[]> | string {
   for (const [root, files] of Object.entries(workspaces as Record<string, unknown>).reverse()) {
     if (!Array.isArray(files) || !files.every((f) => typeof f === 'string'))
       return `gives ${JSON.stringify(root)} something other than a list of paths`;
-    lists.set(root, (files).slice(0, MAX_RECENT_FILES));
+    lists.set(root, files.slice(0, MAX_RECENT_FILES));
   }
   return lists;
 }
