@@ -22,6 +22,7 @@ describe('RecentFiles', () => {
     await recent.opened(path.join(root, 'notes', 'b.md'), [root]);
     await recent.opened(path.join(root, 'a.md'), [root]);
     expect(await recent.list(root)).toEqual(['a.md', 'notes/b.md']);
+    await recent.flushed();
     const again = RecentFiles.in(home);
     expect(await again.list(root)).toEqual(['a.md', 'notes/b.md']);
   });
@@ -56,6 +57,7 @@ describe('RecentFiles', () => {
     const recent = RecentFiles.in(home);
     await recent.opened(path.join(root, 'a.md'), [root]);
     expect(await recent.list(root)).toEqual(['a.md']);
+    await recent.flushed();
     expect(recent.problem).toContain(why);
     expect(await fs.readFile(file, 'utf8')).toBe(text);
   });

@@ -45,7 +45,10 @@ export class RecentFiles {
     return this.#workspaces.get(root) ?? [];
   }
 
-  /** The person opened `file` (absolute, canonical); it counts for the deepest of `roots` holding it. */
+  /**
+   * The person opened `file` (absolute, canonical); it counts for the deepest of `roots` holding it.
+   * Resolves once the list has it; the file is written after (see `flushed`).
+   */
   async opened(file: string, roots: readonly string[]): Promise<void> {
     await this.#loaded;
     const root = roots
@@ -60,8 +63,8 @@ export class RecentFiles {
       this.#workspaces.delete(this.#workspaces.keys().next().value!);
     }
     if (this.#problem !== null) return;
-    // An open never fails for its list: a write that fails is said, and the next one tries again.
-    await this.#writes
+    // Not awaited: picking a tab does not wait for a disk. A write that fails is said, and the next tries again.
+    void this.#writes
       .run(() => this.#save())
       .then(
         () => (this.#writeProblem = null),

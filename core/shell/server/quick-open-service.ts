@@ -133,6 +133,11 @@ export class QuickOpenService implements Disposable {
     return null;
   }
 
+  /** Resolves once the recent files are on disk: before the host stops. */
+  flushed(): Promise<void> {
+    return this.recent.flushed();
+  }
+
   dispose(): void {
     for (const index of this.#indexes.values()) index.dispose();
     this.#indexes.clear();

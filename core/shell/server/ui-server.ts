@@ -215,6 +215,7 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     keepUnsavedEdits: () => services.recovery.keepUnsavedEdits(),
     async close() {
       await mcp.close();
+      await services.quickOpen.flushed();
       disposables.dispose();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

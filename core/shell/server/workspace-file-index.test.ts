@@ -97,6 +97,32 @@ describe('WorkspaceFileIndex', () => {
     await until(i, []);
   });
 
+  it('ends up as the disk is when files change while the first walk is under way', async () => {
+    const expected = new Set<string>();
+    for (let f = 0; f < 20; f++) {
+      for (let i = 0; i < 20; i++) {
+        await write(`f${f}/n${i}.md`);
+        expected.add(`f${f}/n${i}.md`);
+      }
+    }
+    index = new WorkspaceFileIndex(root, folders, vault, [home]);
+    const changes: Promise<void>[] = [];
+    for (let f = 0; f < 5; f++) {
+      changes.push(fs.rm(path.join(root, `f${f}`, 'n0.md')));
+      expected.delete(`f${f}/n0.md`);
+      changes.push(write(`f${f + 5}/extra.md`));
+      expected.add(`f${f + 5}/extra.md`);
+    }
+    changes.push(fs.rename(path.join(root, 'f19'), path.join(root, 'g19')));
+    for (let i = 0; i < 20; i++) {
+      expected.delete(`f19/n${i}.md`);
+      expected.add(`g19/n${i}.md`);
+    }
+    await Promise.all(changes);
+    await index.ready;
+    await until(index, [...expected]);
+  });
+
   it('lists a 2 GB sparse file by its name without reading it', async () => {
     const big = path.join(root, 'huge.md');
     const handle = await fs.open(big, 'w');

@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Disposable, Vault } from '@vmark/sdk';
+import { SerialQueue } from '@vmark/sdk';
 import type { FolderWatcher } from '../../documents/folder-watcher.js';
 import { PathIndex } from '../../matching/path-index.js';
 import { isWithinRoot } from '../../vault/path-scope.js';
@@ -29,6 +30,8 @@ interface Folder {
   readonly folders: Set<string>;
   readonly watch: Disposable;
   readonly relisted: Debounced;
+  /** One listing at a time: a later listing's answer is never overwritten by an earlier one's. */
+  readonly listings: SerialQueue;
 }
 
 /**
@@ -88,7 +91,7 @@ export class WorkspaceFileIndex implements Disposable {
       if (this.#disposed) return;
       const folder = this.#follow(next);
       if (folder === null) continue;
-      for (const sub of await this.#list(next, folder)) pending.push(sub);
+      for (const sub of await folder.listings.run(() => this.#list(next, folder))) pending.push(sub);
     }
   }
 
@@ -105,6 +108,7 @@ export class WorkspaceFileIndex implements Disposable {
       folders: new Set(),
       watch,
       relisted: debounce(() => void this.#relist(relative), SETTLE_MS),
+      listings: new SerialQueue(),
     };
     this.#folders.set(relative, folder);
     return folder;
@@ -116,7 +120,8 @@ export class WorkspaceFileIndex implements Disposable {
    */
   async #list(relative: string, folder: Folder): Promise<string[]> {
     const dirents = await readdir(this.#absolute(relative), { withFileTypes: true }).catch(() => null);
-    if (dirents === null || this.#disposed) return [];
+    // Forgotten meanwhile (the folder went, or a parent did): its files stay out.
+    if (dirents === null || this.#disposed || this.#folders.get(relative) !== folder) return [];
     const files = new Set<string>();
     const folders = new Set<string>();
     for (const dirent of dirents) {
@@ -128,6 +133,7 @@ export class WorkspaceFileIndex implements Disposable {
       } else if (dirent.isSymbolicLink() && (await this.#linkIsFile(relative, dirent.name)))
         files.add(dirent.name);
     }
+    if (this.#folders.get(relative) !== folder) return [];
     for (const name of folder.files) if (!files.has(name)) this.index.delete(join(relative, name));
     for (const name of files) {
       if (this.index.size >= MAX_INDEXED_FILES && !this.index.has(join(relative, name))) {
@@ -149,7 +155,7 @@ export class WorkspaceFileIndex implements Disposable {
   async #relist(relative: string): Promise<void> {
     const folder = this.#folders.get(relative);
     if (folder === undefined || this.#disposed) return;
-    for (const sub of await this.#list(relative, folder)) await this.#walk(sub);
+    for (const sub of await folder.listings.run(() => this.#list(relative, folder))) await this.#walk(sub);
   }
 
   /** A folder gone (deleted, renamed away, now hidden): its files and everything below leave the index. */
