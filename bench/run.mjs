@@ -649,9 +649,9 @@ async function main() {
     if (results.workflow) summary.workflow_patch = results.workflow;
     if (results.quickopen) {
       summary.quick_open = results.quickopen;
-      // The goal is a time, not a ratio: < 16 ms median per keystroke to the next frame.
+      // The goal is a time, not a ratio: < 16 ms median per keystroke to the list shown.
       summary.targets.quick_open_keystroke_ms = {
-        median_ms: results.quickopen.keystroke_frame_median_ms,
+        median_ms: results.quickopen.keystroke_shown_median_ms,
         target_ms: 16,
         met: results.quickopen.goal_met,
       };

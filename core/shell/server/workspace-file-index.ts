@@ -13,6 +13,8 @@ import { isHiddenEntry } from './file-tree.js';
 export const MAX_INDEXED_FILES = 200_000;
 /** Past this many folders the rest are listed once but not followed (inotify watches are shared). */
 export const MAX_FOLLOWED_FOLDERS = 8_192;
+/** Folders listed at once during a walk. */
+const WALKERS = 8;
 /** A create, delete or rename comes as a burst of events in a folder: that folder is listed again once. */
 const SETTLE_MS = 50;
 
@@ -51,6 +53,8 @@ export class WorkspaceFileIndex implements Disposable {
   #truncated = false;
   #unfollowed = 0;
   readonly #linkedFolders = new Set<string>();
+  #listing = 0;
+  readonly #waiting: (() => void)[] = [];
 
   constructor(
     readonly root: string,
@@ -84,15 +88,37 @@ export class WorkspaceFileIndex implements Disposable {
     this.#folders.clear();
   }
 
-  /** Follows the folder at `relative` and walks everything below it. */
+  /**
+   * Follows the folder at `relative` and walks everything below it, up to `WALKERS` folders listed
+   * at once: one listing after another waits out a trip through the thread pool each.
+   */
   async #walk(relative: string): Promise<void> {
-    const pending = [relative];
-    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-      if (this.#disposed) return;
-      const folder = this.#follow(next);
-      if (folder === null) continue;
-      for (const sub of await folder.listings.run(() => this.#list(next, folder))) pending.push(sub);
+    if (this.#disposed) return;
+    const folder = this.#follow(relative);
+    if (folder === null) return;
+    await this.#slot();
+    let subfolders: string[];
+    try {
+      subfolders = await folder.listings.run(() => this.#list(relative, folder));
+    } finally {
+      this.#release();
     }
+    await Promise.all(subfolders.map((sub) => this.#walk(sub)));
+  }
+
+  async #slot(): Promise<void> {
+    if (this.#listing < WALKERS) {
+      this.#listing++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  /** Hands the slot to the next waiting listing, or frees it. */
+  #release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#listing--;
   }
 
   #follow(relative: string): Folder | null {
@@ -155,7 +181,8 @@ export class WorkspaceFileIndex implements Disposable {
   async #relist(relative: string): Promise<void> {
     const folder = this.#folders.get(relative);
     if (folder === undefined || this.#disposed) return;
-    for (const sub of await folder.listings.run(() => this.#list(relative, folder))) await this.#walk(sub);
+    const subfolders = await folder.listings.run(() => this.#list(relative, folder));
+    await Promise.all(subfolders.map((sub) => this.#walk(sub)));
   }
 
   /** A folder gone (deleted, renamed away, now hidden): its files and everything below leave the index. */
