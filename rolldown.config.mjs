@@ -118,6 +118,7 @@ const pluginUis = [
   pluginUi('browser', {
     'workflow-file-view': 'plugins/browser/ui/workflow-file-view.ts',
     'browser-tab-view': 'plugins/browser/ui/browser-tab-view.ts',
+    'new-tab-panel': 'plugins/browser/ui/new-tab-panel.ts',
   }),
   pluginUi('coherence', { breakdown: 'plugins/coherence/ui/breakdown.ts' }),
   pluginUi('document', {

@@ -17,7 +17,11 @@
  * registry into a cache folder on first use instead, or takes it from
  * `CJK_BENCH_PEER_DIR`. Without it the run reports the AutoCorrect comparison as missing.
  *
- *   node bench/cjk-format.mjs [--quick] [--runs N] [--bytes N]
+ *   node bench/cjk-format.mjs [--quick] [--runs N] [--bytes N] [--baseline PATH]
+ *
+ * `--baseline PATH` (the built `plugins/document/dist/cjk/index.js` of another
+ * checkout, e.g. main's) times that build's three transforms in the same interleaved
+ * rounds, as `baseline:<kind>`: a before/after under the same machine load.
  *
  * Environment: BENCH_QUICK=1, CJK_BENCH_PEER_DIR=/path/with/node_modules.
  * The last line is `BENCH_JSON {...}`. Exit code 1 only when a result is wrong (the
@@ -29,7 +33,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { fmtMs, round, summarize, table } from './stats.mjs';
 
@@ -168,8 +172,9 @@ function time(run, input, runs) {
  * Runs the benchmark and returns its figures. `quick` uses fewer runs (for a smoke
  * test); `runs` and `bytes` override the defaults.
  */
-export async function runCjkBench({ quick = false, runs, bytes = MB, log = console.log } = {}) {
+export async function runCjkBench({ quick = false, runs, bytes = MB, baseline, log = console.log } = {}) {
   const { applyTransform } = await import(MODULE_URL.href);
+  const before = baseline ? await import(pathToFileURL(path.resolve(baseline)).href) : null;
   const document = cjkDocument(bytes);
   const size = Buffer.byteLength(document);
   const iterations = runs ?? (quick ? 3 : 15);
@@ -187,6 +192,13 @@ export async function runCjkBench({ quick = false, runs, bytes = MB, log = conso
     { key: 'cjk-spacing', run: (text) => applyTransform('cjk-spacing', text) },
     { key: 'cjk-punctuation', run: (text) => applyTransform('cjk-punctuation', text) },
   ];
+  if (before) {
+    for (const kind of ['cjk-format', 'cjk-spacing', 'cjk-punctuation']) {
+      if (before.applyTransform(kind, document) !== applyTransform(kind, document))
+        problems.push(`${kind} gives other bytes than the baseline`);
+      targets.push({ key: `baseline:${kind}`, run: (text) => before.applyTransform(kind, text) });
+    }
+  }
   if (peers.autocorrect)
     targets.push({ key: 'peer:autocorrect', name: peers.autocorrect.name, run: peers.autocorrect.run });
   if (peers.pangu) targets.push({ key: 'peer:pangu', name: peers.pangu.name, run: peers.pangu.run });
@@ -217,6 +229,14 @@ export async function runCjkBench({ quick = false, runs, bytes = MB, log = conso
     ratios: {
       'cjk-format/autocorrect': ratio('cjk-format', 'peer:autocorrect'),
       'cjk-spacing/pangu': ratio('cjk-spacing', 'peer:pangu'),
+      'cjk-punctuation/pangu': ratio('cjk-punctuation', 'peer:pangu'),
+      ...(before
+        ? {
+            'baseline:cjk-format/autocorrect': ratio('baseline:cjk-format', 'peer:autocorrect'),
+            'baseline:cjk-spacing/pangu': ratio('baseline:cjk-spacing', 'peer:pangu'),
+            'baseline:cjk-punctuation/pangu': ratio('baseline:cjk-punctuation', 'peer:pangu'),
+          }
+        : {}),
     },
     peers: Object.fromEntries(Object.entries(peers).map(([key, peer]) => [key, peer ? peer.name : null])),
     problems,
@@ -250,12 +270,18 @@ export async function runCjkBench({ quick = false, runs, bytes = MB, log = conso
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
-    options: { quick: { type: 'boolean' }, runs: { type: 'string' }, bytes: { type: 'string' } },
+    options: {
+      quick: { type: 'boolean' },
+      runs: { type: 'string' },
+      bytes: { type: 'string' },
+      baseline: { type: 'string' },
+    },
   });
   const summary = await runCjkBench({
     quick: values.quick ?? process.env.BENCH_QUICK === '1',
     runs: values.runs ? Number(values.runs) : undefined,
     bytes: values.bytes ? Number(values.bytes) : undefined,
+    baseline: values.baseline,
   });
   console.log(`BENCH_JSON ${JSON.stringify(summary)}`);
   if (summary.problems.length > 0) process.exitCode = 1;

@@ -536,7 +536,8 @@ async function main() {
     await fs.mkdir(context.home, { recursive: true });
     await fs.mkdir(context.workspace, { recursive: true });
     for (const [key, size] of Object.entries(SIZES)) {
-      if (!options.only.has(key)) continue;
+      // The cold start opens the small file too.
+      if (!options.only.has(key) && !(key === 'small' && options.only.has('cold'))) continue;
       context.bodies[key] = markdownBody(size.bytes - Buffer.byteLength(markerLine(0)) - 1, size.seed);
       const initial = documentAt(context.bodies[key], 0);
       context.files[key] = {

@@ -335,6 +335,8 @@ describe.each(['stdio', 'http'] as const)('the browser through the built CLI ove
     expect(opened.data).toMatchObject({ error: 'TIMEOUT', navigationId: 'nav-1' });
     const { tabId } = opened.data as { tabId: string };
     expect((await read({ action: 'wait', tabId, timeoutMs: 200 })).data).toMatchObject({ error: 'TIMEOUT' });
+    // The title comes with the page's HTML, which on a loaded machine can arrive after both timeouts.
+    await eventually(async () => (await browserTabs())[0]?.title === 'Endless');
     expect((await browserTabs())[0]).toMatchObject({ id: tabId, loading: true, title: 'Endless' });
     expect((await browser({ action: 'navigate', tabId, url: `${pages.origin}/a` })).data).toMatchObject({
       navigationId: 'nav-2',

@@ -125,12 +125,15 @@ describe('browser tabs in the editor', () => {
     expect(await logText(tabId)).toBe('count 3');
   });
 
-  it("is the browser plugin's contribution: turned off, its tabs and their view go", async () => {
+  it("is the browser plugin's contribution: turned off, its tabs, their view and its Browser panel go", async () => {
     const { page, home } = session;
     await page.locator('.tab.is-provided').first().waitFor();
+    const newTab = page.locator('.tool-button[data-plugin-panel="browser/new-tab"]');
+    await newTab.waitFor();
     const off = await runCli(['plugins', 'disable', 'browser'], { VMARK_HOME: home });
     expect(off.code, off.stderr).toBe(0);
     await page.locator('.tab.is-provided').waitFor({ state: 'detached' });
     await page.locator('.browser-tab-view').waitFor({ state: 'detached' });
+    await newTab.waitFor({ state: 'detached' });
   });
 });

@@ -30,6 +30,11 @@ const DECLARED = {
       `plugin "${pluginId}" tool "${id}" is not declared in the manifest's contributes.tools`,
   },
   command: { ids: (c) => c.commands?.map((x) => x.name), undeclared: registers('command') },
+  editorCommand: {
+    ids: (c) => c.editorCommands?.map((x) => x.id),
+    undeclared: (pluginId, id) =>
+      `plugin "${pluginId}" handles editor command "${id}" that its manifest's contributes.editorCommands does not declare`,
+  },
   kind: { ids: (c) => c.kinds?.map((k) => k.id), undeclared: registers('document kind') },
   panel: { ids: (c) => c.panels?.map((p) => p.id), undeclared: registers('panel') },
   view: { ids: (c) => c.views?.map((v) => v.kind), undeclared: registers('a view provider for kind') },

@@ -15,6 +15,11 @@ export function editorCommandProblems(
   commands: readonly EditorCommandContribution[],
 ): string[] {
   const problems: string[] = [];
+  // The editor's own commands are `vmark.<name>` (protocol/builtin-commands.ts).
+  if (pluginId === 'vmark' && commands.length > 0)
+    problems.push(
+      'editor commands "vmark.<name>" are the editor\'s own: a plugin "vmark" may not contribute any',
+    );
   const seenIds = new Set<string>();
   const seenKeys = new Map<string, string>();
   for (const command of commands) {

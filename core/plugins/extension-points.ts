@@ -21,6 +21,7 @@ export const HOST_CONTRIBUTIONS = new Set([
   'tools',
   'kinds',
   'commands',
+  'editorCommands',
   'panels',
   'views',
   'settings',

@@ -4,6 +4,7 @@ import type { Container } from 'inversify';
 import { pluginHooks } from '../hooks/plugin-hooks.js';
 import type { CommandRegistry } from './command-registry.js';
 import { type ContributionKind, toolMismatch, undeclaredContribution } from './declared-contribution.js';
+import type { EditorCommandRegistry } from './editor-command-registry.js';
 import type { ExtensionPointRegistry } from './extension-points.js';
 import type { PluginManifest } from './manifest.js';
 import type { PanelRegistry } from './panel-registry.js';
@@ -16,6 +17,7 @@ export interface PluginRegistries {
   readonly tools: ToolRegistry;
   readonly kinds: DocumentKinds;
   readonly commands: CommandRegistry;
+  readonly editorCommands: EditorCommandRegistry;
   readonly panels: PanelRegistry;
   readonly views: ViewProviderRegistry;
   readonly extensionPoints: ExtensionPointRegistry;
@@ -53,6 +55,11 @@ export function pluginContext(
     registerCommand: (command) => {
       mustDeclare('command', command.name);
       return subscriptions.add(registries.commands.add(manifest.id, command));
+    },
+    registerEditorCommand: (id, handler) => {
+      mustDeclare('editorCommand', id);
+      const declaration = manifest.contributes!.editorCommands!.find((c) => c.id === id)!;
+      return subscriptions.add(registries.editorCommands.add(manifest.id, declaration, handler));
     },
     registerKind: (kind) => {
       mustDeclare('kind', kind.id);

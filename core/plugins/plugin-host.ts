@@ -14,6 +14,7 @@ import { ToolRegistry } from './tool-registry.js';
 import { CommandRegistry } from './command-registry.js';
 import { precedingDeclarations } from './contribution-precedence.js';
 import { discoverPlugins, type PluginCandidate, type PluginRoot } from './discovery.js';
+import { EditorCommandRegistry } from './editor-command-registry.js';
 import { ExtensionPointRegistry } from './extension-points.js';
 import type { PluginManifest } from './manifest.js';
 import { PanelRegistry } from './panel-registry.js';
@@ -54,6 +55,8 @@ export class PluginHost {
   readonly panels = new PanelRegistry();
   /** The host halves of the active plugins' custom kind views (ADR 49). */
   readonly views = new ViewProviderRegistry();
+  /** The editor commands the active plugins handle (ADR 61): the palette and the person's keys run them. */
+  readonly editorCommands = new EditorCommandRegistry();
   /** The extension points the active plugins opened, and what others contributed to them. */
   readonly extensionPoints = new ExtensionPointRegistry();
   /** The plugin ids of the last resolution, in activation order: whose contributions take precedence. */
@@ -80,6 +83,7 @@ export class PluginHost {
       kinds,
       commands,
       panels: this.panels,
+      editorCommands: this.editorCommands,
       views: this.views,
       extensionPoints: this.extensionPoints,
       entryOf: (key) => this.#entries.find((e) => e.key === key),

@@ -95,6 +95,10 @@ export class RunningPlugins {
         if (!registered.has(tool.name))
           problems.add(entry, warning(`declares tool "${tool.name}" but did not register it`));
       }
+      for (const command of manifest.contributes?.editorCommands ?? []) {
+        if (!this.runtime.editorCommands.has(command.id))
+          problems.add(entry, warning(`declares editor command "${command.id}" but did not handle it`));
+      }
     } catch (cause) {
       subscriptions.dispose();
       container.unbindAll();

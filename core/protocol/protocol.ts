@@ -8,6 +8,7 @@
  * authority model: every confirmed change, the editors' own included, in order).
  */
 
+import type { CommandMessage, CommandRequests } from './command-protocol.js';
 import type { PanelMessage, PanelRequests } from './panel-protocol.js';
 import type { QuickOpenRequests } from './quick-open-protocol.js';
 import type { RecoveryMessage, RecoveryRequests } from './recovery-protocol.js';
@@ -48,6 +49,8 @@ export interface UiProvidedTab {
   readonly badge: string | null;
   /** A `data:image/…` URL, or null. */
   readonly icon: string | null;
+  /** The strip gives it a close button: its plugin closes it when the person asks (ADR 56). */
+  readonly closable: boolean;
 }
 
 export interface UiConflict {
@@ -126,7 +129,7 @@ export interface EditorReport {
 }
 
 /** Every request the renderer may send, with its parameters and result. */
-export interface Requests extends PanelRequests, RecoveryRequests, QuickOpenRequests {
+export interface Requests extends PanelRequests, RecoveryRequests, CommandRequests, QuickOpenRequests {
   /**
    * One level of the file list, which the host then follows on disk (a `tree.changed` push when
    * something in it is created, deleted or renamed) until the page folds it.
@@ -219,4 +222,5 @@ export type ServerMessage =
       readonly updates: readonly UpdateJson[];
     }
   | PanelMessage
-  | RecoveryMessage;
+  | RecoveryMessage
+  | CommandMessage;

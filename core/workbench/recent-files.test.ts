@@ -33,6 +33,7 @@ describe('RecentFiles', () => {
     await recent.opened(path.join(path.sep, 'elsewhere', 'd.md'), [root, other]);
     expect(await recent.list(other)).toEqual(['c.md']);
     expect(await recent.list(root)).toEqual([]);
+    await recent.flushed();
   });
 
   it('keeps at most the bound of files', async () => {
@@ -41,6 +42,7 @@ describe('RecentFiles', () => {
     const list = await recent.list(root);
     expect(list).toHaveLength(MAX_RECENT_FILES);
     expect(list[0]).toBe(`${MAX_RECENT_FILES + 4}.md`);
+    await recent.flushed();
   });
 
   it.each([

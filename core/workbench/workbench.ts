@@ -113,14 +113,43 @@ export class HostWorkbench implements Workbench {
     };
   }
 
-  /** A window's provided tabs with how the tab strip shows each: its provider's label, else its id. */
-  providedLabels(windowLabel: string): readonly { state: ProvidedTabState; label: ProvidedTabLabel }[] {
+  /**
+   * A window's provided tabs with how the tab strip shows each: its provider's label, else its
+   * id, and whether the person may close it there (its provider closes tabs).
+   */
+  providedLabels(
+    windowLabel: string,
+  ): readonly { state: ProvidedTabState; label: ProvidedTabLabel; closable: boolean }[] {
     return [...this.#providers].flatMap((provider) =>
       provider.tabs(windowLabel).map((state) => ({
         state,
         label: provider.label?.(state.id) ?? { title: state.id, loading: false, badge: null, icon: null },
+        closable: provider.close !== undefined,
       })),
     );
+  }
+
+  /** Whether a tab of this window is one a plugin keeps (not a document tab). */
+  isProvided(windowLabel: string, tabId: string): boolean {
+    return this.#providerOf(windowLabel, tabId) !== undefined;
+  }
+
+  /**
+   * The person closes a provided tab from the tab strip: its provider decides and does it.
+   * @throws DomainError `INVALID_TAB` for a tab no provider of the window keeps, or whose
+   *   provider does not close tabs; else what the provider throws.
+   */
+  async closeProvided(windowLabel: string, tabId: string): Promise<void> {
+    const provider = this.#providerOf(windowLabel, tabId);
+    if (provider === undefined) throw new DomainError('INVALID_TAB', `Unknown tabId: ${tabId}`);
+    if (provider.close === undefined) {
+      throw new DomainError('INVALID_TAB', `tab ${tabId} is closed by the plugin that keeps it, not here`);
+    }
+    await provider.close(tabId);
+  }
+
+  #providerOf(windowLabel: string, tabId: string): TabProvider | undefined {
+    return [...this.#providers].find((provider) => provider.tabs(windowLabel).some((t) => t.id === tabId));
   }
 
   /** Called when a provider's tabs may show differently (a title, a page loading, who drives). */

@@ -9,6 +9,7 @@ export type * from './kind-view.js';
 export type * from './view-provider.js';
 export * from './tool.js';
 export * from './command.js';
+export type * from './editor-command.js';
 export * from './command-line.js';
 export * from './content.js';
 export * from './error-code.js';

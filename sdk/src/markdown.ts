@@ -7,3 +7,4 @@
 export { GFM, MarkdownParser, parser, Strikethrough, Table, TaskList } from '@lezer/markdown';
 export type { BlockContext, InlineContext, MarkdownConfig } from '@lezer/markdown';
 export { frontMatterLength } from './front-matter.js';
+export { Wikilink, wikilinkParts, type WikilinkParts } from './wikilink.js';

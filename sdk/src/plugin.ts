@@ -1,6 +1,7 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { CliCommand } from './command.js';
 import type { PluginHooks } from './hooks.js';
+import type { EditorCommandHandler } from './editor-command.js';
 import type { Disposable } from './lifecycle.js';
 import type { PanelProvider, PanelRegistration } from './panel.js';
 import type { DocumentKind } from './services/documents.js';
@@ -63,6 +64,11 @@ export interface PluginContext {
   registerTool(tool: ToolDefinition): Disposable;
   /** Registers a `vmark <name>` terminal command declared in the manifest's `contributes.commands`. */
   registerCommand(command: CliCommand): Disposable;
+  /**
+   * Handles an editor command declared in the manifest's `contributes.editorCommands` (host API
+   * 1.9.0): the palette and the person's keys run it through the host. One handler per id.
+   */
+  registerEditorCommand(id: string, handler: EditorCommandHandler): Disposable;
   /** Registers a document kind declared in the manifest's `contributes.kinds`. */
   registerKind(kind: DocumentKind): Disposable;
   /** Registers the host half of a panel declared in the manifest's `contributes.panels`. */

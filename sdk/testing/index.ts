@@ -51,6 +51,11 @@ export interface TestEditor {
   type(tabId: string, content: string): Promise<void>;
   /** Ctrl-S. @throws DomainError as the save's refusal (`STALE` on a conflict). */
   save(tabId: string): Promise<void>;
+  /**
+   * Runs a plugin's editor command as the palette or a key would, in window `main` with `tabId`
+   * shown; resolves to the note its handler returned. @throws what the handler throws.
+   */
+  runCommand(id: string, tabId: string | null): Promise<string | undefined>;
 }
 
 export interface TestHost {
@@ -121,6 +126,7 @@ export async function startTestHost(options: TestHostOptions): Promise<TestHost>
       save: async (tabId) => {
         await documents.save(documentOf(tabId));
       },
+      runCommand: (id, tabId) => host.plugins.editorCommands.run(id, { windowLabel: 'main', tabId }),
     },
     call: async (tool, args) =>
       outcomeOf((await client.callTool({ name: tool, arguments: args })) as CallToolResult),

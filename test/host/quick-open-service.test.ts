@@ -48,6 +48,8 @@ beforeEach(async () => {
   );
 });
 afterEach(async () => {
+  // The recent files' write is not awaited by an open: it must land before the folders go.
+  await service.flushed();
   service.dispose();
   await host.dispose();
   await Promise.all([home, workspace, outside].map((d) => fs.rm(d, { recursive: true, force: true })));

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import type { TempDirs } from './cli.js';
-import { allowPrivateNetwork, serveLocalPage } from './local-page.js';
+import { allowPrivateNetwork, type LocalPage, type LocalRoutes, serveLocalPage } from './local-page.js';
 import { type EditorSession, launchChromium, startEditorSession } from './ui.js';
 
 /** The editor of a `vmark serve` whose browser may reach a page served on 127.0.0.1. */
@@ -9,11 +9,17 @@ export interface BrowserEditor {
   readonly session: EditorSession;
   /** The page's origin, `http://127.0.0.1:<port>`. */
   readonly origin: string;
+  /** The paths the page's server was asked for. */
+  readonly asked: LocalPage['asked'];
   close(): Promise<void>;
 }
 
-export async function startBrowserEditor(temp: TempDirs, html: string): Promise<BrowserEditor> {
-  const page = await serveLocalPage(html);
+export async function startBrowserEditor(
+  temp: TempDirs,
+  html: string,
+  routes?: LocalRoutes,
+): Promise<BrowserEditor> {
+  const page = await serveLocalPage(html, routes);
   // The host reads it when it starts: the page is on this machine.
   const restoreEnv = allowPrivateNetwork();
   const browser = await launchChromium();
@@ -22,6 +28,7 @@ export async function startBrowserEditor(temp: TempDirs, html: string): Promise<
     browser,
     session,
     origin: page.origin,
+    asked: page.asked,
     async close() {
       await session.close();
       await browser.close();

@@ -51,6 +51,7 @@ async function shootApprovalDialog(page: Page, file: string, asked: Promise<unkn
 
 /** The page the AI opens for the browser tab shot, served on 127.0.0.1 by the screenshot script. */
 export const BROWSER_SHOT_PAGE = `<!doctype html><html lang="en"><title>Reading list</title>
+<link rel="icon" href="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAJUlEQVR42mPY4ibynxLMACKe5WmQhQepAYTAqAEjw4AhmpQpwQA9+8GXeOEDqAAAAABJRU5ErkJggg==">
 <style>body{font:18px/1.5 system-ui,sans-serif;margin:40px 56px;color:#24272d}h1{font-size:30px;margin:0 0 12px}
 li{margin:6px 0}button{font:inherit;padding:8px 18px;margin-top:16px}</style>
 <h1>Reading list</h1><p>Three papers the AI found for the literature note.</p>

@@ -1,4 +1,8 @@
+import { COMMAND_PALETTE } from '../../protocol/builtin-commands.js';
 import type { UiConflict, UiState, UiTab } from '../../protocol/protocol.js';
+import { CommandPalette } from './commands/command-palette.js';
+import { dispatchKeys } from './commands/key-dispatch.js';
+import { type PageContext, PageCommands } from './commands/page-commands.js';
 import { type ConflictChoice, ConflictBar } from './conflict-bar.js';
 import { type Connection, RequestRefused } from './connection.js';
 import { askUnsaved } from './dialogs/unsaved-dialog.js';
@@ -11,7 +15,6 @@ import { refusalWords } from './refusal-words.js';
 import { RecoveryNotice } from './recovery-notice.js';
 import { startWorkbenchPanels } from './panels/workbench-panels.js';
 import { QuickOpen } from './quick-open/quick-open.js';
-import { bindQuickOpenKey } from './quick-open/quick-open-key.js';
 import type { Shell } from './shell.js';
 import { TabStrip } from './tab-strip.js';
 import { Toasts } from './toasts.js';
@@ -32,6 +35,7 @@ export class App {
   readonly #reporter: SelectionReporter;
   readonly #conflict: ConflictBar;
   readonly #views: KindViews;
+  readonly #commands: PageCommands;
   #mode: EditorMode = localStorage.getItem(MODE_KEY) === 'source' ? 'source' : 'wysiwyg';
   #state: UiState | null = null;
   #shownTabId: string | null = null;
@@ -59,22 +63,26 @@ export class App {
       void this.#showViews();
       this.#remountProvided();
     });
-    startWorkbenchPanels(shell, connection, this.#toasts, refused);
+    this.#commands = new PageCommands(connection, () => this.#context(), {
+      refused,
+      note: (message) => this.#toasts.show(message, 'info'),
+    });
+    this.#handleCommands();
+    dispatchKeys(window, this.#commands);
+    startWorkbenchPanels(shell, connection, this.#toasts, this.#commands, refused);
     new RecoveryNotice(shell.conflictBar, connection, refused);
     const quickOpen = new QuickOpen(document.body, connection, refused);
-    bindQuickOpenKey(document, () => quickOpen.open());
+    this.#commands.handle('vmark.quickOpen', () => quickOpen.open());
     this.#tree = new FileTree(shell.tree, connection, (path) => void this.#open(path), refused);
     // Each page is a window of its own, with its own rail (they follow the host's state themselves).
     new WindowIdentity(connection, shell.root);
     new WorkspaceRail(shell.rail, shell.root, connection, refused);
     this.#tabs = new TabStrip(shell.tabs, {
       select: (tabId) => this.#select(tabId),
-      close: (tabId) => void this.#close(tabId),
+      close: (tabId) => void this.#commands.run('vmark.closeTab', tabId),
     });
     for (const button of shell.modeButtons) {
-      button.addEventListener('click', () =>
-        this.#setMode(button.dataset.mode === 'source' ? 'source' : 'wysiwyg'),
-      );
+      this.#commands.bind(button, button.dataset.mode === 'source' ? 'vmark.mode.source' : 'vmark.mode.live');
     }
     this.#showMode();
     connection.onState((state) => void this.#render(state));
@@ -86,6 +94,52 @@ export class App {
       shell.root.classList.add('is-disconnected');
       this.#toasts.show('The connection to vmark was lost.');
     });
+  }
+
+  /** The editor's own commands (ADR 61): what its buttons, the palette and the person's keys run. */
+  #handleCommands(): void {
+    const commands = this.#commands;
+    const palette = new CommandPalette(document.body, commands);
+    commands.handle(COMMAND_PALETTE, () => palette.open());
+    // A provided tab (a browser tab) is saved and closed by its plugin, not here.
+    const documentTab = (tabId: string | undefined) => {
+      const id = tabId ?? this.#context().tabId;
+      const tab = this.#state?.window.tabs.find((t) => t.id === id);
+      return tab?.provided === undefined ? tab : undefined;
+    };
+    commands.handle('vmark.save', async (tabId) => {
+      const tab = documentTab(tabId);
+      if (tab !== undefined) await this.#save(tab.id);
+    });
+    commands.handle('vmark.closeTab', async (tabId) => {
+      const tab = documentTab(tabId);
+      if (tab !== undefined) await this.#close(tab.id);
+    });
+    commands.handle('vmark.nextTab', () => this.#selectNext(1));
+    commands.handle('vmark.previousTab', () => this.#selectNext(-1));
+    commands.handle('vmark.mode.live', () => this.#setMode('wysiwyg'));
+    commands.handle('vmark.mode.source', () => this.#setMode('source'));
+    commands.handle('vmark.mode.toggle', () => this.#setMode(this.#mode === 'source' ? 'wysiwyg' : 'source'));
+  }
+
+  /** Where the person is, for a command's `when` and the tab a plugin's command acts on. */
+  #context(): PageContext {
+    const tab = this.#state === null ? undefined : this.#shownTabs(this.#state).find((t) => t.active);
+    return {
+      editorFocus: this.shell.editorHost.contains(document.activeElement),
+      activeKind: tab?.kind ?? '',
+      mode: this.#mode,
+      tabId: tab?.id ?? null,
+    };
+  }
+
+  /** The tab `step` places after (or before) the shown one in the strip, wrapping around. */
+  #selectNext(step: 1 | -1): void {
+    const tabs = this.#state === null ? [] : this.#shownTabs(this.#state).filter((t) => t.visible);
+    if (tabs.length < 2) return;
+    const at = tabs.findIndex((t) => t.active);
+    const next = tabs[(at + step + tabs.length) % tabs.length];
+    if (next !== undefined) this.#select(next.id);
   }
 
   #select(tabId: string): void {
@@ -194,10 +248,7 @@ export class App {
   #editorOf(tab: UiTab): Promise<DocumentEditor | null> {
     let editor = this.#editors.get(tab.id);
     if (!editor) {
-      const hooks = {
-        save: () => void this.#save(tab.id),
-        refused: (error: unknown) => this.#refused(error),
-      };
+      const hooks = { refused: (error: unknown) => this.#refused(error) };
       const viewFor = (kind: string) => this.#views.viewFor(kind);
       editor = DocumentEditor.open(tab, this.connection, hooks, this.#mode, viewFor).catch(
         (error: unknown) => {

@@ -53,6 +53,7 @@ export class Connection {
   readonly #treeChanged = new Emitter<string>();
   readonly #recovery = new Emitter<readonly UiRecoveredEdit[]>();
   readonly #viewData = new Emitter<ViewData>();
+  readonly #commandsChanged = new Emitter<void>();
   #lastState: UiState | null = null;
 
   /** Texts of subscribed documents, each waiting for the reply it came ahead of. */
@@ -131,6 +132,11 @@ export class Connection {
     return this.#viewData.on(listener);
   }
 
+  /** The commands or their keys changed: list them again (ADR 61). */
+  onCommandsChanged(listener: () => void): Unsubscribe {
+    return this.#commandsChanged.on(listener);
+  }
+
   /** The kept edits still waiting, after one was restored or discarded in any window. */
   onRecoveredEdits(listener: (edits: readonly UiRecoveredEdit[]) => void): Unsubscribe {
     return this.#recovery.on(listener);
@@ -155,6 +161,8 @@ export class Connection {
         return this.#treeChanged.emit(message.path);
       case 'kindViews.data':
         return this.#viewData.emit({ watchId: message.watchId, ended: false, data: message.data });
+      case 'commands.changed':
+        return this.#commandsChanged.emit();
       case 'kindViews.ended':
         return this.#viewData.emit({ watchId: message.watchId, ended: true });
       default:

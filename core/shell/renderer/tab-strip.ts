@@ -7,7 +7,8 @@ export interface TabActions {
 
 /**
  * The open tabs, the active one raised, unsaved ones marked with a dot. A tab a plugin keeps (a
- * browser tab) shows its picture, whether it is loading and who drives it; its plugin closes it.
+ * browser tab) shows its picture, whether it is loading and who drives it; its close button is
+ * there only when its plugin closes tabs for the person (ADR 56), and its plugin does the closing.
  */
 export class TabStrip {
   constructor(
@@ -35,7 +36,7 @@ export class TabStrip {
     });
     element.addEventListener('click', () => this.actions.select(tab.id));
     element.addEventListener('auxclick', (event) => {
-      if (event.button === 1) this.actions.close(tab.id);
+      if (event.button === 1 && (tab.provided?.closable ?? true)) this.actions.close(tab.id);
     });
 
     const title = document.createElement('span');
@@ -53,8 +54,14 @@ export class TabStrip {
         element.append(badge);
         element.title = `${tab.title} — ${tab.provided.badge}`;
       }
+      if (tab.provided.closable) element.append(this.#close(tab));
       return element;
     }
+    element.append(title, this.#close(tab));
+    return element;
+  }
+
+  #close(tab: UiTab): HTMLElement {
     const close = document.createElement('button');
     close.type = 'button';
     close.className = 'tab-close';
@@ -63,8 +70,7 @@ export class TabStrip {
       event.stopPropagation();
       this.actions.close(tab.id);
     });
-    element.append(title, close);
-    return element;
+    return close;
   }
 
   /** The tab's picture (a data: URL only), a spinner while it loads, else a plain globe. */

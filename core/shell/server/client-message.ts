@@ -13,6 +13,8 @@ const changeSet: z.ZodType<ChangeSetJson> = z.array(
 );
 const update = z.object({ clientID: z.string().min(1).max(200), changes: changeSet });
 const offset = z.number().int().nonnegative();
+const platform = z.enum(['mac', 'other']);
+const commandId = z.string().min(1).max(200);
 const editorReport = z.object({
   tabId,
   mode: z.enum(['source', 'wysiwyg']),
@@ -71,6 +73,13 @@ const clientMessage = z.discriminatedUnion('method', [
   request('grants.list', z.object({})),
   request('grants.revoke', z.object({ id: z.string().min(1).max(200) })),
   request('pluginPanels.list', z.object({})),
+  request('commands.list', z.object({ platform })),
+  request('commands.run', z.object({ id: commandId, tabId: tabId.nullable() })),
+  request(
+    'keybindings.set',
+    z.object({ id: commandId, key: z.string().min(1).max(100).nullable(), platform }),
+  ),
+  request('keybindings.reset', z.object({ id: commandId, platform })),
   request('kindViews.list', z.object({})),
   request(
     'kindViews.request',

@@ -7,8 +7,13 @@ import { CheckpointStore } from '../../history/checkpoint-store.js';
 import type { Host } from '../../composition/host.js';
 import { SettingsCatalog } from '../../plugins/settings-catalog.js';
 import { SettingsStore } from '../../settings/settings-store.js';
+import type { CommandMessage, CommandRequests } from '../../protocol/command-protocol.js';
 import type { PanelMessage, PanelRequests } from '../../protocol/panel-protocol.js';
+import { KeybindingsStore } from '../../settings/keybindings-store.js';
+import { HostOptionsToken } from '../../tokens/host-tokens.js';
+import { keybindingsPath } from '../../settings/keybindings-file.js';
 import { UiApprovals } from './approval-service.js';
+import { UiCommandService } from './command-service.js';
 import { UiGrants } from './grant-service.js';
 import { UiHistory } from './history-service.js';
 import { UiKindViews } from './kind-view-service.js';
@@ -29,15 +34,22 @@ export interface PanelServices extends Disposable {
   readonly pluginPanels: UiPluginPanels;
   /** The kind views plugins contribute (ADR 35). */
   readonly kindViews: UiKindViews;
+  /** The command palette, the keys and their Settings (ADR 61). */
+  readonly commands: UiCommandService;
 }
 
-/** The kind views' requests and watches are each page's own (view-watches.ts). */
-type PageRequests = 'kindViews.request' | 'kindViews.watch' | 'kindViews.unwatch';
+/**
+ * The kind views' requests and watches are each page's own (view-watches.ts); so is running a
+ * command, which names the page's window (ui-connection.ts).
+ */
+type PageRequests = 'kindViews.request' | 'kindViews.watch' | 'kindViews.unwatch' | 'commands.run';
+
+type ServiceRequests = PanelRequests & CommandRequests;
 
 export type PanelHandlers = {
-  [M in Exclude<keyof PanelRequests, PageRequests>]: (
-    params: PanelRequests[M]['params'],
-  ) => PanelRequests[M]['result'] | Promise<PanelRequests[M]['result']>;
+  [M in Exclude<keyof ServiceRequests, PageRequests>]: (
+    params: ServiceRequests[M]['params'],
+  ) => ServiceRequests[M]['result'] | Promise<ServiceRequests[M]['result']>;
 };
 
 export function createPanelServices(host: Host): PanelServices {
@@ -63,6 +75,12 @@ export function createPanelServices(host: Host): PanelServices {
     ),
   );
   const kindViews = new UiKindViews(host.plugins);
+  const commands = store.add(
+    new UiCommandService(
+      host.plugins,
+      new KeybindingsStore(keybindingsPath(host.container.get(HostOptionsToken).home)),
+    ),
+  );
   return {
     approvals,
     grants,
@@ -71,12 +89,16 @@ export function createPanelServices(host: Host): PanelServices {
     settings,
     pluginPanels,
     kindViews,
+    commands,
     dispose: () => store.dispose(),
   };
 }
 
 /** One window's pushes: its dialogs, plugin changes and new checkpoints. Dispose it when the window goes. */
-export function attachPanels(services: PanelServices, send: (message: PanelMessage) => void): Disposable {
+export function attachPanels(
+  services: PanelServices,
+  send: (message: PanelMessage | CommandMessage) => void,
+): Disposable {
   const store = new DisposableStore();
   store.add(services.plugins.attach(send));
   store.add(services.history.attach(send));
@@ -84,6 +106,7 @@ export function attachPanels(services: PanelServices, send: (message: PanelMessa
   store.add(services.approvals.attach(send));
   store.add(services.grants.attach(send));
   store.add(services.pluginPanels.attach(send));
+  store.add(services.commands.attach(send));
   return store;
 }
 
@@ -95,6 +118,7 @@ export function panelHandlers({
   settings,
   pluginPanels,
   kindViews,
+  commands,
 }: PanelServices): PanelHandlers {
   return {
     'approval.answer': ({ askId, answer }) => {
@@ -112,6 +136,9 @@ export function panelHandlers({
     'grants.revoke': ({ id }) => ({ grants: grants.revoke(id) }),
     'pluginPanels.list': () => ({ panels: pluginPanels.list() }),
     'kindViews.list': () => ({ views: kindViews.list() }),
+    'commands.list': ({ platform }) => commands.list(platform),
+    'keybindings.set': ({ id, key, platform }) => commands.set(id, key, platform),
+    'keybindings.reset': ({ id, platform }) => commands.reset(id, platform),
     'pluginPanels.request': async ({ pluginId, panelId, method, params }) => ({
       value: await pluginPanels.request(pluginId, panelId, method, params),
     }),

@@ -56,6 +56,7 @@ const QUIET_METHODS: ReadonlySet<RequestMethod> = new Set([
   'kindViews.request',
   'kindViews.watch',
   'kindViews.unwatch',
+  'commands.list',
 ]);
 
 type Handlers = {
@@ -106,7 +107,12 @@ export class UiConnection implements Disposable {
         await services.quickOpen.opened(services.quickOpen.fileOfTab(tabId));
         return { activeTabId };
       },
-      'tab.close': ({ tabId, force }) => {
+      'tab.close': async ({ tabId, force }) => {
+        // A tab a plugin keeps has no document: its plugin closes it (ADR 56).
+        if (workbench.isProvided(windowLabel, tabId)) {
+          await workbench.closeProvided(windowLabel, tabId);
+          return { closed: true };
+        }
         const documentId = documentOf(tabId);
         const result = workbench.close(tabId, { force });
         if (result.closed) this.#subscribed.delete(documentId);
@@ -132,6 +138,7 @@ export class UiConnection implements Disposable {
         accepted: await authority.push(documentOf(tabId), version, updates),
       }),
       'editor.report': ({ editor }) => acceptEditorReport(this, editor, services),
+      'commands.run': ({ id, tabId }) => services.panels.commands.run(id, { windowLabel, tabId }),
       ...panelHandlers(services.panels),
       ...this.#watches.handlers(),
       ...windows,

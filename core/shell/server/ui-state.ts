@@ -31,7 +31,7 @@ export function uiState(
           visible,
           ...conflictOf(workbench, documents, id),
         })),
-        ...workbench.providedLabels(windowLabel).map(({ state, label }) => ({
+        ...workbench.providedLabels(windowLabel).map(({ state, label, closable }) => ({
           id: state.id,
           title: label.title,
           filePath: null,
@@ -40,7 +40,7 @@ export function uiState(
           // The person picks a provided tab in their own page; the host's active tab stays a document.
           active: false,
           visible: true,
-          provided: { loading: label.loading, badge: label.badge, icon: label.icon },
+          provided: { loading: label.loading, badge: label.badge, icon: label.icon, closable },
         })),
       ],
     },

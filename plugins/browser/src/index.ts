@@ -15,6 +15,7 @@ import { TabRegistry } from './tabs/tab-registry.js';
 import { browserReadTool } from './tools/browser-read-tool.js';
 import { browserTool } from './tools/browser-tool.js';
 import { browserViewProvider } from './view/browser-view-provider.js';
+import { newTabPanel } from './view/new-tab-panel.js';
 import { workflowFileKind } from './workflow/workflow-file-kind.js';
 import { RunRegistry } from './workflow/run-registry.js';
 
@@ -61,6 +62,7 @@ export default definePlugin({
     context.registerCommand(extractCommand({ engine, resolver, settings, reader }));
     context.registerKind(workflowFileKind);
     context.registerViewProvider(browserViewProvider({ registry, resolver, settings }));
+    context.registerPanel(newTabPanel({ registry, workbench, resolver, settings }));
   },
   async deactivate() {
     await engine?.dispose();

@@ -1,6 +1,12 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { personHostForFile } from './person-desk.js';
+import {
+  browserTabs as listedTabs,
+  callAs,
+  openHumanTab as openPersonsTab,
+  personHostForFile,
+  untilAttached,
+  viewRequest,
+} from './person-desk.js';
 
 /*
  * A person's own browser tabs (issue 17 item 3, ADR 52) in a real host with the browser plugin
@@ -19,56 +25,24 @@ const rig = personHostForFile((server) => {
 });
 
 const origin = () => `http://a.test:${rig.server.port}`;
-const ask = (method: string, params: unknown) =>
-  rig.kit.host.plugins.views.request('browser', 'browser', method, params);
-
-interface BrowserTabState {
-  id: string;
-  kind: string;
-  title?: string;
-  url: string;
-  automationMode: string;
-  attached?: boolean;
-}
-
-/** The browser tabs as `session.get_state` lists them (the session tool is core's, not in this host). */
-async function browserTabs(): Promise<BrowserTabState[]> {
-  await Promise.resolve();
-  return rig.kit.host.workbench.providedTabs('main') as unknown as BrowserTabState[];
-}
-
-/** An AI tab for the view to stand in, then a person's own tab opened from its address bar. */
-async function openHumanTab(): Promise<string> {
-  const opened = await rig.kit.call('browser', { action: 'open', url: `${origin()}/start` });
-  expect(opened.isError, opened.text).toBe(false);
-  const beside = (opened.data as { tabId: string }).tabId;
-  const { tabId } = (await ask('openTab', { tabId: beside, url: `${origin()}/mail/inbox?secret=1` })) as {
-    tabId: string;
-  };
-  for (;;) {
-    const tab = (await browserTabs()).find((t) => t.id === tabId);
-    if (tab !== undefined && tab.url === origin()) {
-      const loaded = (await ask('state', { tabId })) as { url: string; loading: boolean; title: string };
-      if (!loaded.loading && loaded.url.endsWith('/mail/inbox') && loaded.title !== '') break;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  await rig.kit.call('browser', { action: 'close', tabId: beside });
-  return tabId;
-}
+const ask = (method: string, params: unknown) => viewRequest(rig.kit, method, params);
+const browserTabs = () => listedTabs(rig.kit);
+const openHumanTab = () => openPersonsTab(rig.kit, `${origin()}/start`, `${origin()}/mail/inbox?secret=1`);
+const clickAdd = (tabId: string) =>
+  rig.kit.call('browser', { action: 'act', tabId, operation: 'click', role: 'button', name: 'Add' });
 
 const read = (tabId: string) => rig.kit.call('browser_read', { action: 'read', tabId });
 
 describe("a person's own browser tab", () => {
   it('is listed origin-only, without a title, until attached; attached shows on it alone', async () => {
     const tabId = await openHumanTab();
-    const tabs = await browserTabs();
+    const tabs = browserTabs();
     expect(tabs.find((t) => t.id === tabId)).toEqual(
       expect.objectContaining({ automationMode: 'human', url: origin(), attached: false }),
     );
     expect(tabs.find((t) => t.id === tabId)).not.toHaveProperty('title');
     for (const tab of tabs.filter((t) => t.id !== tabId)) expect(tab).not.toHaveProperty('attached');
-    await ask('close', { tabId }).catch(() => undefined);
+    await rig.kit.host.workbench.closeProvided('main', tabId);
   });
 
   it('asks the person before a read; "Allow once" covers one read, the next asks again', async () => {
@@ -97,19 +71,13 @@ describe("a person's own browser tab", () => {
     expect(pending.isError).toBe(true);
     expect(pending.text).toMatch(/^approval required: 'attach' on /);
     expect(pending.text).not.toContain('/mail/inbox');
-    expect((await browserTabs()).find((t) => t.id === tabId)?.attached).toBe(false);
+    expect(browserTabs().find((t) => t.id === tabId)?.attached).toBe(false);
   });
 
   it('an act needs the attachment and its own approval, and spends an "Allow once"', async () => {
     const tabId = await openHumanTab();
     rig.person.answer = 'allow';
-    const clicked = await rig.kit.call('browser', {
-      action: 'act',
-      tabId,
-      operation: 'click',
-      role: 'button',
-      name: 'Add',
-    });
+    const clicked = await clickAdd(tabId);
     expect(clicked.isError, clicked.text).toBe(false);
     expect(rig.person.asked.map((q) => q.request.operation)).toEqual(['attach', 'click']);
     const after = await rig.kit.call('browser_read', { action: 'query', tabId, selector: '#log' });
@@ -133,15 +101,11 @@ describe("a person's own browser tab", () => {
     rig.person.answer = 'allow';
     // Left unspent: "Allow once" does not cover the wait, so the attachment stays for one read.
     await rig.kit.call('browser_read', { action: 'wait_for', tabId, urlContains: 'inbox' });
-    const shown = (await browserTabs()).find((t) => t.id === tabId);
+    const shown = browserTabs().find((t) => t.id === tabId);
     expect(shown).toEqual(expect.objectContaining({ attached: true, title: 'Private inbox' }));
     expect(shown?.url).toMatch(/\/mail\/inbox$/);
     rig.person.answer = 'deny';
-    const other = await rig.kit.connect('other');
-    const otherRead = (await other.callTool({
-      name: 'browser_read',
-      arguments: { action: 'read', tabId },
-    })) as CallToolResult;
+    const otherRead = await callAs(rig.kit, 'other', 'browser_read', { action: 'read', tabId });
     expect(otherRead.isError).toBe(true);
     expect(JSON.stringify(otherRead.content)).toContain("declined 'attach'");
     expect(JSON.stringify(otherRead.content)).not.toContain('Add');
@@ -154,10 +118,9 @@ describe("a person's own browser tab", () => {
     const tabId = await openHumanTab();
     rig.person.answer = 'allow';
     await rig.kit.call('browser_read', { action: 'wait_for', tabId, urlContains: 'inbox' });
-    expect((await browserTabs()).find((t) => t.id === tabId)?.attached).toBe(true);
+    expect(browserTabs().find((t) => t.id === tabId)?.attached).toBe(true);
     await ask('navigate', { tabId, url: `${origin()}/mail/inbox#later` });
-    while ((await browserTabs()).find((t) => t.id === tabId)?.attached !== false)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    await untilAttached(rig.kit, tabId, false);
     rig.person.answer = 'deny';
     const refused = await read(tabId);
     expect(refused.text).toMatch(/^the user declined 'attach'/);
@@ -173,29 +136,18 @@ describe("a person's own browser tab", () => {
     const waited = await rig.kit.call('browser_read', { action: 'wait_for', tabId, urlContains: 'inbox' });
     expect(waited.isError, waited.text).toBe(false);
     rig.person.answer = 'allow';
-    const clicked = await rig.kit.call('browser', {
-      action: 'act',
-      tabId,
-      operation: 'click',
-      role: 'button',
-      name: 'Add',
-    });
+    const clicked = await clickAdd(tabId);
     expect(clicked.isError, clicked.text).toBe(false);
     expect(rig.person.asked.map((q) => q.request.operation)).toEqual(['attach', 'click']);
     expect(rig.person.asked[0]!.request.untilNavigation).toBe(true);
     // Another client is still asked on its own.
     rig.person.answer = 'deny';
-    const other = await rig.kit.connect('other-until');
-    const otherRead = (await other.callTool({
-      name: 'browser_read',
-      arguments: { action: 'read', tabId },
-    })) as CallToolResult;
+    const otherRead = await callAs(rig.kit, 'other-until', 'browser_read', { action: 'read', tabId });
     expect(otherRead.isError).toBe(true);
     expect(JSON.stringify(otherRead.content)).not.toContain('Add');
     // The person navigates in-page: the attachment ends, and the next read asks again.
     await ask('navigate', { tabId, url: `${origin()}/mail/inbox#later` });
-    while ((await browserTabs()).find((t) => t.id === tabId)?.attached !== false)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    await untilAttached(rig.kit, tabId, false);
     const asked = rig.person.asked.length;
     const refused = await read(tabId);
     expect(refused.text).toMatch(/^the user declined 'attach'/);
@@ -219,18 +171,37 @@ describe("a person's own browser tab", () => {
       expect(refused.text).toMatch(/^TAB_NOT_AI_OWNED: /);
     }
     expect(rig.person.asked).toEqual([]);
-    expect((await browserTabs()).some((t) => t.id === tabId)).toBe(true);
+    expect(browserTabs().some((t) => t.id === tabId)).toBe(true);
+  });
+
+  it("is never the AI's focus: named by a read it stays active: false, and a call naming no tab means the AI's", async () => {
+    const tabId = await openHumanTab();
+    const opened = await rig.kit.call('browser', { action: 'open', url: `${origin()}/start` });
+    const aiTab = (opened.data as { tabId: string }).tabId;
+    rig.person.answer = 'allow';
+    expect((await read(tabId)).isError).toBe(false);
+    expect(browserTabs().map((t) => [t.id, t.active])).toEqual(
+      expect.arrayContaining([
+        [tabId, false],
+        [aiTab, true],
+      ]),
+    );
+    const unnamed = await rig.kit.call('browser_read', { action: 'read' });
+    expect(unnamed.isError, unnamed.text).toBe(false);
+    expect(JSON.stringify(unnamed.data)).not.toContain('Add');
+    expect(rig.person.asked).toHaveLength(1);
+    await rig.kit.call('browser', { action: 'close', tabId: aiTab });
   });
 
   it('refuses an address bar target pages may not reach, opening nothing', async () => {
     const opened = await rig.kit.call('browser', { action: 'open', url: `${origin()}/start` });
     const beside = (opened.data as { tabId: string }).tabId;
-    const before = (await browserTabs()).length;
+    const before = browserTabs().length;
     await expect(ask('openTab', { tabId: beside, url: 'file:///etc/passwd' })).rejects.toThrow(
       /may not be opened/,
     );
     await expect(ask('openTab', { tabId: beside })).rejects.toThrow();
-    expect((await browserTabs()).length).toBe(before);
+    expect(browserTabs().length).toBe(before);
     await rig.kit.call('browser', { action: 'close', tabId: beside });
   });
 });

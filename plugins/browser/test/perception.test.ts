@@ -25,7 +25,7 @@ let tabs = 0;
 beforeAll(async () => {
   fixtures = await serveFixtures(PAGES);
   browser = await chromium.launch({
-    executablePath: findChromium(),
+    executablePath: await findChromium(),
     args: [...chromiumArgs({ asRoot: process.getuid?.() === 0 }), `--host-resolver-rules=${HOST_RULES}`],
   });
   context = await browser.newContext();

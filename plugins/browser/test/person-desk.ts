@@ -1,3 +1,4 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApprovalsToken, type Disposable } from '@vmark/sdk';
 import { startTestHost, type TestHost } from '@vmark/sdk/testing';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
@@ -163,4 +164,67 @@ export function personHostForFile(serve: (server: PageServer) => void): PersonHo
       return get().server;
     },
   };
+}
+
+/** A request of the browser tab view's provider, as the editor page sends it. */
+export const viewRequest = (kit: TestHost, method: string, params: unknown): Promise<unknown> =>
+  kit.host.plugins.views.request('browser', 'browser', method, params);
+
+export interface BrowserTabState {
+  readonly id: string;
+  readonly kind: string;
+  readonly title?: string;
+  readonly url: string;
+  readonly active: boolean;
+  readonly automationMode: string;
+  readonly attached?: boolean;
+}
+
+/** The browser tabs as `session.get_state` lists them (the session tool is core's, not in this host). */
+export function browserTabs(kit: TestHost): BrowserTabState[] {
+  return kit.host.workbench.providedTabs('main') as unknown as BrowserTabState[];
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A person's own tab at `url`, opened with the "+" of the address bar of an AI tab at `beside`
+ * (closed again once it has), and loaded: listed origin-only, its view showing the page's title.
+ */
+export async function openHumanTab(kit: TestHost, beside: string, url: string): Promise<string> {
+  const opened = await kit.call('browser', { action: 'open', url: beside });
+  if (opened.isError) throw new Error(opened.text);
+  const aiTab = (opened.data as { tabId: string }).tabId;
+  const { tabId } = (await viewRequest(kit, 'openTab', { tabId: aiTab, url })) as { tabId: string };
+  const target = new URL(url);
+  for (;;) {
+    const tab = browserTabs(kit).find((t) => t.id === tabId);
+    if (tab !== undefined && tab.url === target.origin) {
+      const shown = (await viewRequest(kit, 'state', { tabId })) as {
+        url: string;
+        loading: boolean;
+        title: string;
+      };
+      if (!shown.loading && shown.url === `${target.origin}${target.pathname}` && shown.title !== '') break;
+    }
+    await pause(50);
+  }
+  await kit.call('browser', { action: 'close', tabId: aiTab });
+  return tabId;
+}
+
+/** Waits until the person's tab is listed attached, or not. */
+export async function untilAttached(kit: TestHost, tabId: string, attached: boolean): Promise<void> {
+  while (browserTabs(kit).find((t) => t.id === tabId)?.attached !== attached) await pause(20);
+}
+
+/** A call of another MCP client of the same host. */
+export async function callAs(
+  kit: TestHost,
+  clientName: string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const client = await kit.connect(clientName);
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }

@@ -10,6 +10,7 @@ import {
   WorkbenchToken,
 } from '@vmark/sdk';
 import { documentTool } from './document-tool.js';
+import { formatCjkCommand } from './format-cjk-command.js';
 import { markdownKind, textKind } from './markdown-kind.js';
 import { selectionTool } from './selection-tool.js';
 import { sessionTool } from './session-tool.js';
@@ -33,5 +34,9 @@ export default definePlugin({
     );
     context.registerTool(documentTool(workbench, documents, context.get(SettingsToken)));
     context.registerTool(selectionTool(workbench, documents, context.get(EditorsToken)));
+    context.registerEditorCommand(
+      'document.formatCjk',
+      formatCjkCommand(workbench, documents, context.get(SettingsToken)),
+    );
   },
 });

@@ -20,9 +20,14 @@ interface RegistryModule {
 }
 
 const require = createRequire(import.meta.url);
-const dist = path.dirname(require.resolve('defuddle'));
-const markdownModule = require(path.join(dist, 'markdown.js')) as MarkdownModule;
-const registryModule = require(path.join(dist, 'extractor-registry.js')) as RegistryModule;
+
+// Loaded on the first page read, not with the reader: a host that never reads a page never pays for them.
+let markdownModule: MarkdownModule | undefined;
+let registryModule: RegistryModule | undefined;
+const fromDist = (file: string): unknown =>
+  require(path.join(path.dirname(require.resolve('defuddle')), file));
+const markdownParts = () => (markdownModule ??= fromDist('markdown.js') as MarkdownModule);
+const registryParts = () => (registryModule ??= fromDist('extractor-registry.js') as RegistryModule);
 
 /** What defuddle prints when its serializer threw: the raw HTML follows it. */
 const FAILED_CONVERSION = 'Partial conversion completed with errors.';
@@ -36,7 +41,7 @@ export function defuddleMarkdown(html: string, url: string): string | null {
   const log = console.log;
   console.log = console.error;
   try {
-    const markdown = markdownModule.createMarkdownContent(html, url);
+    const markdown = markdownParts().createMarkdownContent(html, url);
     return markdown.startsWith(FAILED_CONVERSION) ? null : markdown;
   } catch {
     return null;
@@ -48,7 +53,7 @@ export function defuddleMarkdown(html: string, url: string): string | null {
 /** Whether one of defuddle's own site extractors (Hacker News, Reddit, GitHub, …) claims the page. */
 export function defuddleKnowsSite(document: Document, url: string): boolean {
   try {
-    return registryModule.ExtractorRegistry.findExtractor(document, url) != null;
+    return registryParts().ExtractorRegistry.findExtractor(document, url) != null;
   } catch {
     return false;
   }

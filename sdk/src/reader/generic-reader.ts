@@ -8,8 +8,9 @@
  * Markdown serializer (defuddle's) and `safeMarkdown`. An empty or very short answer falls back
  * to a fuller one: the other reader's, else the page's whole body.
  */
-import { Readability } from '@mozilla/readability';
-import { Defuddle } from 'defuddle/node';
+import { createRequire } from 'node:module';
+import type * as Readability from '@mozilla/readability';
+import type * as Defuddle from 'defuddle/node';
 import { defuddleMarkdown } from './defuddle-parts.js';
 import { markdownReady } from './markdown-ready.js';
 import { neutralize } from './neutralize.js';
@@ -17,6 +18,16 @@ import { pageFeatures } from './page-features.js';
 import { parseHtml } from './parse-html.js';
 import type { ReaderResult } from './reader-result.js';
 import { safeMarkdown } from './safe-markdown.js';
+
+// Readability and defuddle load with the first page read, not with the reader.
+type ReadabilityModule = typeof Readability;
+type DefuddleModule = typeof Defuddle;
+const require = createRequire(import.meta.url);
+let readabilityModule: ReadabilityModule | undefined;
+let defuddleModule: Promise<DefuddleModule> | undefined;
+const readabilityClass = () =>
+  (readabilityModule ??= require('@mozilla/readability') as ReadabilityModule).Readability;
+const defuddleEntry = async () => (await (defuddleModule ??= import('defuddle/node'))).Defuddle;
 
 /** Below this many characters of text an answer is "very short" and a fuller one is tried. */
 export const SHORT_TEXT = 50;
@@ -101,7 +112,7 @@ export function toMarkdown(html: string, url: string): string {
 
 function readability(document: Document) {
   try {
-    const parsed = new Readability(document, { keepClasses: true }).parse();
+    const parsed = new (readabilityClass())(document, { keepClasses: true }).parse();
     if (!parsed?.content) return null;
     return {
       title: parsed.title,
@@ -115,7 +126,8 @@ function readability(document: Document) {
 
 async function defuddle(document: Document, url: string) {
   try {
-    const result = await Defuddle(document, url, {
+    const read = await defuddleEntry();
+    const result = await read(document, url, {
       // Never fetch: the page was loaded through the browser's guard, and the host must not reach out.
       useAsync: false,
       fetch: () => Promise.reject(new Error('reader mode does not fetch')),

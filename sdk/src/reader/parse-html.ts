@@ -2,7 +2,17 @@
  * Pages are parsed in the host with linkedom: a DOM without scripts, layout or network, so
  * nothing in the page runs and nothing is fetched while it is read.
  */
-import { parseHTML } from 'linkedom';
+import { createRequire } from 'node:module';
+import type * as LinkedomModule from 'linkedom';
+
+type Linkedom = typeof LinkedomModule;
+
+// Required on the first parse, not when the reader is imported: linkedom and its parser are a
+// megabyte of modules a host start should not pay for.
+const require = createRequire(import.meta.url);
+let linkedom: Linkedom | undefined;
+const parseHTML: Linkedom['parseHTML'] = (html) =>
+  (linkedom ??= require('linkedom') as Linkedom).parseHTML(html);
 
 /**
  * Elements nested deeper than this are flattened to their text: a page of 10,000 nested tables

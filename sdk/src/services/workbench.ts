@@ -49,6 +49,11 @@ export interface TabProvider {
   tabs(windowLabel: string): readonly ProvidedTabState[];
   /** How the tab strip shows one of them; without it, the strip shows its id. */
   label?(tabId: string): ProvidedTabLabel;
+  /**
+   * The person closes one of them from the editor's tab strip (host API 1.9.0); without it, the
+   * strip gives its tabs no close button. Resolve once it is gone; what it throws is the answer.
+   */
+  close?(tabId: string): void | Promise<void>;
 }
 
 /** A registered tab provider: `changed()` tells the editor windows to show its tabs again. */

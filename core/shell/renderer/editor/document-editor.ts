@@ -14,7 +14,6 @@ import { viewChannel } from './view-channel.js';
 export type EditorMode = 'source' | 'wysiwyg';
 
 export interface EditorHooks {
-  readonly save: () => void;
   readonly refused: (error: unknown) => void;
 }
 
@@ -162,12 +161,7 @@ export class DocumentEditor {
         drawSelection(),
         EditorView.lineWrapping,
         placeholder('Start writing…'),
-        keymap.of([
-          { key: 'Mod-s', preventDefault: true, run: () => (this.hooks.save(), true) },
-          ...defaultKeymap,
-          ...historyKeymap,
-          indentWithTab,
-        ]),
+        keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         this.#kindView.of(this.#kindExtension()),
         editorTheme,
         this.#mode.of(this.#modeExtension(this.#modeName)),

@@ -44,7 +44,6 @@ export class HistoryPanel {
     slot.append(this.#panel);
 
     button.setAttribute('aria-pressed', 'false');
-    button.addEventListener('click', () => this.#toggle());
     connection.onState((state) => this.#follow(state));
     connection.onPanelMessage((message) => {
       const changed = message.type === 'history.added' || message.type === 'history.changed';
@@ -52,7 +51,7 @@ export class HistoryPanel {
     });
   }
 
-  #toggle(): void {
+  toggle(): void {
     this.#panel.hidden = !this.#panel.hidden;
     this.button.setAttribute('aria-pressed', String(!this.#panel.hidden));
     // The slot is shared with other panels: shown while any of them is.

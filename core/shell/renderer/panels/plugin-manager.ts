@@ -37,7 +37,6 @@ export class PluginManager {
     });
     this.#list = element('div', 'plugin-list');
     this.#modal.dialog.append(this.#list);
-    button.addEventListener('click', () => void this.open());
     connection.onPanelMessage((message) => {
       if (message.type !== 'plugins.changed') return;
       this.#plugins = message.plugins;

@@ -1,4 +1,6 @@
+import { panelToggleId } from '../../../protocol/builtin-commands.js';
 import type { UiPluginPanel } from '../../../protocol/panel-protocol.js';
+import type { PageCommands } from '../commands/page-commands.js';
 import type { Connection } from '../connection.js';
 import { element } from '../element.js';
 import { Emitter } from '../emitter.js';
@@ -18,7 +20,8 @@ type Cleanup = () => void;
  * which shows the panel in its slot; the panel's module is imported from the
  * UI server (same origin, token-checked, so the page's CSP holds) the first
  * time it is shown. The list follows the plugin manager: a disabled plugin's
- * panels are unmounted and removed at once.
+ * panels are unmounted and removed at once. Each panel's button runs its toggle command
+ * (`vmark.panel.<plugin>.<panel>`), which the palette and a key can run too.
  */
 export class PluginPanels {
   readonly #views = new Map<string, PluginPanelView>();
@@ -28,6 +31,7 @@ export class PluginPanels {
   constructor(
     private readonly shell: Shell,
     private readonly connection: Connection,
+    private readonly commands: PageCommands,
     private readonly refused: (error: unknown) => void,
   ) {
     connection.onPanelMessage((message) => {
@@ -55,7 +59,7 @@ export class PluginPanels {
     }
     for (const [key, panel] of wanted) {
       if (!this.#views.has(key))
-        this.#views.set(key, new PluginPanelView(panel, this.shell, this.connection));
+        this.#views.set(key, new PluginPanelView(panel, this.shell, this.connection, this.commands));
     }
   }
 }
@@ -69,11 +73,13 @@ class PluginPanelView {
   readonly #refresh = new Emitter<void>();
   #mounted: Promise<Cleanup | undefined> | undefined;
   #disposed = false;
+  readonly #unhandle: () => void;
 
   constructor(
     readonly panel: UiPluginPanel,
     shell: Shell,
     private readonly connection: Connection,
+    commands: PageCommands,
   ) {
     const slots = { sidebar: shell.sidebarSlot, bottom: shell.bottomSlot, right: shell.panelSlot };
     this.#slot = slots[panel.slot];
@@ -92,7 +98,13 @@ class PluginPanelView {
     this.#button.dataset.pluginPanel = keyOf(panel.pluginId, panel.panelId);
     this.#button.title = `${panel.title} (plugin ${panel.pluginId})`;
     this.#button.setAttribute('aria-pressed', 'false');
-    this.#button.addEventListener('click', () => this.#toggle());
+    const command = panelToggleId(panel.pluginId, panel.panelId);
+    const unhandle = commands.handle(command, () => this.#toggle());
+    const unbind = commands.bind(this.#button, command);
+    this.#unhandle = () => {
+      unhandle();
+      unbind();
+    };
     // Plugins' buttons go before the plugin manager's, which stays last.
     shell.toolButtons.insertBefore(this.#button, shell.pluginsButton);
   }
@@ -103,6 +115,7 @@ class PluginPanelView {
 
   dispose(): void {
     this.#disposed = true;
+    this.#unhandle();
     void this.#mounted?.then((cleanup) => runCleanup(cleanup));
     this.#frame.remove();
     this.#button.remove();

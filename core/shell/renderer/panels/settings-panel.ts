@@ -8,6 +8,7 @@ import type {
 import type { Connection } from '../connection.js';
 import { ToolbarModal } from '../dialogs/toolbar-modal.js';
 import { element } from '../element.js';
+import type { KeybindingsSection } from './keybindings-section.js';
 
 /**
  * The settings: every setting the enabled plugins declare, under the plugin
@@ -17,7 +18,8 @@ import { element } from '../element.js';
  * tool call. It follows changes made in other windows, and plugins turned on
  * or off (their settings come and go with them). Below them, the standing grants ("Allow on
  * this site") the host holds, each with a Revoke button; the list follows grants given or
- * revoked anywhere (a dialog, an elicitation form, `vmark approvals revoke`).
+ * revoked anywhere (a dialog, an elicitation form, `vmark approvals revoke`). Last, the keyboard
+ * shortcuts (keybindings-section.ts).
  */
 export class SettingsPanel {
   readonly #modal: ToolbarModal;
@@ -36,6 +38,7 @@ export class SettingsPanel {
     container: HTMLElement,
     button: HTMLButtonElement,
     private readonly connection: Connection,
+    private readonly keybindings: KeybindingsSection,
     private readonly refused: (error: unknown) => void,
   ) {
     this.#modal = new ToolbarModal(container, button, {
@@ -46,7 +49,6 @@ export class SettingsPanel {
     this.#where = element('p', 'settings-where');
     this.#body = element('div', 'settings-body');
     this.#modal.dialog.append(this.#where, this.#body);
-    button.addEventListener('click', () => void this.open());
     connection.onPanelMessage((message) => {
       if (message.type === 'settings.changed') this.#settings = message.settings;
       else if (message.type === 'grants.changed') this.#grants = message.grants;
@@ -60,12 +62,19 @@ export class SettingsPanel {
       // Read afresh: settings.json may have been edited by hand since.
       this.#settings = await this.connection.request('settings.list', {});
       this.#grants = (await this.connection.request('grants.list', {})).grants;
+      await this.keybindings.reload();
     } catch (error) {
       this.refused(error);
       return;
     }
     this.#render();
     this.#modal.show();
+  }
+
+  /** Opens the settings at the keyboard shortcuts. */
+  async openKeybindings(): Promise<void> {
+    await this.open();
+    this.keybindings.element.scrollIntoView({ block: 'start' });
   }
 
   async #write(setting: UiSetting, value: UiSettingValue | null): Promise<void> {
@@ -111,7 +120,9 @@ export class SettingsPanel {
         ? this.#settings.groups.map((group) => this.#group(group))
         : [element('p', 'settings-empty', 'No plugin that is turned on has settings.')]),
       this.#grantList(),
+      this.keybindings.element,
     );
+    this.keybindings.render();
     // Re-rendering must not take the keyboard focus away from the control just used.
     if (focused !== undefined) {
       this.#body

@@ -13,7 +13,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type Disposable, TokenError } from '@vmark/sdk';
 import { type GuardProxy, startGuardProxy, type Refusal } from '../guard/guard-proxy.js';
 import type { Resolver } from '../guard/resolver.js';
@@ -23,6 +23,7 @@ import { TIMED_OUT, within } from '../time-bound.js';
 import { urlForAgent } from '../url/redact.js';
 import { findChromium } from './chromium-path.js';
 import { chromiumArgs, PROXY_BYPASS } from './launch-args.js';
+import { playwrightChromium } from './playwright-chromium.js';
 
 export type Posture = 'sandbox' | 'shared';
 
@@ -170,7 +171,8 @@ export class BrowserEngine {
   async #launch(key: ContextKey): Promise<Running> {
     const endpoint = this.options.endpoint;
     if (endpoint !== undefined && endpoint !== '') return this.#connect(key, endpoint);
-    const executablePath = findChromium(this.options.env);
+    const executablePath = await findChromium(this.options.env);
+    const chromium = await playwrightChromium();
     const proxy = await this.#guardProxy();
     const launch = {
       executablePath,
@@ -289,6 +291,7 @@ export class BrowserEngine {
 /** A CDP endpoint (`http(s)://`, or a `ws://…/devtools/browser/…`), else a Playwright browser server. */
 async function connectRemote(endpoint: string): Promise<Browser> {
   const cdp = /^https?:/i.test(endpoint) || /\/devtools\/browser\//.test(endpoint);
+  const chromium = await playwrightChromium();
   try {
     return cdp
       ? await chromium.connectOverCDP(endpoint, { timeout: START_MS })

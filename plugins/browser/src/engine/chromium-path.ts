@@ -4,8 +4,8 @@
  * says how to get one, never a fallback that pretends.
  */
 import { accessSync, constants } from 'node:fs';
-import { chromium } from 'playwright-core';
 import { TokenError } from '@vmark/sdk';
+import { playwrightChromium } from './playwright-chromium.js';
 
 const DEBIAN = '/usr/bin/chromium';
 
@@ -18,7 +18,7 @@ function executable(path: string): boolean {
   }
 }
 
-export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
+export async function findChromium(env: NodeJS.ProcessEnv = process.env): Promise<string> {
   const chosen = env.VMARK_CHROMIUM;
   if (chosen !== undefined && chosen !== '') {
     if (executable(chosen)) return chosen;
@@ -27,7 +27,7 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
   if (executable(DEBIAN)) return DEBIAN;
   let bundled: string | undefined;
   try {
-    bundled = chromium.executablePath();
+    bundled = (await playwrightChromium()).executablePath();
   } catch {
     bundled = undefined;
   }

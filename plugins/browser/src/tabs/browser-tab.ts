@@ -18,6 +18,7 @@ import { PagePerception } from '../perception/page-perception.js';
 import { TIMED_OUT, within } from '../time-bound.js';
 import { originForAgent, urlForAgent } from '../url/redact.js';
 import { TabActivity } from './tab-activity.js';
+import { TabFavicon } from './tab-favicon.js';
 import { TabLease } from './tab-lease.js';
 
 export type AutomationMode = 'ai-sandbox' | 'ai-shared' | 'human';
@@ -58,6 +59,8 @@ export class BrowserTab {
   readonly world: IsolatedWorld;
   /** What perception keeps for this tab: its refs, its frames' documents, its console. */
   readonly perception: PagePerception;
+  /** The page's icon for the editor's tab strip (ADR 56). */
+  readonly favicon: TabFavicon;
   readonly #closeListeners = new Set<(reason: ClosedReason) => void>();
   readonly #navigateListeners = new Set<(url: string) => void>();
   /** Told when what the editor shows of the tab may have changed: its URL, title, loading. */
@@ -75,6 +78,7 @@ export class BrowserTab {
   ) {
     this.world = new IsolatedWorld(page);
     this.perception = new PagePerception(page, this.world, () => this.#generation);
+    this.favicon = new TabFavicon(page, this.world, () => this.#tellChanged());
     page.on('framenavigated', (frame) => {
       if (frame !== page.mainFrame()) return;
       this.#generation++;

@@ -51,6 +51,8 @@ export class TabRegistry implements Disposable {
     this.#provider = workbench.registerTabProvider({
       tabs: (label) => this.#states(label),
       label: (tabId) => this.#label(tabId),
+      // The person's right, for the AI's tabs and their own (ADR 56): the teardown of browser.close.
+      close: (tabId) => this.close(this.peek(tabId)),
     });
     this.#subscriptions = [
       this.#provider,
@@ -125,7 +127,8 @@ export class TabRegistry implements Disposable {
   }
 
   /**
-   * The tab a call means: the one named, else the focused one. Naming a tab focuses it.
+   * The tab a call means: the one named, else the focused one. Naming one of the AI's tabs
+   * focuses it; a person's own tab never becomes the AI's focus (ADR 52), so it stays `active: false`.
    * @throws TokenError `INVALID_TAB` or `TAB_CLOSED`.
    */
   resolve(tabId: string | undefined): BrowserTab {
@@ -137,7 +140,7 @@ export class TabRegistry implements Disposable {
       );
     }
     const tab = this.peek(id);
-    this.#focused = tab.id;
+    if (tab.owner === 'ai') this.#focused = tab.id;
     return tab;
   }
 
@@ -224,7 +227,7 @@ export class TabRegistry implements Disposable {
     this.#provider.changed();
   }
 
-  /** How the editor's tab strip shows a tab: its title (else its address), loading, who drives. */
+  /** How the editor's tab strip shows a tab: its title (else its address), loading, who drives, its icon. */
   #label(tabId: string): ProvidedTabLabel {
     const tab = this.#tabs.get(tabId);
     const driver =
@@ -237,7 +240,7 @@ export class TabRegistry implements Disposable {
       title: tab?.title || tab?.url || 'New tab',
       loading: tab?.loading ?? false,
       badge: driver,
-      icon: null,
+      icon: tab?.favicon.dataUrl ?? null,
     };
   }
 

@@ -7,13 +7,13 @@
  */
 import { ArgumentError, type ViewProvider, z } from '@vmark/sdk';
 import type { BrowserSettings } from '../browser-settings.js';
-import { checkTarget } from '../guard/target-policy.js';
 import type { Resolver } from '../guard/resolver.js';
 import type { BrowserTab } from '../tabs/browser-tab.js';
 import type { ListedEntry } from '../tabs/tab-activity.js';
 import type { TabRegistry } from '../tabs/tab-registry.js';
 import { forwardInput, parsePersonInput } from './person-input.js';
 import { Screencast } from './screencast.js';
+import { allowedTarget } from './typed-address.js';
 
 export const BROWSER_TAB_KIND = 'browser';
 
@@ -65,15 +65,6 @@ export function browserViewProvider(services: BrowserViewServices): ViewProvider
     if (tab.owner === 'ai') registry.lease.takeOver(tab.id);
     return tab;
   };
-  /** The address the person typed, checked as any page's target is. */
-  const allowedTarget = async (typed: string) => {
-    const target = addressOf(typed);
-    const verdict = await checkTarget(target, services.resolver, {
-      allowPrivateNetwork: services.settings.allowPrivateNetwork(),
-    });
-    if (!verdict.allowed) throw new ArgumentError(`that page may not be opened: ${verdict.reason}`);
-    return target;
-  };
   return {
     kind: BROWSER_TAB_KIND,
     actions: {
@@ -87,7 +78,7 @@ export function browserViewProvider(services: BrowserViewServices): ViewProvider
       },
       navigate: async (params) => {
         const { tabId, url } = parsed(addressParams, params);
-        const target = await allowedTarget(url);
+        const target = await allowedTarget(url, services);
         // The ticket settles by itself; the view follows the page by its state and picture.
         driven(tabId).navigate(target);
         return {};
@@ -96,7 +87,7 @@ export function browserViewProvider(services: BrowserViewServices): ViewProvider
       openTab: async (params) => {
         const { tabId, url } = parsed(addressParams, params);
         const beside = registry.peek(tabId);
-        const target = await allowedTarget(url);
+        const target = await allowedTarget(url, services);
         const tab = await registry.openHuman(beside.windowLabel);
         tab.navigate(target);
         return { tabId: tab.id };
@@ -157,12 +148,6 @@ function stateOf(registry: TabRegistry, tab: BrowserTab): ViewMessage {
     driver: registry.lease.driver(tab.id),
     automationMode: tab.automationMode,
   };
-}
-
-/** What the person typed in the address bar as a URL: a bare name is an https address. */
-function addressOf(typed: string): string {
-  const trimmed = typed.trim();
-  return /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `https://${trimmed}`;
 }
 
 function history(tab: BrowserTab, direction: 'back' | 'forward' | 'reload'): Record<string, never> {

@@ -1,9 +1,8 @@
 /** `document.transform`'s pure core: one of the three CJK rewrites over a whole document. */
 import { assertMappedIntegrity } from './integrity.js';
-import { cjkPunctuation, cjkSpacing, mayRewrite } from './narrow-transforms.js';
+import { mayRewrite, rewriteOutside } from './narrow-transforms.js';
 import { formatCjkDocument } from './format-document.js';
 import { findProtectedRegions } from './protected-regions.js';
-import { rewriteSegments } from './segments.js';
 import { DEFAULT_CJK_FORMATTING, type CjkFormattingSettings } from './settings.js';
 import { INVALID_KIND_MESSAGE, isTransformKind, type TransformKind } from './transform-kind.js';
 
@@ -28,9 +27,8 @@ export function applyTransform(
     assertMappedIntegrity(content, text, regions, regionStarts);
     return text;
   }
-  const rewrite = kind === 'cjk-spacing' ? cjkSpacing : cjkPunctuation;
   // A segment's change is a match of the rewrite inside it, and so a match in the whole
   // text: a text the rewrite leaves alone needs no parse (most Latin-only documents).
   if (!mayRewrite(kind, content)) return content;
-  return rewriteSegments(content, findProtectedRegions(content), (segment) => rewrite(segment.text));
+  return rewriteOutside(kind, content, findProtectedRegions(content, { narrow: true }));
 }

@@ -13,6 +13,15 @@
 /** The class of §6, as a regex source: CJK Unified Ideographs, Hiragana, Katakana, Hangul syllables. */
 export const NARROW_CJK_CLASS = '[\\u4E00-\\u9FFF\\u3040-\\u309F\\u30A0-\\u30FF\\uAC00-\\uD7AF]';
 
+/** Whether a UTF-16 unit is in `NARROW_CJK_CLASS` (all of it is in the BMP). */
+export function isNarrowCjkUnit(unit: number): boolean {
+  return (
+    (unit >= 0x4e00 && unit <= 0x9fff) ||
+    (unit >= 0x3040 && unit <= 0x30ff) ||
+    (unit >= 0xac00 && unit <= 0xd7af)
+  );
+}
+
 /**
  * Ranges (regex class body, for `u` regexes) of the letters the full formatter treats as
  * CJK: Han (basic, extension A, the supplementary-plane extensions and compatibility

@@ -7,6 +7,7 @@
  */
 import { frontMatterLength } from '@vmark/sdk/markdown';
 import { scanMarkdown, type Heading } from './markdown-regions.js';
+import { scanLightMarkdown } from './light-regions.js';
 import { findMathRegions } from './math-regions.js';
 import { coalesceRegions, insideRegions } from './region-set.js';
 import type { ProtectedRegion } from './region-types.js';
@@ -14,6 +15,12 @@ import type { ProtectedRegion } from './region-types.js';
 export interface RegionOptions {
   /** Also protect "References"/"Further Reading" sections (setting `skipReferenceSections`). */
   skipReferenceSections?: boolean;
+  /**
+   * The regions a narrow transform (`cjk-spacing`, `cjk-punctuation`) needs: found by the
+   * light scanner when the document is in its subset, without the Markdown punctuation
+   * that no narrow rewrite can touch (ADR 58); by the full parse otherwise.
+   */
+  narrow?: boolean;
 }
 
 /** `[[target]]` and `[[target|shown]]`: an Obsidian-style vault's links. */
@@ -33,7 +40,10 @@ export function findProtectedRegions(content: string, options: RegionOptions = {
   const frontMatter = frontMatterLength(content);
   if (frontMatter > 0) regions.push({ from: 0, to: frontMatter, kind: 'front-matter', inline: false });
 
-  const scan = scanMarkdown(frontMatter > 0 ? content.slice(frontMatter) : content, frontMatter);
+  const body = frontMatter > 0 ? content.slice(frontMatter) : content;
+  const light =
+    options.narrow && !options.skipReferenceSections ? scanLightMarkdown(body, frontMatter) : null;
+  const scan = light ? { regions: light, headings: [] } : scanMarkdown(body, frontMatter);
   // Math and wiki links are found in the text the parser left as prose. Emphasis and
   // strikethrough marks do not count as "not prose": `$a*b*c$` is math even though the
   // parser saw an emphasis in it.
