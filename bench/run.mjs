@@ -7,7 +7,7 @@
  * failed, or the file on disk does not hold what was written).
  *
  *   node bench/run.mjs [--quick] [--cold-runs N] [--small-iters N] [--large-iters N] [--huge-iters N]
- *                      [--warmup N] [--only cold,small,large,huge,cjk,workflow,coherence,editor,load,browser,act,frames,reader] [--tmp DIR] [--keep]
+ *                      [--warmup N] [--only cold,small,large,huge,cjk,workflow,coherence,editor,load,browser,act,frames,reader,quickopen] [--tmp DIR] [--keep]
  *                      [--vmark-node-arg=ARG]... [--peer-node-arg=ARG]...
  *
  * Environment: BENCH_QUICK=1, BENCH_COLD_RUNS, BENCH_SMALL_ITERS, BENCH_LARGE_ITERS,
@@ -29,6 +29,7 @@ import { runCjkBench } from './cjk-format.mjs';
 import { runCoherenceEdgesBench } from './coherence-edges.mjs';
 import { runEditorLatencyBench } from './editor-latency.mjs';
 import { runMcpLoadBench } from './mcp-load.mjs';
+import { runQuickOpenBench } from './quick-open.mjs';
 import { runReaderBench } from './reader.mjs';
 import { runWorkflowPatchBench } from './workflow-patch.mjs';
 import { fmtBytes, fmtMs, fmtRatio, ratio, round, summarize, table } from './stats.mjs';
@@ -67,6 +68,7 @@ const SECTIONS = [
   'act',
   'frames',
   'reader',
+  'quickopen',
 ];
 const TARGET_NAMES = { small: 'round_trip_10kb', large: 'round_trip_1mb' };
 
@@ -139,7 +141,7 @@ function fileHelp() {
   --huge-iters N          10 MB round trips per server (default 8; quick 3)
   --large-iters N         1 MB round trips per server (default 30; quick 8)
   --warmup N              untimed round trips first (default 20 / 5; quick 5 / 2)
-  --only LIST             any of cold,small,large,huge,cjk,workflow,coherence,editor,load,browser,act,reader (default all)
+  --only LIST             any of cold,small,large,huge,cjk,workflow,coherence,editor,load,browser,act,reader,quickopen (default all)
   --tmp DIR               where the temp workspace goes (default the OS temp folder)
   --keep                  keep the temp folder (for inspection)
   --vmark-node-arg=ARG    extra node flag for the vmark server, e.g. --vmark-node-arg=--cpu-prof (repeatable)
@@ -561,6 +563,9 @@ async function main() {
     if (options.only.has('huge')) results.huge = await benchHugeWrite(context);
     // In-process, pure: the CJK transforms against AutoCorrect and pangu (bench/cjk-format.mjs prints its own table).
     if (options.only.has('cjk')) results.cjk = await runCjkBench({ quick: options.quick });
+    // Quick open on a generated 20,000-note vault, end to end in Chromium (bench/quick-open.mjs prints its own table).
+    if (options.only.has('quickopen'))
+      results.quickopen = await runQuickOpenBench({ quick: options.quick, keep: options.keep, log });
     // In-process: workflow.apply_patch's engine against yaml's parseDocument().toString() round trip.
     if (options.only.has('workflow'))
       results.workflow = await runWorkflowPatchBench({ quick: options.quick });
@@ -643,6 +648,15 @@ async function main() {
     }
     if (results.cjk) summary.cjk_transforms = results.cjk;
     if (results.workflow) summary.workflow_patch = results.workflow;
+    if (results.quickopen) {
+      summary.quick_open = results.quickopen;
+      // The goal is a time, not a ratio: < 16 ms median per keystroke to the list shown.
+      summary.targets.quick_open_keystroke_ms = {
+        median_ms: results.quickopen.keystroke_shown_median_ms,
+        target_ms: 16,
+        met: results.quickopen.goal_met,
+      };
+    }
     if (results.editor) summary.editor = results.editor;
     if (results.load) summary.mcp_load = results.load;
     if (results.browser) {

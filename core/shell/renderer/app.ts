@@ -14,6 +14,7 @@ import { FileTree } from './file-tree.js';
 import { refusalWords } from './refusal-words.js';
 import { RecoveryNotice } from './recovery-notice.js';
 import { startWorkbenchPanels } from './panels/workbench-panels.js';
+import { QuickOpen } from './quick-open/quick-open.js';
 import type { Shell } from './shell.js';
 import { TabStrip } from './tab-strip.js';
 import { Toasts } from './toasts.js';
@@ -70,6 +71,8 @@ export class App {
     dispatchKeys(window, this.#commands);
     startWorkbenchPanels(shell, connection, this.#toasts, this.#commands, refused);
     new RecoveryNotice(shell.conflictBar, connection, refused);
+    const quickOpen = new QuickOpen(document.body, connection, refused);
+    this.#commands.handle('vmark.quickOpen', () => quickOpen.open());
     this.#tree = new FileTree(shell.tree, connection, (path) => void this.#open(path), refused);
     // Each page is a window of its own, with its own rail (they follow the host's state themselves).
     new WindowIdentity(connection, shell.root);

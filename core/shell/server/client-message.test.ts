@@ -29,6 +29,21 @@ describe('parseClientMessage', () => {
     expect(parseClientMessage(JSON.stringify(badChanges))).toMatchObject({ ok: false, id: 9 });
   });
 
+  it('takes a quick-open query within its bounds only', () => {
+    const query = (params: unknown) =>
+      parseClientMessage(JSON.stringify({ id: 4, method: 'quickOpen.query', params }));
+    expect(query({ query: 'mtg', limit: 50 })).toMatchObject({ ok: true });
+    expect(query({ query: 'x'.repeat(501) })).toMatchObject({ ok: false, id: 4 });
+    expect(query({ query: 'a', limit: 0 })).toMatchObject({ ok: false, id: 4 });
+    expect(query({ query: 'a', limit: 201 })).toMatchObject({ ok: false, id: 4 });
+    expect(query({ query: 7 })).toMatchObject({ ok: false, id: 4 });
+    const open = (params: unknown) =>
+      parseClientMessage(JSON.stringify({ id: 5, method: 'quickOpen.open', params }));
+    expect(open({ path: '/v/a.md', background: true })).toMatchObject({ ok: true });
+    expect(open({ path: '' })).toMatchObject({ ok: false, id: 5 });
+    expect(open({ path: '/v/a.md', background: 'yes' })).toMatchObject({ ok: false, id: 5 });
+  });
+
   it('checks the approval, plugin and history requests', () => {
     const ok = (method: string, params: unknown) =>
       parseClientMessage(JSON.stringify({ id: 1, method, params })).ok;

@@ -100,6 +100,11 @@ const clientMessage = z.discriminatedUnion('method', [
     }),
   ),
   request('kindViews.unwatch', z.object({ watchId: z.number().int().nonnegative() })),
+  request(
+    'quickOpen.query',
+    z.object({ query: z.string().max(500), limit: z.number().int().min(1).max(200).optional() }),
+  ),
+  request('quickOpen.open', z.object({ path: z.string().min(1), background: z.boolean().optional() })),
   request('recovery.list', z.object({})),
   request('recovery.restore', z.object({ id: z.string().min(1).max(200) })),
   request('recovery.discard', z.object({ id: z.string().min(1).max(200) })),

@@ -7,6 +7,11 @@ import type { TreeEntry } from '../../protocol/protocol.js';
 /** Hidden entries the tree leaves out; `.github` stays, since workflows are documents. */
 const HIDDEN = /^\.(?!github$)/;
 
+/** Whether the file list (and quick open, which shows the same files) leaves an entry of this name out. */
+export function isHiddenEntry(name: string): boolean {
+  return HIDDEN.test(name);
+}
+
 /**
  * One level of the file tree, listed lazily as the person unfolds it, with the
  * canonical folder it names. The folder is resolved through the vault's scope
@@ -24,7 +29,7 @@ export async function listFolder(
   });
   const entries: TreeEntry[] = [];
   for (const dirent of dirents) {
-    if (HIDDEN.test(dirent.name)) continue;
+    if (isHiddenEntry(dirent.name)) continue;
     const entryPath = path.join(canonical, dirent.name);
     const type = dirent.isDirectory()
       ? 'folder'

@@ -19,6 +19,7 @@ import { listFolder } from './file-tree.js';
 import { UiRefusal } from './open-refusal.js';
 import type { FocusedEditor } from '../../workbench/focused-editor.js';
 import { panelHandlers, type PanelServices } from './panel-services.js';
+import type { QuickOpenService } from './quick-open-service.js';
 import { TreeWatch } from './tree-watch.js';
 import { ViewWatches } from './view-watches.js';
 import { recoveryHandlers, type UiRecovery } from './recovery-service.js';
@@ -40,6 +41,8 @@ export interface UiServices {
   readonly folders: Pick<FolderWatcher, 'watchFolder'>;
   /** Unsaved edits an earlier host kept, offered back (ADR 34). */
   readonly recovery: UiRecovery;
+  /** The workspace's files and the person's recent ones (ADR 62). */
+  readonly quickOpen: QuickOpenService;
 }
 
 /** Requests that change nothing the tab strip shows: no state push after them. */
@@ -48,6 +51,7 @@ const QUIET_METHODS: ReadonlySet<RequestMethod> = new Set([
   'tree.list',
   'tree.fold',
   'editor.report',
+  'quickOpen.query',
   // A view's input and frames: what they change (who drives a tab) its provider tells itself.
   'kindViews.request',
   'kindViews.watch',
@@ -85,6 +89,9 @@ export class UiConnection implements Disposable {
     const documentOf = (tabId: string) => workbench.resolveTab(tabId).documentId;
     this.#tree = new TreeWatch(services.folders, (path) => this.send({ type: 'tree.changed', path }));
     this.#watches = new ViewWatches(services.panels.kindViews, (message) => this.send(message));
+    const plugins = () => services.panels.plugins.list();
+    // The person opening a file or picking a tab: it becomes their most recent (quick open).
+    const windows = windowHandlers(workbench, windowLabel, plugins);
     this.#handlers = {
       'tree.list': async ({ path }) => {
         const { folder, entries } = await listFolder(vault, path);
@@ -95,7 +102,11 @@ export class UiConnection implements Disposable {
         this.#tree.fold(path);
         return {};
       },
-      'tab.switch': ({ tabId }) => ({ activeTabId: workbench.switchTab(tabId).activeTabId }),
+      'tab.switch': async ({ tabId }) => {
+        const { activeTabId } = workbench.switchTab(tabId);
+        await services.quickOpen.opened(services.quickOpen.fileOfTab(tabId));
+        return { activeTabId };
+      },
       'tab.close': async ({ tabId, force }) => {
         // A tab a plugin keeps has no document: its plugin closes it (ADR 56).
         if (workbench.isProvided(windowLabel, tabId)) {
@@ -130,7 +141,13 @@ export class UiConnection implements Disposable {
       'commands.run': ({ id, tabId }) => services.panels.commands.run(id, { windowLabel, tabId }),
       ...panelHandlers(services.panels),
       ...this.#watches.handlers(),
-      ...windowHandlers(workbench, windowLabel, () => services.panels.plugins.list()),
+      ...windows,
+      'tab.open': async (params) => {
+        const opened = await windows['tab.open'](params);
+        await services.quickOpen.opened(services.quickOpen.fileOfTab(opened.tabId));
+        return opened;
+      },
+      ...services.quickOpen.handlers(windowLabel, plugins),
       ...recoveryHandlers(services.recovery, windowLabel),
     };
   }

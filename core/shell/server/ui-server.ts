@@ -21,6 +21,8 @@ import { isPluginUiPath, readPluginUiFile } from './plugin-ui-files.js';
 import { RequestGuard } from './request-guard.js';
 import type { UiRecoveredEdit } from '../../protocol/recovery-protocol.js';
 import { type Asset, StaticAssets } from './static-assets.js';
+import { QuickOpenService } from './quick-open-service.js';
+import { RecentFiles } from '../../workbench/recent-files.js';
 import { UiConnection, type UiServices } from './ui-connection.js';
 import { uiState } from './ui-state.js';
 import { requestedWindow } from './requested-window.js';
@@ -114,6 +116,15 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
         host.container.get(HostDocumentStore),
       ),
     ),
+    quickOpen: disposables.add(
+      new QuickOpenService(
+        host.workbench,
+        vault,
+        host.container.get(FolderWatcher),
+        RecentFiles.in(host.container.get(HostInfoToken).home),
+        host.container.get(HostInfoToken).home,
+      ),
+    ),
   };
   const webSockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   webSockets.on('connection', (socket: WebSocket, request: IncomingMessage) => {
@@ -204,6 +215,7 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     keepUnsavedEdits: () => services.recovery.keepUnsavedEdits(),
     async close() {
       await mcp.close();
+      await services.quickOpen.flushed();
       disposables.dispose();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

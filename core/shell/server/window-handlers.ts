@@ -17,25 +17,36 @@ export function windowHandlers(
   'workspace.show': (params: RequestParams<'workspace.show'>) => RequestResult<'workspace.show'>;
 } {
   return {
-    'tab.open': async ({ path }) => {
-      const { tabId } = await workbench.openFile(path, { windowLabel }).catch((error: unknown) => {
-        throw explainOpenFailure(error, path, plugins());
-      });
-      workbench.switchTab(tabId);
-      // Already open in another window: shown there, and that window comes forward, as a desktop
-      // editor's would. The page a browser cannot raise says where it is (see the result).
-      const owner = workbench.resolveTab(tabId).windowLabel;
-      if (owner !== windowLabel) workbench.focusWindow(owner);
-      const title = workbench
-        .state()
-        .find((w) => w.label === owner)
-        ?.tabs.find((t) => t.id === tabId)?.title;
-      return { tabId, windowLabel: owner, title: title ?? path };
-    },
+    'tab.open': ({ path }) => openInWindow(workbench, windowLabel, plugins, path, { show: true }),
     'window.focus': () => {
       workbench.focusWindow(windowLabel);
       return { windowLabel };
     },
     'workspace.show': ({ workspaceInstanceId }) => workbench.showWorkspace(windowLabel, workspaceInstanceId),
   };
+}
+
+/**
+ * Opens the file in the page's window (`show`: and shows its tab), or, when it is open already,
+ * shows it where it is: another window's tab brings that window forward, as a desktop editor's
+ * would. The page a browser cannot raise says where it is (see the result).
+ */
+export async function openInWindow(
+  workbench: HostWorkbench,
+  windowLabel: string,
+  plugins: () => readonly UiPlugin[],
+  path: string,
+  options: { show: boolean },
+): Promise<RequestResult<'tab.open'>> {
+  const { tabId } = await workbench.openFile(path, { windowLabel }).catch((error: unknown) => {
+    throw explainOpenFailure(error, path, plugins());
+  });
+  const owner = workbench.resolveTab(tabId).windowLabel;
+  if (options.show || owner !== windowLabel) workbench.switchTab(tabId);
+  if (owner !== windowLabel) workbench.focusWindow(owner);
+  const title = workbench
+    .state()
+    .find((w) => w.label === owner)
+    ?.tabs.find((t) => t.id === tabId)?.title;
+  return { tabId, windowLabel: owner, title: title ?? path };
 }
