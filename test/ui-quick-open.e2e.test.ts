@@ -56,6 +56,8 @@ async function quickOpen(query: string): Promise<void> {
   await page.keyboard.press('Control+P');
   await dialog().waitFor();
   await page.keyboard.type(query);
+  // The answer to an earlier letter may still be shown: wait for the list of the whole query.
+  await page.locator(`dialog.quick-open[open] [role=listbox][data-query="${query}"]`).waitFor();
 }
 
 /** Waits until the list answers `query` with `first` at the top. */
