@@ -1,7 +1,9 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { removeStaleLock, withFileLock } from './file-lock.js';
 import { ownerTag, thisProcess } from './process-owner.js';
@@ -106,6 +108,89 @@ describe('withFileLock', () => {
     expect(most).toBe(1);
     expect((await fs.readdir(dir)).sort()).toEqual([]);
   });
+});
+
+describe('breaking a lock left by a crash', () => {
+  it('never removes a lock that another holder won after the crashed one was read', async () => {
+    await fs.writeFile(lock, `${ownerTag({ ...thisProcess(), pid: deadPid() })} crashed`);
+    // The breaker reads the crashed holder, then waits on its judgement; meanwhile the lock
+    // changes hands to a live holder, which the break must leave alone.
+    const breaking = removeStaleLock(lock);
+    rmSync(lock);
+    writeFileSync(lock, `${ownerTag()} won-meanwhile`);
+    await breaking;
+    expect(await fs.readFile(lock, 'utf8')).toBe(`${ownerTag()} won-meanwhile`);
+  });
+
+  it('clears a breaker left by a process that ended in the middle of a break', async () => {
+    await fs.writeFile(lock, `${ownerTag({ ...thisProcess(), pid: deadPid() })} crashed`);
+    await fs.writeFile(`${lock}.stale.vmark-tmp`, `${ownerTag({ ...thisProcess(), pid: deadPid() })} x`);
+    expect(await withFileLock(lock, () => Promise.resolve('ok'), { timeoutMs: 2000 })).toBe('ok');
+    expect(await fs.readdir(dir)).toEqual([]);
+  });
+
+  it('waits for a live breaker, and clears one that has stood far longer than a break takes', async () => {
+    await fs.writeFile(lock, `${ownerTag({ ...thisProcess(), pid: deadPid() })} crashed`);
+    const breaker = `${lock}.stale.vmark-tmp`;
+    await fs.writeFile(breaker, `${ownerTag()} breaking`);
+    await expect(withFileLock(lock, () => Promise.resolve('never'), { timeoutMs: 50 })).rejects.toMatchObject(
+      {
+        code: 'BUSY',
+      },
+    );
+    const longAgo = new Date(Date.now() - 60_000);
+    await fs.utimes(breaker, longAgo, longAgo);
+    expect(await withFileLock(lock, () => Promise.resolve('ok'), { timeoutMs: 2000 })).toBe('ok');
+  });
+
+  it('lets one process in at a time while processes contend and some die holding the lock', async () => {
+    // Each process takes the lock 15 times, noting when it enters and leaves; three of them
+    // then die holding it, so the others keep breaking crashed locks while contending.
+    const built = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/vault/file-lock.js');
+    const journal = path.join(dir, 'journal');
+    const script = `
+      import { appendFileSync } from 'node:fs';
+      const { withFileLock } = await import(${JSON.stringify(built)});
+      const [lock, journal, dies] = process.argv.slice(1);
+      for (let i = 0; i < 15; i++) {
+        await withFileLock(lock, async () => {
+          appendFileSync(journal, 'in ' + process.pid + '\\n');
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          if (dies === 'dies' && i === 14) {
+            appendFileSync(journal, 'dies ' + process.pid + '\\n');
+            process.exit(0);
+          }
+          appendFileSync(journal, 'out ' + process.pid + '\\n');
+        }, { staleMs: 60_000 });
+      }`;
+    const run = (dies: boolean) =>
+      new Promise<number | null>((resolve) => {
+        const child = spawn(
+          process.execPath,
+          ['--input-type=module', '-e', script, lock, journal, dies ? 'dies' : 'lives'],
+          {
+            stdio: 'inherit',
+          },
+        );
+        child.on('exit', resolve);
+      });
+    const codes = await Promise.all([run(true), run(false), run(true), run(false), run(true)]);
+    expect(codes).toEqual([0, 0, 0, 0, 0]);
+    const lines = (await fs.readFile(journal, 'utf8')).trim().split('\n');
+    let inside: string | undefined;
+    for (const line of lines) {
+      const [what, pid] = line.split(' ');
+      if (what === 'in') {
+        expect(inside).toBeUndefined();
+        inside = pid;
+      } else {
+        // "out", or "dies": it ends holding the lock, which the next one must break.
+        expect(inside).toBe(pid);
+        inside = undefined;
+      }
+    }
+    expect(lines.filter((line) => line.startsWith('in '))).toHaveLength(75);
+  }, 60_000);
 });
 
 describe('removeStaleLock', () => {

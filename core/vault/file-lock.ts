@@ -12,7 +12,7 @@
  * takes it, and a trip through libuv's thread pool costs more than the calls (ADR 47).
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError } from '@vmark/sdk';
@@ -61,10 +61,8 @@ async function acquire(lockPath: string, token: string, options: LockOptions): P
     }
     const holder = readHolder(lockPath);
     if (holder === undefined) continue;
-    if (await isStale(lockPath, holder, staleMs)) {
-      await breakStale(lockPath, holder);
-      continue;
-    }
+    // A breaker at work (or one left by a crash) is waited for like a live holder.
+    if ((await isStale(lockPath, holder, staleMs)) && breakStale(lockPath, holder)) continue;
     if (Date.now() > deadline) {
       const pid = parseOwnerTag(holder.split(' ')[0] ?? '')?.pid ?? 'unknown';
       throw new DomainError(
@@ -94,31 +92,55 @@ async function isStale(lockPath: string, holder: string, staleMs: number): Promi
   return stats !== null && Date.now() - stats.mtimeMs > staleMs;
 }
 
+/** A breaker left by a crash between its two system calls is cleared after this long. */
+const BREAKER_STALE_MS = 10_000;
+
 /**
- * Takes a stale lock away without ever removing a fresh one: the lock is renamed aside (one
- * atomic step that takes whatever is there now) and removed only if it is still the stale
- * holder's; a fresh lock taken meanwhile is linked back (never over yet another one).
+ * Takes a stale lock away without ever removing a fresh one. Breakers take turns at a second
+ * lock, the breaker, and remove the lock only if it still holds the stale holder's token: while
+ * it does, nobody else can replace it (a new holder needs the path empty, and only a breaker
+ * empties it), so the check and the removal cannot straddle a fresh lock. Renaming the lock aside
+ * instead once took a lock a holder had just won and let a third one in beside it.
+ *
+ * Synchronous throughout: the breaker is held for a few system calls, and no other contender of
+ * this process can run in between. False when another breaker is at work.
  */
-async function breakStale(lockPath: string, staleHolder: string): Promise<void> {
+function breakStale(lockPath: string, staleHolder: string): boolean {
   // Ends like a temp file, so folder watchers pass over it and a sweep may remove it if left.
-  const aside = `${lockPath}.${randomBytes(6).toString('hex')}.stale${TEMP_SUFFIX}`;
+  const breaker = `${lockPath}.stale${TEMP_SUFFIX}`;
   try {
-    await fs.rename(lockPath, aside);
+    writeFileSync(breaker, `${ownerTag()} ${randomBytes(8).toString('hex')}`, { flag: 'wx', mode: 0o600 });
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return;
-    throw error;
+    if (errorCode(error) !== 'EEXIST') throw error;
+    clearLeftBreaker(breaker);
+    return false;
   }
-  const taken = readHolder(aside);
-  if (taken !== undefined && taken !== staleHolder) {
-    await fs.link(aside, lockPath).catch(() => undefined);
+  try {
+    if (readHolder(lockPath) === staleHolder) rmSync(lockPath, { force: true });
+  } finally {
+    rmSync(breaker, { force: true });
   }
-  await fs.rm(aside, { force: true });
+  return true;
+}
+
+/** Removes a breaker whose process has ended or that has stood far longer than a break takes. */
+function clearLeftBreaker(breaker: string): void {
+  const holder = readHolderOrNone(breaker);
+  if (holder === undefined) return;
+  const owner = parseOwnerTag(holder.split(' ')[0] ?? '');
+  const gone = owner !== null && ownerIsGone(owner);
+  if (
+    gone ||
+    Date.now() - (statSync(breaker, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > BREAKER_STALE_MS
+  ) {
+    rmSync(breaker, { force: true });
+  }
 }
 
 /** Removes the lock at `lockPath` if its holder has ended or it is older than `staleMs`. */
 export async function removeStaleLock(lockPath: string, staleMs = DEFAULT_STALE_MS): Promise<void> {
   const holder = readHolderOrNone(lockPath);
-  if (holder !== undefined && (await isStale(lockPath, holder, staleMs))) await breakStale(lockPath, holder);
+  if (holder !== undefined && (await isStale(lockPath, holder, staleMs))) breakStale(lockPath, holder);
 }
 
 function release(lockPath: string, token: string): void {
