@@ -86,6 +86,8 @@ export function visibleText(page: Page): Promise<string> {
 /** A new page of `served` with the editor shown, at the size the tests and screenshots use. */
 export async function openEditorPage(browser: Browser, served: Served): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  // Shorter than a test's 30 s, so a wait that never ends fails naming what it waited for.
+  page.setDefaultTimeout(20_000);
   await page.goto(served.url);
   await page.locator('.editor-host .cm-content').waitFor();
   return page;

@@ -24,8 +24,12 @@ export interface Observed {
 
 /** How long a press is given to show an effect when it shows none. */
 const SETTLE_MS = 400;
-/** How long a pointer press is given to reach its document (a frame of another process can lag). */
-const DELIVERY_MS = 1500;
+/**
+ * How long a pointer press is given to reach its document. A frame of another process can lag
+ * by seconds on a busy machine; the wait ends the moment the press arrives, so only a press that
+ * went elsewhere (an overlay that appeared) pays all of it before "nothing-observable".
+ */
+const DELIVERY_MS = 4000;
 /** How long a navigation that started is given to commit, so the answer has the new URL and generation. */
 const COMMIT_MS = 3000;
 
