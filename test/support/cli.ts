@@ -99,7 +99,14 @@ export async function call(
   name: string,
   args: Record<string, unknown>,
 ): Promise<{ isError: boolean; text: string; data: Record<string, unknown> }> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  // A call that never answers ends in the test's timeout, which names no step: this names it.
+  const slow = setTimeout(
+    () => console.error(`e2e: ${name} ${String(args.action)} has not answered in 20 s`),
+    20_000,
+  );
+  const result = (await client
+    .callTool({ name, arguments: args })
+    .finally(() => clearTimeout(slow))) as CallToolResult;
   const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
   let data = result.structuredContent;
   if (data === undefined) {
