@@ -31,8 +31,12 @@ export class TabLease {
   takeOver(tabId: string): void {
     if (this.#human.has(tabId)) return;
     this.#human.add(tabId);
-    for (const listener of [...this.#takenOver]) listener(tabId);
-    this.#tell(tabId, 'human');
+    // The view's marker follows even if a listener fails: the person is driving either way.
+    try {
+      for (const listener of [...this.#takenOver]) listener(tabId);
+    } finally {
+      this.#tell(tabId, 'human');
+    }
   }
 
   /** The person gives the tab back to the AI. */
