@@ -227,3 +227,23 @@ it('the ledger’s stale edges follow what was read before each write', async ()
     { numRuns: 40 },
   );
 }, 300_000);
+
+/*
+ * Shrunk from a fresh-clone CI run (seed -586494889): the write's capture gave b.md, read
+ * without an identity, its vmark.id on disk after the write had answered; the outside edit,
+ * made from the file as it was just before, wrote over the identity, b.md stopped being an
+ * object and its edge vanished instead of going stale. The write now answers once its inputs'
+ * identities are on disk (ADR 66).
+ */
+it('an outside edit right after a write keeps the identity the write gave its input', async () => {
+  await run([
+    { op: 'read', doc: 'b.md' },
+    { op: 'write', doc: 'a.md', keepFrontMatter: false },
+    { op: 'outside', doc: 'b.md' },
+    { op: 'read', doc: 'a.md' },
+    { op: 'read', doc: 'c.md' },
+    { op: 'edges' },
+    { op: 'read', doc: 'a.md' },
+    { op: 'edges' },
+  ]);
+}, 60_000);

@@ -153,6 +153,28 @@ describe('a write told to the buffer before its save', () => {
     expect(await disk()).toBe('mine\n');
   });
 
+  it('answers a saved write only once what a documentSaved tap held is done', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holding = false;
+    hooks.documentSaved.tap('test', ({ hold }) => {
+      holding = true;
+      hold(held);
+    });
+    let answered = false;
+    const { revision } = store.read(id, AI);
+    const write = store
+      .write(id, 'mine\n', { expectedRevision: revision, origin: AI, save: true })
+      .then((outcome) => ((answered = true), outcome));
+    await eventually(() => holding);
+    // The file is written, the answer is not: the tap's work is still under way.
+    expect(await disk()).toBe('mine\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toBe(false);
+    release();
+    expect(await write).toMatchObject({ saved: true });
+  });
+
   it('stays in the buffer, unsaved, when the save then fails', async () => {
     whenTold(() => rmSync(file));
     const { revision } = store.read(id, AI);

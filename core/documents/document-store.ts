@@ -284,14 +284,14 @@ export class HostDocumentStore implements DocumentStore {
           origin: options.origin ?? { kind: 'host' },
         });
       }
-      this.hooks.documentSaved.call({ document: saved });
+      this.#saved(saved);
       return saved;
     });
   }
 
   /**
    * Runs a change in the document's queue and answers once what the change started elsewhere
-   * (its checkpoint) is durable too. Waited for outside the queue, so the next change to the
+   * (its checkpoint, what a `documentSaved` tap held) is durable too. Waited for outside the queue, so the next change to the
    * document does not queue behind this one's checkpoint.
    */
   async #acknowledged<T>(documentId: string, change: () => Promise<T>): Promise<T> {
@@ -405,7 +405,7 @@ export class HostDocumentStore implements DocumentStore {
     show();
     record.edited = false;
     record.disk = outcome.disk;
-    this.hooks.documentSaved.call({ document: snapshotOf(record) });
+    this.#saved(snapshotOf(record));
     return { revision: record.revision, saved: true };
   }
 
@@ -433,6 +433,11 @@ export class HostDocumentStore implements DocumentStore {
       origin,
     });
     return typeof proposal.content === 'string' ? proposal.content : content;
+  }
+
+  /** Tells the taps a document was saved; what they hold is waited for by `#acknowledged`. */
+  #saved(document: DocumentSnapshot): void {
+    this.hooks.documentSaved.call({ document, hold: (durable) => this.acks.hold(document.id, durable) });
   }
 
   /** Host-managed metadata entered the buffer: the text changes, the revision and dirty state do not. */
@@ -512,7 +517,7 @@ export class HostDocumentStore implements DocumentStore {
     record.edited = record.revision !== revision;
     this.#setHostContent(record, content);
     const saved = snapshotOf(record);
-    this.hooks.documentSaved.call({ document: saved });
+    this.#saved(saved);
     return saved;
   }
 

@@ -24,9 +24,9 @@ describe('pluginHooks', () => {
     const seen: string[] = [];
     const a = pluginHooks(hooks, 'a').tap('documentSaved', () => seen.push('a'));
     pluginHooks(hooks, 'b').tap('documentSaved', () => seen.push('b'));
-    hooks.documentSaved.call({ document: doc });
+    hooks.documentSaved.call({ document: doc, hold: () => {} });
     a.dispose();
-    hooks.documentSaved.call({ document: doc });
+    hooks.documentSaved.call({ document: doc, hold: () => {} });
     expect(seen).toEqual(['a', 'b', 'b']);
     a.dispose();
     expect(hooks.documentSaved.taps).toHaveLength(1);

@@ -43,6 +43,13 @@ export interface DocumentWrittenEvent {
 
 export interface DocumentSavedEvent {
   readonly document: DocumentSnapshot;
+  /**
+   * Holds back the answer of the call that saved (a tool's write, replace or save-as) until
+   * `durable` settles: for what a tap does to other files because of this save and that the
+   * caller must find done once told "saved" (ADR 66). Its failure is the holder's to report.
+   * A person's save in the editor answers nobody and waits for nothing.
+   */
+  readonly hold: (durable: Promise<unknown>) => void;
 }
 
 /** A document was saved over another file (`saveAs` with the caller's confirmation). */

@@ -195,7 +195,7 @@ export class CaptureController {
     }
   }
 
-  onSaved({ document }: DocumentSavedEvent): void {
+  onSaved({ document, hold }: DocumentSavedEvent): void {
     this.#remember(document);
     const pending = this.#pending.get(document.id);
     if (pending === undefined || document.filePath === null) return;
@@ -206,7 +206,7 @@ export class CaptureController {
     const file = document.filePath;
     const failed = (error: unknown) =>
       this.#report(`capture of ${file} failed: ${messageOf(error)}`, pending.connectionId);
-    void this.#prepared.run(() =>
+    const prepared = this.#prepared.run(() =>
       this.#capture(file, saved).then((handed) => {
         if (handed === null) return;
         const tracked = handed.recording.catch(failed);
@@ -214,6 +214,11 @@ export class CaptureController {
         void tracked.finally(() => this.#recording.delete(tracked));
       }, failed),
     );
+    // An input read without an identity is given one on disk while the capture is prepared. The
+    // write answers once that is done: a program that edits the input after "saved" then finds
+    // (and keeps) the identity, instead of racing the host and writing over it, which would make
+    // the input no object and its edge vanish instead of going stale (ADR 66).
+    if (pending.inputs.some((read) => identityOf(read.text) === null)) hold(prepared);
   }
 
   /** Resolves when every capture started so far has been recorded (or has failed). */
