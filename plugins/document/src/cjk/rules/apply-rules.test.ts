@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WHOLE_TEXT } from '../segments.js';
 import { DEFAULT_CJK_FORMATTING, type CjkFormattingSettings } from '../settings.js';
 import { enabledRules, formatSegmentText, MAX_RULE_PASSES, RULES } from './apply-rules.js';
+import { formatSegmentReference } from './reference-chain.js';
 
 const format = (text: string, overrides: Partial<CjkFormattingSettings> = {}) =>
   formatSegmentText(text, WHOLE_TEXT, { ...DEFAULT_CJK_FORMATTING, ...overrides }).text;
@@ -56,5 +58,127 @@ describe('the rule chain', () => {
       { setting: 'spaceCollapsing', cjkOnly: false, apply: (text) => `${text}x` },
     ]);
     expect(restless).toEqual({ text: 'x'.repeat(MAX_RULE_PASSES + 1), converged: false });
+  });
+});
+
+/** Prose with everything the rules key on, packed densely so the rules meet each other. */
+const piece = fc.constantFrom(
+  '中',
+  '文',
+  '𠀀',
+  'か',
+  '한',
+  'A',
+  'x',
+  '1',
+  '0',
+  'Ａ',
+  '３',
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\n\n\n',
+  '.',
+  '...',
+  '. . .',
+  ',',
+  '!',
+  '?',
+  ';',
+  ':',
+  '，',
+  '。',
+  '！',
+  '"',
+  "'",
+  '“',
+  '”',
+  '‘',
+  '’',
+  '「',
+  '」',
+  '(',
+  ')',
+  '（',
+  '）',
+  '[',
+  ']',
+  '--',
+  '——',
+  '/',
+  '$',
+  '¥',
+  '%',
+  '°C',
+  '℃',
+  '-',
+  '+',
+  '*',
+  '_',
+  '`',
+  '\\',
+  'USD',
+  '3.14',
+  'v1.2',
+  'a.md',
+  'example.com',
+  'https://x.io/a',
+  '12:30',
+);
+const prose = fc.array(piece, { maxLength: 30 }).map((pieces) => pieces.join(''));
+const context = fc.record({
+  afterInline: fc.boolean(),
+  beforeInline: fc.boolean(),
+  atDocumentStart: fc.boolean(),
+  atDocumentEnd: fc.boolean(),
+});
+const settings = fc
+  .record({
+    ...Object.fromEntries(
+      RULES.filter((rule) => rule.setting !== 'consecutivePunctuationLimit').map((rule) => [
+        rule.setting,
+        fc.boolean(),
+      ]),
+    ),
+    consecutivePunctuationLimit: fc.constantFrom(0 as const, 1 as const, 2 as const),
+    quoteStyle: fc.constantFrom('curly' as const, 'corner' as const, 'guillemets' as const),
+    contextualQuotes: fc.boolean(),
+    cjkCornerQuotes: fc.boolean(),
+  })
+  .map((drawn) => ({ ...DEFAULT_CJK_FORMATTING, ...drawn }) as CjkFormattingSettings);
+
+describe('the chain that skips what it has answered (ADR 65)', () => {
+  it('gives the reference chain’s text and convergence', () => {
+    fc.assert(
+      fc.property(prose, context, settings, (text, where, chosen) => {
+        expect(formatSegmentText(text, where, chosen)).toEqual(formatSegmentReference(text, where, chosen));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('skips only rules that are their own fixed point, and runs the scans that match their reference', () => {
+    for (const rule of RULES) {
+      fc.assert(
+        fc.property(prose, context, (text, where) => {
+          const once = rule.apply(text, where, DEFAULT_CJK_FORMATTING);
+          if (rule.reference) expect(once).toBe(rule.reference(text, where, DEFAULT_CJK_FORMATTING));
+          if (rule.idempotent) expect(rule.apply(once, where, DEFAULT_CJK_FORMATTING)).toBe(once);
+        }),
+        { numRuns: 1000 },
+      );
+    }
+  });
+
+  it('re-runs a rule that is not its own fixed point', () => {
+    // Each call appends one mark until there are three: not idempotent, so a second pass must run it.
+    const grow = (text: string) => (text.length < 3 ? `${text}.` : text);
+    const rules = [{ setting: 'spaceCollapsing' as const, cjkOnly: false, apply: grow }];
+    expect(formatSegmentText('', WHOLE_TEXT, DEFAULT_CJK_FORMATTING, rules)).toEqual({
+      text: '...',
+      converged: true,
+    });
+    expect(formatSegmentReference('', WHOLE_TEXT, DEFAULT_CJK_FORMATTING, rules).text).toBe('...');
   });
 });
