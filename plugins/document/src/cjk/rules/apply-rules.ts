@@ -15,7 +15,7 @@ import { containsCjk } from '../char-classes.js';
 import type { SegmentContext } from '../segments.js';
 import type { CjkFormattingSettings } from '../settings.js';
 import { convertDashes, fixEmdashSpacing } from './dashes.js';
-import { addCjkEnglishSpacing, addCjkEnglishSpacingByPattern } from './cjk-english-spacing.js';
+import { addCjkEnglishSpacing } from './cjk-english-spacing.js';
 import { limitConsecutivePunctuation } from './consecutive-punctuation.js';
 import { fixCurrencySpacing } from './currency-spacing.js';
 import { normalizeEllipsis } from './ellipsis.js';
@@ -44,11 +44,6 @@ export interface Rule {
    * the chain may skip it on the text it just produced. Property-tested per rule.
    */
   idempotent?: true;
-  /**
-   * The specification `apply` was rewritten from (a regular-expression version), when
-   * `apply` is a hand-written scan of it: the reference chain runs this one.
-   */
-  reference?: (text: string, context: SegmentContext, settings: CjkFormattingSettings) => string;
 }
 
 /** §6's order; a rule runs when its setting is on (a limit above 0 for the punctuation limit). */
@@ -72,13 +67,7 @@ export const RULES: readonly Rule[] = [
   { setting: 'cjkNestedQuotes', cjkOnly: true, apply: convertNestedCornerQuotes },
   { setting: 'quoteSpacing', cjkOnly: true, apply: fixDoubleQuoteSpacing },
   { setting: 'singleQuoteSpacing', cjkOnly: true, apply: fixSingleQuoteSpacing },
-  {
-    setting: 'cjkEnglishSpacing',
-    cjkOnly: true,
-    apply: addCjkEnglishSpacing,
-    idempotent: true,
-    reference: addCjkEnglishSpacingByPattern,
-  },
+  { setting: 'cjkEnglishSpacing', cjkOnly: true, apply: addCjkEnglishSpacing, idempotent: true },
   { setting: 'cjkParenthesisSpacing', cjkOnly: true, apply: addCjkParenthesisSpacing },
   { setting: 'fullwidthParentheses', cjkOnly: true, apply: normalizeFullwidthParentheses },
   { setting: 'currencySpacing', cjkOnly: true, apply: fixCurrencySpacing },

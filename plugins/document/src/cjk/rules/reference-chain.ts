@@ -1,8 +1,8 @@
 /**
  * The `cjk-format` rule chain as it was specified and first written (ADR 13): every
- * enabled rule, in §6 order, in its regular-expression form, pass after pass until a pass
- * changes nothing. `formatSegmentText` must give the same bytes (ADR 65); this is the
- * oracle its property test and the corpus compare it with, and nothing else calls it.
+ * enabled rule, in §6 order, pass after pass until a whole pass changes nothing.
+ * `formatSegmentText` must give the same bytes and the same convergence (ADR 65); this is
+ * the oracle its property tests compare it with, and nothing else calls it.
  */
 import { containsCjk } from '../char-classes.js';
 import { type CjkFormatResult, formatCjkDocument } from '../format-document.js';
@@ -21,7 +21,7 @@ export function formatSegmentReference(
   for (let pass = 0; pass < MAX_RULE_PASSES; pass++) {
     let next = current;
     for (const rule of rules) {
-      if (!rule.cjkOnly || cjk) next = (rule.reference ?? rule.apply)(next, context, settings);
+      if (!rule.cjkOnly || cjk) next = rule.apply(next, context, settings);
     }
     if (next === current) return { text: next, converged: true };
     current = next;
