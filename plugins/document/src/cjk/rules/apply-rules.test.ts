@@ -226,7 +226,7 @@ const settings = fc
     contextualQuotes: fc.boolean(),
     cjkCornerQuotes: fc.boolean(),
   })
-  .map((drawn) => ({ ...DEFAULT_CJK_FORMATTING, ...drawn }) as CjkFormattingSettings);
+  .map((drawn): CjkFormattingSettings => ({ ...DEFAULT_CJK_FORMATTING, ...drawn }));
 
 describe('the chain that skips what it has answered (ADR 65)', () => {
   it('gives the reference chain’s text and convergence', () => {
