@@ -22,6 +22,9 @@
  * `--baseline PATH` (the built `plugins/document/dist/cjk/index.js` of another
  * checkout, e.g. main's) times that build's three transforms in the same interleaved
  * rounds, as `baseline:<kind>`: a before/after under the same machine load.
+ * `--baseline reference` does the same with this build's reference rule chain
+ * (`rules/reference-chain.js`, every rule on every pass, ADR 65) in place of the chain
+ * `cjk-format` runs; the narrow transforms have no reference and are timed as they are.
  *
  * Environment: BENCH_QUICK=1, CJK_BENCH_PEER_DIR=/path/with/node_modules.
  * The last line is `BENCH_JSON {...}`. Exit code 1 only when a result is wrong (the
@@ -158,6 +161,26 @@ function loadPeers(log) {
   };
 }
 
+/** The transforms to compare with: another build's, or this build's with the reference rule chain. */
+async function loadBaseline(baseline) {
+  if (baseline !== 'reference') return import(pathToFileURL(path.resolve(baseline)).href);
+  const index = await import(MODULE_URL.href);
+  const { formatCjkDocumentReference } = await import(
+    new URL('../plugins/document/dist/cjk/rules/reference-chain.js', import.meta.url).href
+  );
+  return {
+    // What `applyTransform('cjk-format', …)` does, with the reference chain.
+    applyTransform(kind, text) {
+      if (kind !== 'cjk-format') return index.applyTransform(kind, text);
+      const result = formatCjkDocumentReference(text, index.DEFAULT_CJK_FORMATTING);
+      if (result.text === text) return text;
+      const failure = index.checkMappedIntegrity(text, result.text, result.regions, result.regionStarts);
+      if (failure) throw new index.CjkIntegrityError(failure);
+      return result.text;
+    },
+  };
+}
+
 function time(run, input, runs) {
   const samples = [];
   for (let i = 0; i < runs; i++) {
@@ -174,7 +197,7 @@ function time(run, input, runs) {
  */
 export async function runCjkBench({ quick = false, runs, bytes = MB, baseline, log = console.log } = {}) {
   const { applyTransform } = await import(MODULE_URL.href);
-  const before = baseline ? await import(pathToFileURL(path.resolve(baseline)).href) : null;
+  const before = baseline ? await loadBaseline(baseline) : null;
   const document = cjkDocument(bytes);
   const size = Buffer.byteLength(document);
   const iterations = runs ?? (quick ? 3 : 15);

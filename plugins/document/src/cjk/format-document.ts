@@ -4,8 +4,8 @@
  */
 import { findProtectedRegions } from './protected-regions.js';
 import type { ProtectedRegion } from './region-types.js';
-import { enabledRules, formatSegmentText } from './rules/apply-rules.js';
-import { rewriteMapped } from './segments.js';
+import { enabledRules, type FormattedSegment, formatSegmentText, type Rule } from './rules/apply-rules.js';
+import { rewriteMapped, type SegmentContext } from './segments.js';
 import type { CjkFormattingSettings } from './settings.js';
 
 export interface CjkFormatResult {
@@ -22,12 +22,24 @@ export interface CjkFormatResult {
   unconvergedSegments: number;
 }
 
-export function formatCjkDocument(content: string, settings: CjkFormattingSettings): CjkFormatResult {
+/** How one segment is formatted: `formatSegmentText`, or the reference chain in its tests. */
+export type SegmentFormatter = (
+  text: string,
+  context: SegmentContext,
+  settings: CjkFormattingSettings,
+  rules: readonly Rule[],
+) => FormattedSegment;
+
+export function formatCjkDocument(
+  content: string,
+  settings: CjkFormattingSettings,
+  formatSegment: SegmentFormatter = formatSegmentText,
+): CjkFormatResult {
   const regions = findProtectedRegions(content, { skipReferenceSections: settings.skipReferenceSections });
   const rules = enabledRules(settings);
   let unconvergedSegments = 0;
   const { text, regionStarts } = rewriteMapped(content, regions, (segment) => {
-    const formatted = formatSegmentText(segment.text, segment, settings, rules);
+    const formatted = formatSegment(segment.text, segment, settings, rules);
     if (!formatted.converged) unconvergedSegments++;
     return formatted.text;
   });

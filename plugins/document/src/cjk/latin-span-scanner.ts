@@ -57,21 +57,25 @@ export function technicalMask(text: string): Uint8Array {
 function scan(text: string): Uint8Array {
   const mask = new Uint8Array(text.length);
   let start = -1;
+  // Whether the span holds `.` `:` `,` or `@`, which every token pattern needs: a span
+  // without one (most of them, a word or two of prose) is neither sliced nor matched.
+  let marked = false;
   for (let index = 0; index <= text.length; index++) {
     const code = index < text.length ? text.charCodeAt(index) : 0x0a;
     const latin = (code >= 0x20 && code <= 0x7e) || code === 0x09;
     if (latin) {
       if (start === -1) start = index;
+      if (code === 0x2e || code === 0x3a || code === 0x2c || code === 0x40) marked = true;
     } else if (start !== -1) {
-      markSpan(text.slice(start, index), start, mask);
+      if (marked) markSpan(text.slice(start, index), start, mask);
       start = -1;
+      marked = false;
     }
   }
   return mask;
 }
 
 function markSpan(span: string, offset: number, mask: Uint8Array): void {
-  if (!/[.:,@]/.test(span)) return;
   for (const { pattern, needs, url } of TECHNICAL_TOKENS) {
     if (!needs.test(span)) continue;
     pattern.lastIndex = 0;

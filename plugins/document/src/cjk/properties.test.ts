@@ -2,7 +2,8 @@
  * Properties over generated documents: every transform is idempotent, and leaves the
  * protected regions byte-identical; `cjk-format` never refuses a generated document; the
  * chunk-map integrity check `cjk-format` runs accepts only what the re-parsing check
- * accepts, and refuses any changed byte of a protected region or changed letter.
+ * accepts, and refuses any changed byte of a protected region or changed letter; and the
+ * chain that skips what it has already answered gives the reference chain's bytes (ADR 65).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import {
   protectedTexts,
   TRANSFORM_KINDS,
 } from './index.js';
+import { formatCjkDocumentReference } from './rules/reference-chain.js';
 
 // Generators: Markdown documents mixing CJK and Latin prose, punctuation, quotations
 // and every construct the transforms must protect.
@@ -312,6 +314,21 @@ describe('the chunk-map integrity check of cjk-format', () => {
         expect(checkMappedIntegrity(input, tampered, regions, shifted)).toMatchObject({ check: 'content' });
       }),
       { numRuns: RUNS },
+    );
+  });
+});
+
+describe('cjk-format against the reference chain (ADR 65)', () => {
+  it('gives the same bytes and the same convergence with any settings', () => {
+    fc.assert(
+      fc.property(markdownDocument, cjkSettings, (input, settings) => {
+        const fast = formatCjkDocument(input, settings);
+        const reference = formatCjkDocumentReference(input, settings);
+        expect(fast.text).toBe(reference.text);
+        expect(fast.unconvergedSegments).toBe(reference.unconvergedSegments);
+        expect([...fast.regionStarts]).toEqual([...reference.regionStarts]);
+      }),
+      { numRuns: RUNS * 3 },
     );
   });
 });

@@ -7,6 +7,9 @@
  * produced after the rules that read them, and `(中(文))` needs a pass per nesting
  * level. Every rule only moves text towards its normal form, so iterating converges;
  * `MAX_RULE_PASSES` is a safety cap, and the caller is told when it was hit.
+ *
+ * The passes are the reference chain's (`reference-chain.ts`), but a rule is not re-run on
+ * a text it has already answered (ADR 65): the rules are pure, so the answer is the same.
  */
 import { containsCjk } from '../char-classes.js';
 import type { SegmentContext } from '../segments.js';
@@ -32,29 +35,87 @@ export const MAX_RULE_PASSES = 8;
 
 /** One rule of the chain: the setting that enables it, and where it applies. */
 export interface Rule {
-  setting: keyof CjkFormattingSettings;
+  setting: RuleName;
   /** Runs only on a segment that contains CJK (§6 group 2). */
   cjkOnly: boolean;
   apply(text: string, context: SegmentContext, settings: CjkFormattingSettings): string;
+  /**
+   * The rule's output is a fixed point of the rule itself (`apply(apply(x)) === apply(x)`):
+   * the chain may skip it on the text it just produced. Property-tested per rule.
+   */
+  idempotent?: true;
+  /**
+   * Rules (by setting) whose changes this rule cannot see: whenever this rule leaves a text
+   * as it is, it leaves that text with their change made as it is too. `'all'` for a rule no
+   * other rule can feed. Each claim is argued where it is made and property-tested.
+   */
+  unaffectedBy?: readonly RuleName[] | 'all';
 }
 
-/** §6's order; a rule runs when its setting is on (a limit above 0 for the punctuation limit). */
+/** A rule's name: the setting that enables it. */
+export type RuleName = keyof CjkFormattingSettings;
+
+/**
+ * §6's order; a rule runs when its setting is on (a limit above 0 for the punctuation limit).
+ *
+ * What `unaffectedBy` rests on (ADR 65), rule by rule:
+ * - `cjkEnglishSpacing` only inserts a space between a CJK letter and a letter, digit,
+ *   currency symbol or sign (or a digit's unit), never next to a `. , ! ? ; :`, a quote, a
+ *   hyphen run, a dash or whitespace, and never into a line start a block marker could
+ *   match (a CJK letter precedes it); the technical mask is unchanged, since its spans are
+ *   ASCII runs, a CJK letter already ended them and no token holds a space. The rules that
+ *   read only those neighbours and the mask cannot see it.
+ * - `fullwidthPunctuation` turns a lone mark touching CJK into its fullwidth form, never a
+ *   dot next to a dot nor a masked mark: the ellipsis patterns read dot runs, the character
+ *   before them (a mark either way) and the mask, which a converted (unmasked) mark is in
+ *   no token of.
+ * - `fullwidthAlphanumeric` maps U+FF10–FF5A letters and digits to ASCII; no rule writes one.
+ */
 export const RULES: readonly Rule[] = [
-  { setting: 'ellipsisNormalization', cjkOnly: false, apply: normalizeEllipsis },
-  { setting: 'fullwidthAlphanumeric', cjkOnly: true, apply: normalizeFullwidthAlphanumeric },
-  { setting: 'fullwidthPunctuation', cjkOnly: true, apply: normalizeFullwidthPunctuation },
+  {
+    setting: 'ellipsisNormalization',
+    cjkOnly: false,
+    apply: normalizeEllipsis,
+    idempotent: true,
+    unaffectedBy: ['fullwidthPunctuation', 'cjkEnglishSpacing'],
+  },
+  {
+    setting: 'fullwidthAlphanumeric',
+    cjkOnly: true,
+    apply: normalizeFullwidthAlphanumeric,
+    idempotent: true,
+    unaffectedBy: 'all',
+  },
+  {
+    setting: 'fullwidthPunctuation',
+    cjkOnly: true,
+    apply: normalizeFullwidthPunctuation,
+    idempotent: true,
+    unaffectedBy: ['cjkEnglishSpacing'],
+  },
   { setting: 'fullwidthBrackets', cjkOnly: true, apply: normalizeFullwidthBrackets },
-  { setting: 'dashConversion', cjkOnly: true, apply: convertDashes },
-  { setting: 'emdashSpacing', cjkOnly: true, apply: fixEmdashSpacing },
+  { setting: 'dashConversion', cjkOnly: true, apply: convertDashes, unaffectedBy: ['cjkEnglishSpacing'] },
+  { setting: 'emdashSpacing', cjkOnly: true, apply: fixEmdashSpacing, unaffectedBy: ['cjkEnglishSpacing'] },
   {
     setting: 'smartQuoteConversion',
     cjkOnly: true,
     apply: (text, _context, settings) => convertSmartQuotes(text, settings),
+    unaffectedBy: ['cjkEnglishSpacing'],
   },
   { setting: 'cjkNestedQuotes', cjkOnly: true, apply: convertNestedCornerQuotes },
-  { setting: 'quoteSpacing', cjkOnly: true, apply: fixDoubleQuoteSpacing },
-  { setting: 'singleQuoteSpacing', cjkOnly: true, apply: fixSingleQuoteSpacing },
-  { setting: 'cjkEnglishSpacing', cjkOnly: true, apply: addCjkEnglishSpacing },
+  {
+    setting: 'quoteSpacing',
+    cjkOnly: true,
+    apply: fixDoubleQuoteSpacing,
+    unaffectedBy: ['cjkEnglishSpacing'],
+  },
+  {
+    setting: 'singleQuoteSpacing',
+    cjkOnly: true,
+    apply: fixSingleQuoteSpacing,
+    unaffectedBy: ['cjkEnglishSpacing'],
+  },
+  { setting: 'cjkEnglishSpacing', cjkOnly: true, apply: addCjkEnglishSpacing, idempotent: true },
   { setting: 'cjkParenthesisSpacing', cjkOnly: true, apply: addCjkParenthesisSpacing },
   { setting: 'fullwidthParentheses', cjkOnly: true, apply: normalizeFullwidthParentheses },
   { setting: 'currencySpacing', cjkOnly: true, apply: fixCurrencySpacing },
@@ -84,7 +145,47 @@ export function enabledRules(settings: CjkFormattingSettings): readonly Rule[] {
   });
 }
 
-/** Runs `rules` over one segment to a fixed point (at most `MAX_RULE_PASSES` passes). */
+/** Whether rule `reader` can skip after rule `writer` changed a text it left alone. */
+export function cannotSee(reader: Rule, writer: Rule): boolean {
+  const blind = reader.unaffectedBy;
+  return blind === 'all' || (blind !== undefined && blind.includes(writer.setting));
+}
+
+/** A chain ready to run: its rules, and `blind[reader * length + writer]` from `cannotSee`. */
+interface Plan {
+  rules: readonly Rule[];
+  blind: Uint8Array;
+}
+
+const plans = new WeakMap<readonly Rule[], { cjk: Plan; latin: Plan }>();
+
+function planOf(rules: readonly Rule[], cjk: boolean): Plan {
+  let cached = plans.get(rules);
+  if (!cached) {
+    const make = (chosen: readonly Rule[]): Plan => {
+      const blind = new Uint8Array(chosen.length * chosen.length);
+      chosen.forEach((reader, r) =>
+        chosen.forEach((writer, w) => {
+          blind[r * chosen.length + w] = cannotSee(reader, writer) ? 1 : 0;
+        }),
+      );
+      return { rules: chosen, blind };
+    };
+    cached = { cjk: make(rules), latin: make(rules.filter((rule) => !rule.cjkOnly)) };
+    plans.set(rules, cached);
+  }
+  return cjk ? cached.cjk : cached.latin;
+}
+
+/**
+ * Runs `rules` over one segment to a fixed point (at most `MAX_RULE_PASSES` passes): the
+ * same passes, and so the same text and the same `converged`, as `formatSegmentReference`.
+ *
+ * What is skipped is a rule known to leave the current text as it is: it ran and changed
+ * nothing, or it is idempotent and just ran, and every change since was made by a rule it
+ * cannot see (`unaffectedBy`). In the usual segment only the first pass changes anything,
+ * and the second pass, which only confirms it, then runs few rules or none.
+ */
 export function formatSegmentText(
   text: string,
   context: SegmentContext,
@@ -93,12 +194,26 @@ export function formatSegmentText(
 ): FormattedSegment {
   // The gate is decided once, on the segment as it came in: the passes must converge
   // on one chain, and a fullwidth `３` that made the segment "CJK" is gone after one.
-  const cjk = containsCjk(text);
+  const { rules: active, blind } = planOf(rules, containsCjk(text));
+  const count = active.length;
+  // settled[i]: rule i is known to leave the current text as it is.
+  const settled = new Uint8Array(count);
   let current = text;
   for (let pass = 0; pass < MAX_RULE_PASSES; pass++) {
     let next = current;
-    for (const rule of rules) {
-      if (!rule.cjkOnly || cjk) next = rule.apply(next, context, settings);
+    for (let index = 0; index < count; index++) {
+      if (settled[index] === 1) continue;
+      const rule = active[index]!;
+      const output = rule.apply(next, context, settings);
+      if (output !== next) {
+        for (let other = 0; other < count; other++) {
+          if (blind[other * count + index] === 0) settled[other] = 0;
+        }
+        next = output;
+        settled[index] = rule.idempotent ? 1 : 0;
+      } else {
+        settled[index] = 1;
+      }
     }
     if (next === current) return { text: next, converged: true };
     current = next;

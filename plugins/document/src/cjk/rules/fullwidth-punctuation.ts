@@ -25,7 +25,9 @@ const FULLWIDTH: Readonly<Record<string, string>> = {
   ':': '：',
 };
 
-const CANDIDATE = /[,.!?;:]/g;
+/** Indexed by UTF-16 unit below `@`: whether it is one of `, . ! ? ; :`. */
+const IS_CANDIDATE = new Uint8Array(0x40);
+for (const char of Object.keys(FULLWIDTH)) IS_CANDIDATE[char.charCodeAt(0)] = 1;
 
 const codes = (chars: string) => new Set([...chars].map((char) => char.charCodeAt(0)));
 /** What may stand right before a mark for it to be in CJK context, besides a CJK letter. */
@@ -38,9 +40,11 @@ export function normalizeFullwidthPunctuation(text: string): string {
   let cursor = 0;
   let lastConverted = -2;
   let mask: Uint8Array | undefined;
-  for (const match of text.matchAll(CANDIDATE)) {
-    const index = match.index;
-    const char = match[0];
+  // A loop over the units rather than `matchAll`: no match object per mark (issue 18).
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit > 0x3f || !IS_CANDIDATE[unit]) continue;
+    const char = text.charAt(index);
     const full = FULLWIDTH[char];
     if (full === undefined || text.charAt(index - 1) === '\\') continue;
     if (char === '.' && (text.charAt(index - 1) === '.' || text.charAt(index + 1) === '.')) continue;
