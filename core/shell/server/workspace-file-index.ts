@@ -55,6 +55,7 @@ export class WorkspaceFileIndex implements Disposable {
   readonly #linkedFolders = new Set<string>();
   #listing = 0;
   readonly #waiting: (() => void)[] = [];
+  readonly #changes = new Set<(folder: string, name: string | null) => void>();
 
   constructor(
     readonly root: string,
@@ -79,8 +80,18 @@ export class WorkspaceFileIndex implements Disposable {
     return { building: this.#building, files: this.index.size, folders: this.#folders.size, notes };
   }
 
+  /**
+   * Hears every change the watcher reports in a followed folder: the absolute folder and the
+   * entry's name (null: something in it, unnamed). Vault search forgets the texts it kept (ADR 68).
+   */
+  onChange(listener: (folder: string, name: string | null) => void): Disposable {
+    this.#changes.add(listener);
+    return { dispose: () => this.#changes.delete(listener) };
+  }
+
   dispose(): void {
     this.#disposed = true;
+    this.#changes.clear();
     for (const folder of this.#folders.values()) {
       folder.relisted.cancel();
       folder.watch.dispose();
@@ -127,7 +138,10 @@ export class WorkspaceFileIndex implements Disposable {
     let watch: Disposable = { dispose: () => undefined };
     if (this.#folders.size < MAX_FOLLOWED_FOLDERS) {
       // Followed before it is listed: a change made while it is listed is heard.
-      watch = this.watcher.watchFolder(absolute, () => folder.relisted());
+      watch = this.watcher.watchFolder(absolute, (name) => {
+        folder.relisted();
+        for (const listener of this.#changes) listener(absolute, name);
+      });
     } else this.#unfollowed++;
     const folder: Folder = {
       files: new Set(),
