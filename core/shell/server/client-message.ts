@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ChangeSetJson, ClientMessage } from '../../protocol/protocol.js';
-import { MAX_QUERY_CHARS } from './search-pattern.js';
+import { MAX_QUERY_CHARS } from '../../matching/search-pattern.js';
 
 /*
  * The renderer's requests, checked at the door: whatever arrives on the socket

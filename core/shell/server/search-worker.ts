@@ -38,17 +38,16 @@ export interface WorkerAnswer {
 /**
  * The worker thread's program, run from its source text (`new Worker(source, { eval: true })`)
  * so that the same code runs from the TypeScript sources under test and from the bundle; it
- * therefore imports nothing and uses only `require` of Node's own modules. It keeps the texts
+ * therefore imports nothing and takes Node's own modules from `process.getBuiltinModule`. It keeps the texts
  * of the files between searches (the host tells it which changed: the workspace watcher's
  * events), and before each file it stores the file's number in the shared `progress` cell, so
  * that the host can see a regex stuck on one file and end the thread (ADR 68).
  */
 export function searchWorkerMain(): void {
-  /* eslint-disable @typescript-eslint/no-require-imports -- the worker runs from its source text, as a CommonJS script */
-  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
-  const fs = require('node:fs') as typeof import('node:fs');
-  const crypto = require('node:crypto') as typeof import('node:crypto');
-  /* eslint-enable @typescript-eslint/no-require-imports */
+  // Not `require`: a bundler rewrites that name, and the text then runs where its rewrite is unknown.
+  const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
+  const fs = process.getBuiltinModule('node:fs');
+  const crypto = process.getBuiltinModule('node:crypto');
   const progress = new Int32Array(workerData as SharedArrayBuffer);
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   type Entry =

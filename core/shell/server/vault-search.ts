@@ -3,15 +3,16 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Disposable, Vault } from '@vmark/sdk';
 import { SerialQueue } from '@vmark/sdk';
+import { ArgumentError } from '@vmark/sdk';
 import type { HostDocumentStore } from '../../documents/document-store.js';
 import { MAX_DOCUMENT_BYTES } from '../../documents/read-text-file.js';
 import type { CheckpointStore } from '../../history/checkpoint-store.js';
+import { PatternError, replaceMatches, searchPattern } from '../../matching/search-pattern.js';
 import type { RequestParams, RequestResult } from '../../protocol/protocol.js';
 import type { ReplaceFileOutcome, SearchOptions, SearchResult } from '../../protocol/search-protocol.js';
 import { isWithinRoot } from '../../vault/path-scope.js';
 import type { HostWorkbench } from '../../workbench/workbench.js';
 import type { QuickOpenService } from './quick-open-service.js';
-import { replaceMatches, searchPattern } from './search-pattern.js';
 import { type WorkerAnswer, type WorkerLimits, type WorkerSearch, searchWorkerMain } from './search-worker.js';
 
 export const SEARCH_LIMITS: WorkerLimits = {
@@ -117,7 +118,7 @@ export class VaultSearch implements Disposable {
    * @throws ArgumentError for a query that is not a valid pattern.
    */
   async search(windowLabel: string, query: string, options: SearchOptions): Promise<SearchResult> {
-    const pattern = searchPattern(query, options);
+    const pattern = patternOf(query, options);
     return this.#queue.run(() => this.#search(windowLabel, pattern));
   }
 
@@ -199,7 +200,7 @@ export class VaultSearch implements Disposable {
     params: RequestParams<'search.replace'>,
   ): Promise<RequestResult<'search.replace'>> {
     const { query, options, replacement } = params;
-    const pattern = searchPattern(query, options);
+    const pattern = patternOf(query, options);
     const roots = this.quickOpen.rootsOf(windowLabel);
     const outcomes: ReplaceFileOutcome[] = [];
     for (const file of params.files) {
@@ -269,6 +270,16 @@ export class VaultSearch implements Disposable {
     this.#thread = null;
     for (const heard of this.#heard.values()) heard.dispose();
     this.#heard.clear();
+  }
+}
+
+/** The query's pattern; one that makes none is the page's bad argument. */
+function patternOf(query: string, options: SearchOptions): RegExp {
+  try {
+    return searchPattern(query, options);
+  } catch (error) {
+    if (error instanceof PatternError) throw new ArgumentError(error.message);
+    throw error;
   }
 }
 

@@ -1,5 +1,4 @@
-import { ArgumentError } from '@vmark/sdk';
-import type { SearchOptions } from '../../protocol/search-protocol.js';
+import type { SearchOptions } from '../protocol/search-protocol.js';
 
 /** Longer queries are refused: a search box holds a phrase or a pattern, not a document. */
 export const MAX_QUERY_CHARS = 1_000;
@@ -7,17 +6,22 @@ export const MAX_QUERY_CHARS = 1_000;
 /** A letter, a digit or `_` in any script: what a whole word may not touch on either side. */
 const WORD = String.raw`[\p{L}\p{N}_]`;
 
+/** A query that makes no pattern, said in words for the person; the host refuses it as `INVALID_ARGUMENT`. */
+export class PatternError extends Error {
+  override readonly name = 'PatternError';
+}
+
 /**
- * The query as the one regular expression that the search, its worker and the replace all run:
+ * The query as the one regular expression that the search, its worker, the replace and the page's preview all run:
  * global, `^`/`$` at each line (`m`), Unicode (`u`: a query is matched by code points, and
  * case folds in every script), case-insensitive unless asked. Typed text is escaped; a regex
  * is taken as JavaScript writes one; a whole word may not touch a letter, digit or `_`.
- * @throws ArgumentError for an empty or too long query, or a regex that is not valid, in words.
+ * @throws PatternError for an empty or too long query, or a regex that is not valid, in words.
  */
 export function searchPattern(query: string, options: SearchOptions): RegExp {
-  if (query === '') throw new ArgumentError('Type something to search for');
+  if (query === '') throw new PatternError('Type something to search for');
   if (query.length > MAX_QUERY_CHARS)
-    throw new ArgumentError(`A query may be at most ${MAX_QUERY_CHARS} characters long`);
+    throw new PatternError(`A query may be at most ${MAX_QUERY_CHARS} characters long`);
   let source = options.regex ? query : escapeRegExp(query);
   if (options.wholeWord) source = `(?<!${WORD})(?:${source})(?!${WORD})`;
   const flags = options.caseSensitive ? 'gmu' : 'gimu';
@@ -26,7 +30,7 @@ export function searchPattern(query: string, options: SearchOptions): RegExp {
   } catch (error) {
     // V8 says "Invalid regular expression: /<source>/<flags>: <reason>"; the person needs the reason.
     const reason = error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : '';
-    throw new ArgumentError(`This is not a valid regular expression: ${reason}`);
+    throw new PatternError(`This is not a valid regular expression: ${reason}`);
   }
 }
 
