@@ -105,9 +105,7 @@ describe('vault search', () => {
     await listed(1);
     await matches().first().click();
     await expect.poll(() => activeTab().textContent()).toBe('beta');
-    await expect
-      .poll(() => page.evaluate(() => window.getSelection()?.toString()))
-      .toBe('two cat');
+    await expect.poll(() => page.evaluate(() => window.getSelection()?.toString())).toBe('two cat');
   });
 
   it('replaces in files with one match unchecked, and History puts a file back', async () => {

@@ -8,18 +8,24 @@ const REGEX = { ...PLAIN, regex: true, caseSensitive: true };
 describe('searchPattern', () => {
   it('escapes typed text, so that every character means itself', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 20 }), fc.string({ maxLength: 20 }), (query, around) => {
-        const text = `${around}${query}${around}`;
-        const found = searchPattern(query, { ...PLAIN, caseSensitive: true }).exec(text);
-        expect(found?.[0]).toBe(query);
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 20 }),
+        fc.string({ maxLength: 20 }),
+        (query, around) => {
+          const text = `${around}${query}${around}`;
+          const found = searchPattern(query, { ...PLAIN, caseSensitive: true }).exec(text);
+          expect(found?.[0]).toBe(query);
+        },
+      ),
     );
   });
 
   it('refuses an empty query, a long one, and a regex that is not valid, in words', () => {
     expect(() => searchPattern('', PLAIN)).toThrow(PatternError);
     expect(() => searchPattern('x'.repeat(1_001), PLAIN)).toThrow(/at most 1000 characters/);
-    expect(() => searchPattern('a[', REGEX)).toThrow('This is not a valid regular expression: Unterminated character class');
+    expect(() => searchPattern('a[', REGEX)).toThrow(
+      'This is not a valid regular expression: Unterminated character class',
+    );
     expect(() => searchPattern('a{2,1}', REGEX)).toThrow(/numbers out of order/);
   });
 

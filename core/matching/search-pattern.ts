@@ -1,4 +1,9 @@
-import type { SearchOptions } from '../protocol/search-protocol.js';
+/** How the query is read (the protocol's `SearchOptions`, which this floor does not import). */
+export interface PatternOptions {
+  readonly caseSensitive: boolean;
+  readonly wholeWord: boolean;
+  readonly regex: boolean;
+}
 
 /** Longer queries are refused: a search box holds a phrase or a pattern, not a document. */
 export const MAX_QUERY_CHARS = 1_000;
@@ -18,7 +23,7 @@ export class PatternError extends Error {
  * is taken as JavaScript writes one; a whole word may not touch a letter, digit or `_`.
  * @throws PatternError for an empty or too long query, or a regex that is not valid, in words.
  */
-export function searchPattern(query: string, options: SearchOptions): RegExp {
+export function searchPattern(query: string, options: PatternOptions): RegExp {
   if (query === '') throw new PatternError('Type something to search for');
   if (query.length > MAX_QUERY_CHARS)
     throw new PatternError(`A query may be at most ${MAX_QUERY_CHARS} characters long`);
@@ -29,7 +34,8 @@ export function searchPattern(query: string, options: SearchOptions): RegExp {
     return new RegExp(source, flags);
   } catch (error) {
     // V8 says "Invalid regular expression: /<source>/<flags>: <reason>"; the person needs the reason.
-    const reason = error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : '';
+    const reason =
+      error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : '';
     throw new PatternError(`This is not a valid regular expression: ${reason}`);
   }
 }
@@ -47,20 +53,23 @@ function escapeRegExp(text: string): string {
  */
 export function expandReplacement(template: string, match: RegExpExecArray, regex: boolean): string {
   if (!regex) return template;
-  return template.replace(/\$(\$|&|<([^>]*)>|(\d{1,2}))/g, (whole, what: string, name?: string, digits?: string) => {
-    if (what === '$') return '$';
-    if (what === '&') return match[0];
-    if (name !== undefined) {
-      const groups = match.groups;
-      return groups === undefined ? whole : (groups[name] ?? '');
-    }
-    // `$12` is group 12 if there is one, else group 1 followed by "2" (as `replace` reads it).
-    const number = Number(digits);
-    if (number > 0 && number < match.length) return match[number] ?? '';
-    const first = Number(digits![0]);
-    if (digits!.length === 2 && first > 0 && first < match.length) return (match[first] ?? '') + digits![1];
-    return whole;
-  });
+  return template.replace(
+    /\$(\$|&|<([^>]*)>|(\d{1,2}))/g,
+    (whole, what: string, name?: string, digits?: string) => {
+      if (what === '$') return '$';
+      if (what === '&') return match[0];
+      if (name !== undefined) {
+        const groups = match.groups;
+        return groups === undefined ? whole : (groups[name] ?? '');
+      }
+      // `$12` is group 12 if there is one, else group 1 followed by "2" (as `replace` reads it).
+      const number = Number(digits);
+      if (number > 0 && number < match.length) return match[number] ?? '';
+      const first = Number(digits![0]);
+      if (digits!.length === 2 && first > 0 && first < match.length) return (match[first] ?? '') + digits![1];
+      return whole;
+    },
+  );
 }
 
 /**

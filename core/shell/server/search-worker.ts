@@ -6,7 +6,8 @@ export interface WorkerSearch {
   readonly id: number;
   readonly source: string;
   readonly flags: string;
-  readonly files: readonly { readonly path: string; readonly label: string }[];
+  /** Null: the same files as the last search (the host sends the list only when it changed). */
+  readonly files: readonly { readonly path: string; readonly label: string }[] | null;
   /** Files whose cached text is stale (a change heard), and folders whose every file is. */
   readonly changed: readonly string[];
   readonly changedFolders: readonly string[];
@@ -45,7 +46,9 @@ export interface WorkerAnswer {
  */
 export function searchWorkerMain(): void {
   // Not `require`: a bundler rewrites that name, and the text then runs where its rewrite is unknown.
-  const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
+  const threads = process.getBuiltinModule('node:worker_threads');
+  const parentPort = threads.parentPort;
+  const workerData: unknown = threads.workerData;
   const fs = process.getBuiltinModule('node:fs');
   const crypto = process.getBuiltinModule('node:crypto');
   const progress = new Int32Array(workerData as SharedArrayBuffer);
@@ -56,6 +59,7 @@ export function searchWorkerMain(): void {
     | { kind: 'binary' }
     | { kind: 'unreadable' };
   const cache = new Map<string, Entry>();
+  let files: readonly { readonly path: string; readonly label: string }[] = [];
   let cachedChars = 0;
 
   const forget = (file: string) => {
@@ -95,6 +99,7 @@ export function searchWorkerMain(): void {
       for (const file of [...cache.keys()]) if (file.startsWith(folder)) forget(file);
     }
     const { limits } = request;
+    if (request.files !== null) files = request.files;
     const pattern = new RegExp(request.source, request.flags);
     const answer: WorkerAnswer = {
       type: 'result',
@@ -107,8 +112,8 @@ export function searchWorkerMain(): void {
       unreadable: 0,
     };
     let listed = 0;
-    for (let n = 0; n < request.files.length; n++) {
-      const { path, label } = request.files[n]!;
+    for (let n = 0; n < files.length; n++) {
+      const { path, label } = files[n]!;
       Atomics.store(progress, 0, n + 1);
       const entry = load(path, limits);
       if (entry.kind !== 'text') {

@@ -48,7 +48,14 @@ beforeEach(async () => {
   const kinds = new KindRegistry();
   kinds.register({ id: 'text', priority: 0, detect: () => true });
   const hooks = createHostHooks();
-  documents = new HostDocumentStore(kinds, hooks, vault, folders, new LogHub(() => undefined), new WriteAcks());
+  documents = new HostDocumentStore(
+    kinds,
+    hooks,
+    vault,
+    folders,
+    new LogHub(() => undefined),
+    new WriteAcks(),
+  );
   workbench = new HostWorkbench(documents, vault, hooks);
   store = new CheckpointStore({ home });
 });
@@ -83,7 +90,10 @@ const find = (query: string, options: Partial<SearchOptions> = {}) =>
   search.search('main', query, { ...PLAIN, ...options });
 
 const summary = (result: SearchResult) =>
-  result.files.map((f) => [f.label, f.matches.map((m) => `${m.line}:${m.column}:${m.preview.slice(m.start, m.end)}`)]);
+  result.files.map((f) => [
+    f.label,
+    f.matches.map((m) => `${m.line}:${m.column}:${m.preview.slice(m.start, m.end)}`),
+  ]);
 
 describe('VaultSearch', () => {
   it('lists matches by file in path order, with their line, column and the line around them', async () => {
@@ -193,7 +203,11 @@ describe('VaultSearch', () => {
     await write('b.md', 'color: colour\n');
     await started();
     const found = await find('colou?r', { regex: true });
-    const files = found.files.map((f) => ({ path: f.path, sha256: f.sha256, skip: f.label === 'a.md' ? [1] : [] }));
+    const files = found.files.map((f) => ({
+      path: f.path,
+      sha256: f.sha256,
+      skip: f.label === 'a.md' ? [1] : [],
+    }));
     const { files: outcomes } = await search.replace('main', {
       query: 'colou?r',
       options: { ...PLAIN, regex: true },

@@ -13,7 +13,12 @@ import type { ReplaceFileOutcome, SearchOptions, SearchResult } from '../../prot
 import { isWithinRoot } from '../../vault/path-scope.js';
 import type { HostWorkbench } from '../../workbench/workbench.js';
 import type { QuickOpenService } from './quick-open-service.js';
-import { type WorkerAnswer, type WorkerLimits, type WorkerSearch, searchWorkerMain } from './search-worker.js';
+import {
+  type WorkerAnswer,
+  type WorkerLimits,
+  type WorkerSearch,
+  searchWorkerMain,
+} from './search-worker.js';
 
 export const SEARCH_LIMITS: WorkerLimits = {
   // What the editor would open: a larger file (a 2 GB export) is skipped with a note.
@@ -102,6 +107,8 @@ export class VaultSearch implements Disposable {
   readonly #changed = new Set<string>();
   readonly #changedFolders = new Set<string>();
   readonly #heard = new Map<string, Disposable>();
+  /** The file list the worker holds, and the roots and index generations it was made from. */
+  #sent: { readonly key: string; readonly files: { path: string; label: string }[] } | null = null;
   #nextId = 1;
 
   constructor(
@@ -125,29 +132,43 @@ export class VaultSearch implements Disposable {
   async #search(windowLabel: string, pattern: RegExp): Promise<SearchResult> {
     const roots = this.quickOpen.rootsOf(windowLabel);
     const several = roots.length > 1;
-    const files: { path: string; label: string }[] = [];
     let building = false;
+    const generations: string[] = [];
     for (const root of roots) {
       const index = this.quickOpen.indexOf(root);
-      if (!this.#heard.has(root)) this.#heard.set(root, index.onChange((folder, name) => this.#heardChange(folder, name)));
+      if (!this.#heard.has(root))
+        this.#heard.set(
+          root,
+          index.onChange((folder, name) => this.#heardChange(folder, name)),
+        );
       building ||= index.status().building;
-      const prefix = several ? `${path.basename(root) || root}/` : '';
-      for (const relative of index.index.paths()) {
-        files.push({ path: path.join(root, ...relative.split('/')), label: prefix + relative });
-      }
+      generations.push(`${root}\0${index.generation}`);
     }
+    // The list goes to the worker only when it may have changed: 20,000 paths cost more than a search.
+    const key = generations.join('\0');
+    const resend = this.#sent?.key !== key || this.#thread === null;
+    const files: { path: string; label: string }[] = resend ? [] : this.#sent!.files;
+    if (resend)
+      for (const root of roots) {
+        const index = this.quickOpen.indexOf(root);
+        const prefix = several ? `${path.basename(root) || root}/` : '';
+        for (const relative of index.index.paths()) {
+          files.push({ path: path.join(root, ...relative.split('/')), label: prefix + relative });
+        }
+      }
     const request: WorkerSearch = {
       type: 'search',
       id: this.#nextId++,
       source: pattern.source,
       flags: pattern.flags,
-      files,
+      files: resend ? files : null,
       changed: [...this.#changed],
       changedFolders: [...this.#changedFolders],
       limits: SEARCH_LIMITS,
     };
     this.#changed.clear();
     this.#changedFolders.clear();
+    this.#sent = { key, files };
     this.#thread ??= new SearchThread(this.budgetMs);
     let answer: Awaited<ReturnType<SearchThread['run']>>;
     try {

@@ -56,6 +56,7 @@ export class WorkspaceFileIndex implements Disposable {
   #listing = 0;
   readonly #waiting: (() => void)[] = [];
   readonly #changes = new Set<(folder: string, name: string | null) => void>();
+  #generation = 0;
 
   constructor(
     readonly root: string,
@@ -78,6 +79,11 @@ export class WorkspaceFileIndex implements Disposable {
     if (this.#linkedFolders.size > 0)
       notes.push(`${this.#linkedFolders.size} linked folders are not descended into.`);
     return { building: this.#building, files: this.index.size, folders: this.#folders.size, notes };
+  }
+
+  /** Counts the listings that may have changed the files: the same count, the same list. */
+  get generation(): number {
+    return this.#generation;
   }
 
   /**
@@ -174,6 +180,7 @@ export class WorkspaceFileIndex implements Disposable {
         files.add(dirent.name);
     }
     if (this.#folders.get(relative) !== folder) return [];
+    this.#generation++;
     for (const name of folder.files) if (!files.has(name)) this.index.delete(join(relative, name));
     for (const name of files) {
       if (this.index.size >= MAX_INDEXED_FILES && !this.index.has(join(relative, name))) {
@@ -201,6 +208,7 @@ export class WorkspaceFileIndex implements Disposable {
 
   /** A folder gone (deleted, renamed away, now hidden): its files and everything below leave the index. */
   #forget(relative: string): void {
+    this.#generation++;
     for (const [key, folder] of this.#folders) {
       if (key !== relative && !key.startsWith(`${relative}/`)) continue;
       folder.relisted.cancel();

@@ -302,7 +302,10 @@ export class SearchPanel {
       });
       list.append(item);
     });
-    if (file.more > 0) list.append(element('li', 'search-more', `${count(file.more, 'more match', 'more matches')} in this file`));
+    if (file.more > 0)
+      list.append(
+        element('li', 'search-more', `${count(file.more, 'more match', 'more matches')} in this file`),
+      );
     row.append(head, list);
     return row;
   }
@@ -316,7 +319,10 @@ export class SearchPanel {
     line.append(document.createTextNode(before));
     if (pattern === null) line.append(element('mark', 'search-hit', found));
     else {
-      line.append(element('del', 'search-hit', found), element('ins', 'search-new', this.#replaced(match, pattern)));
+      line.append(
+        element('del', 'search-hit', found),
+        element('ins', 'search-new', this.#replaced(match, pattern)),
+      );
     }
     line.append(document.createTextNode(after));
     return line;
@@ -328,7 +334,9 @@ export class SearchPanel {
     if (!this.#options.regex) return template;
     pattern.lastIndex = match.start;
     const found = pattern.exec(match.preview);
-    return found !== null && found.index === match.start ? expandReplacement(template, found, true) : template;
+    return found !== null && found.index === match.start
+      ? expandReplacement(template, found, true)
+      : template;
   }
 
   #previewPattern(): RegExp | null {
@@ -348,7 +356,11 @@ export class SearchPanel {
     if (result === null || answered === null) return;
     const files: ReplaceFile[] = result.files
       .filter((file) => !this.#skippedFiles.has(file.path))
-      .map((file) => ({ path: file.path, sha256: file.sha256, skip: [...(this.#skipped.get(file.path) ?? [])] }));
+      .map((file) => ({
+        path: file.path,
+        sha256: file.sha256,
+        skip: [...(this.#skipped.get(file.path) ?? [])],
+      }));
     if (files.length === 0) return;
     this.#replacing = true;
     this.#render();
@@ -361,7 +373,9 @@ export class SearchPanel {
       const replaced = outcomes.reduce((sum, o) => sum + o.replaced, 0);
       const changed = outcomes.filter((o) => o.replaced > 0).length;
       const left = outcomes.filter((o) => o.note !== undefined);
-      const lines = [`Replaced ${count(replaced, 'match', 'matches')} in ${count(changed, 'file')} (History can undo each file).`];
+      const lines = [
+        `Replaced ${count(replaced, 'match', 'matches')} in ${count(changed, 'file')} (History can undo each file).`,
+      ];
       for (const file of left) lines.push(`${fileName(file.path)} was left as it was: ${file.note}`);
       this.notify(lines.join(' '));
       this.#status.dataset.replaced = String(replaced);
