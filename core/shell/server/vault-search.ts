@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Disposable, Vault } from '@vmark/sdk';
@@ -10,6 +9,7 @@ import type { CheckpointStore } from '../../history/checkpoint-store.js';
 import { PatternError, replaceMatches, searchPattern } from '../../matching/search-pattern.js';
 import type { RequestParams, RequestResult } from '../../protocol/protocol.js';
 import type { ReplaceFileOutcome, SearchOptions, SearchResult } from '../../protocol/search-protocol.js';
+import { fingerprint } from '../../vault/file-fingerprint.js';
 import { isWithinRoot } from '../../vault/path-scope.js';
 import type { HostWorkbench } from '../../workbench/workbench.js';
 import type { QuickOpenService } from './quick-open-service.js';
@@ -255,7 +255,7 @@ export class VaultSearch implements Disposable {
     let done: { before: string; after: string; replaced: number } | null = null;
     await this.documents.annotate(canonical, (text) => {
       // Only the text the person previewed is changed; a later call (an edited tab) is not.
-      if (done !== null || sha256(text) !== file.sha256) return null;
+      if (done !== null || fingerprint(text) !== file.sha256) return null;
       const result = replaceMatches(text, pattern, replacement, regex, skip);
       done = { before: text, after: result.text, replaced: result.replaced };
       return result.text;
@@ -270,7 +270,7 @@ export class VaultSearch implements Disposable {
       tool: 'search.replace',
       description: `Replaced ${changed.replaced} ${changed.replaced === 1 ? 'match' : 'matches'} of ${JSON.stringify(query)} in ${path.basename(canonical)}`,
       revisionBefore: open?.revision ?? `sha256:${file.sha256}`,
-      revisionAfter: after?.revision ?? `sha256:${sha256(changed.after)}`,
+      revisionAfter: after?.revision ?? `sha256:${fingerprint(changed.after)}`,
       contentBefore: changed.before,
     });
     return { path: file.path, replaced: changed.replaced, checkpoint: entry.id };
@@ -315,8 +315,4 @@ function notesOf(answer: WorkerAnswer): string[] {
   if (answer.notText > 0) notes.push(`${answer.notText} files that are not text were not searched.`);
   if (answer.unreadable > 0) notes.push(`${answer.unreadable} files could not be read.`);
   return notes;
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
