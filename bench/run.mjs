@@ -7,7 +7,7 @@
  * failed, or the file on disk does not hold what was written).
  *
  *   node bench/run.mjs [--quick] [--cold-runs N] [--small-iters N] [--large-iters N] [--huge-iters N]
- *                      [--warmup N] [--only cold,small,large,huge,cjk,workflow,coherence,editor,load,browser,act,frames,reader,quickopen] [--tmp DIR] [--keep]
+ *                      [--warmup N] [--only cold,small,large,huge,cjk,workflow,coherence,editor,load,browser,act,frames,reader,quickopen,search] [--tmp DIR] [--keep]
  *                      [--vmark-node-arg=ARG]... [--peer-node-arg=ARG]...
  *
  * Environment: BENCH_QUICK=1, BENCH_COLD_RUNS, BENCH_SMALL_ITERS, BENCH_LARGE_ITERS,
@@ -31,6 +31,7 @@ import { runEditorLatencyBench } from './editor-latency.mjs';
 import { runMcpLoadBench } from './mcp-load.mjs';
 import { runQuickOpenBench } from './quick-open.mjs';
 import { runReaderBench } from './reader.mjs';
+import { runSearchBench } from './search.mjs';
 import { runWorkflowPatchBench } from './workflow-patch.mjs';
 import { fmtBytes, fmtMs, fmtRatio, ratio, round, summarize, table } from './stats.mjs';
 
@@ -47,7 +48,7 @@ const PEER_CLI = path.join(
 const PEER_NAME = '@modelcontextprotocol/server-filesystem';
 
 /** Targets from the issue: vmark's median over the peer's median. */
-const TARGETS = { cold_start: 1.5, round_trip: 1.0 };
+const TARGETS = { cold_start: 1.5, round_trip: 1.0, vault_search_warm: 1.0 };
 
 const SIZES = {
   small: { label: '10 KB', bytes: 10 * 1024, seed: 10 },
@@ -69,6 +70,7 @@ const SECTIONS = [
   'frames',
   'reader',
   'quickopen',
+  'search',
 ];
 const TARGET_NAMES = { small: 'round_trip_10kb', large: 'round_trip_1mb' };
 
@@ -141,7 +143,7 @@ function fileHelp() {
   --huge-iters N          10 MB round trips per server (default 8; quick 3)
   --large-iters N         1 MB round trips per server (default 30; quick 8)
   --warmup N              untimed round trips first (default 20 / 5; quick 5 / 2)
-  --only LIST             any of cold,small,large,huge,cjk,workflow,coherence,editor,load,browser,act,reader,quickopen (default all)
+  --only LIST             any of cold,small,large,huge,cjk,workflow,coherence,editor,load,browser,act,reader,quickopen,search (default all)
   --tmp DIR               where the temp workspace goes (default the OS temp folder)
   --keep                  keep the temp folder (for inspection)
   --vmark-node-arg=ARG    extra node flag for the vmark server, e.g. --vmark-node-arg=--cpu-prof (repeatable)
@@ -567,6 +569,8 @@ async function main() {
     if (options.only.has('quickopen'))
       results.quickopen = await runQuickOpenBench({ quick: options.quick, keep: options.keep, log });
     // In-process: workflow.apply_patch's engine against yaml's parseDocument().toString() round trip.
+    if (options.only.has('search'))
+      results.search = await runSearchBench({ quick: options.quick, keep: options.keep, log });
     if (options.only.has('workflow'))
       results.workflow = await runWorkflowPatchBench({ quick: options.quick });
     // coherence.edges on a generated git vault against `git status` on it (bench/coherence-edges.mjs).
@@ -656,6 +660,10 @@ async function main() {
         target_ms: 16,
         met: results.quickopen.goal_met,
       };
+    }
+    if (results.search) {
+      summary.vault_search = results.search;
+      summary.targets.vault_search_warm = verdict(results.search.warm_ratio, TARGETS.vault_search_warm);
     }
     if (results.editor) summary.editor = results.editor;
     if (results.load) summary.mcp_load = results.load;

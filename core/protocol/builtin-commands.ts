@@ -23,6 +23,7 @@ export const COMMAND_PALETTE = 'vmark.commandPalette';
 export const BUILTIN_COMMANDS: readonly CommandDeclaration[] = [
   { id: COMMAND_PALETTE, title: 'Show all commands', category: 'View', key: 'Mod+Shift+P' },
   { id: 'vmark.quickOpen', title: 'Go to file…', category: 'File', key: 'Mod+P' },
+  { id: 'vmark.search', title: 'Search in files…', category: 'Search', key: 'Mod+Shift+F' },
   { id: 'vmark.save', title: 'Save', category: 'File', key: 'Mod+S', when: 'activeKind' },
   { id: 'vmark.closeTab', title: 'Close tab', category: 'File', key: 'Mod+W', when: 'activeKind' },
   { id: 'vmark.nextTab', title: 'Next tab', category: 'View', key: 'Ctrl+Tab' },

@@ -15,6 +15,7 @@ import { refusalWords } from './refusal-words.js';
 import { RecoveryNotice } from './recovery-notice.js';
 import { startWorkbenchPanels } from './panels/workbench-panels.js';
 import { QuickOpen } from './quick-open/quick-open.js';
+import { type MatchPlace, SearchPanel } from './search/search-panel.js';
 import type { Shell } from './shell.js';
 import { TabStrip } from './tab-strip.js';
 import { Toasts } from './toasts.js';
@@ -45,6 +46,8 @@ export class App {
    */
   #picked: string | null = null;
   #provided: ProvidedTabView | null = null;
+  /** A place to select once the tab's editor is shown (a search match the person clicked). */
+  #reveal: { readonly tabId: string; readonly place: MatchPlace } | null = null;
 
   constructor(
     private readonly shell: Shell,
@@ -73,6 +76,13 @@ export class App {
     new RecoveryNotice(shell.conflictBar, connection, refused);
     const quickOpen = new QuickOpen(document.body, connection, refused);
     this.#commands.handle('vmark.quickOpen', () => quickOpen.open());
+    const search = new SearchPanel(
+      shell.panelSlot,
+      connection,
+      (path, place) => this.#openAt(path, place),
+      (message) => this.#toasts.show(message, 'info'),
+    );
+    this.#commands.handle('vmark.search', () => search.open());
     this.#tree = new FileTree(shell.tree, connection, (path) => void this.#open(path), refused);
     // Each page is a window of its own, with its own rail (they follow the host's state themselves).
     new WindowIdentity(connection, shell.root);
@@ -210,6 +220,36 @@ export class App {
     this.#reporter.show(editor);
     this.#showModeGroup(editor);
     editor.refresh();
+    editor.view.focus();
+    this.#revealIn(tab.id, editor);
+  }
+
+  /** Opens the file and selects the match in its editor, once that editor is shown. */
+  async #openAt(path: string, place: MatchPlace): Promise<void> {
+    let tabId: string;
+    try {
+      ({ tabId } = await this.connection.request('tab.open', { path }));
+    } catch (error) {
+      this.#refused(error);
+      return;
+    }
+    this.#reveal = { tabId, place };
+    // Already the shown tab: its editor will not be shown again, so the place is taken now.
+    if (this.#shownTabId === tabId) {
+      const editor = await this.#editors.get(tabId);
+      if (editor) this.#revealIn(tabId, editor);
+    }
+  }
+
+  #revealIn(tabId: string, editor: DocumentEditor): void {
+    const reveal = this.#reveal;
+    if (reveal?.tabId !== tabId) return;
+    this.#reveal = null;
+    const { doc } = editor.view.state;
+    const line = doc.line(Math.min(Math.max(reveal.place.line, 1), doc.lines));
+    const from = Math.min(line.from + reveal.place.column - 1, doc.length);
+    const to = Math.min(from + reveal.place.length, doc.length);
+    editor.view.dispatch({ selection: { anchor: from, head: to }, scrollIntoView: true });
     editor.view.focus();
   }
 

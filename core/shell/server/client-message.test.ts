@@ -44,6 +44,29 @@ describe('parseClientMessage', () => {
     expect(open({ path: '/v/a.md', background: 'yes' })).toMatchObject({ ok: false, id: 5 });
   });
 
+  it('takes a search and a replace within their bounds only', () => {
+    const options = { caseSensitive: false, wholeWord: true, regex: false };
+    const search = (params: unknown) =>
+      parseClientMessage(JSON.stringify({ id: 6, method: 'search.query', params }));
+    expect(search({ query: 'cat', options })).toMatchObject({ ok: true });
+    expect(search({ query: 'x'.repeat(1_001), options })).toMatchObject({ ok: false, id: 6 });
+    expect(search({ query: 'cat', options: { ...options, regex: 'yes' } })).toMatchObject({ ok: false });
+    expect(search({ query: 'cat' })).toMatchObject({ ok: false, id: 6 });
+    const replace = (file: unknown) =>
+      parseClientMessage(
+        JSON.stringify({
+          id: 7,
+          method: 'search.replace',
+          params: { query: 'cat', options, replacement: 'dog', files: [file] },
+        }),
+      );
+    const sha256 = 'a'.repeat(64);
+    expect(replace({ path: '/v/a.md', sha256, skip: [0, 3] })).toMatchObject({ ok: true });
+    expect(replace({ path: '/v/a.md', sha256: 'abc', skip: [] })).toMatchObject({ ok: false, id: 7 });
+    expect(replace({ path: '/v/a.md', sha256, skip: [-1] })).toMatchObject({ ok: false, id: 7 });
+    expect(replace({ path: '', sha256, skip: [] })).toMatchObject({ ok: false, id: 7 });
+  });
+
   it('checks the approval, plugin and history requests', () => {
     const ok = (method: string, params: unknown) =>
       parseClientMessage(JSON.stringify({ id: 1, method, params })).ok;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ChangeSetJson, ClientMessage } from '../../protocol/protocol.js';
+import { MAX_QUERY_CHARS } from '../../matching/search-pattern.js';
 
 /*
  * The renderer's requests, checked at the door: whatever arrives on the socket
@@ -23,6 +24,7 @@ const editorReport = z.object({
   to: offset,
   focused: z.boolean(),
 });
+const searchOptions = z.object({ caseSensitive: z.boolean(), wholeWord: z.boolean(), regex: z.boolean() });
 const request = <M extends string, P extends z.ZodType>(method: M, params: P) =>
   z.object({ id: z.number().int().nonnegative(), method: z.literal(method), params });
 
@@ -105,6 +107,24 @@ const clientMessage = z.discriminatedUnion('method', [
     z.object({ query: z.string().max(500), limit: z.number().int().min(1).max(200).optional() }),
   ),
   request('quickOpen.open', z.object({ path: z.string().min(1), background: z.boolean().optional() })),
+  request('search.query', z.object({ query: z.string().max(MAX_QUERY_CHARS), options: searchOptions })),
+  request(
+    'search.replace',
+    z.object({
+      query: z.string().max(MAX_QUERY_CHARS),
+      options: searchOptions,
+      replacement: z.string().max(MAX_QUERY_CHARS),
+      files: z
+        .array(
+          z.object({
+            path: z.string().min(1),
+            sha256: z.string().regex(/^[0-9a-f]{64}$/),
+            skip: z.array(z.number().int().nonnegative()).max(100_000),
+          }),
+        )
+        .max(10_000),
+    }),
+  ),
   request('recovery.list', z.object({})),
   request('recovery.restore', z.object({ id: z.string().min(1).max(200) })),
   request('recovery.discard', z.object({ id: z.string().min(1).max(200) })),

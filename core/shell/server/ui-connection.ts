@@ -20,6 +20,7 @@ import { UiRefusal } from './open-refusal.js';
 import type { FocusedEditor } from '../../workbench/focused-editor.js';
 import { panelHandlers, type PanelServices } from './panel-services.js';
 import type { QuickOpenService } from './quick-open-service.js';
+import type { VaultSearch } from './vault-search.js';
 import { TreeWatch } from './tree-watch.js';
 import { ViewWatches } from './view-watches.js';
 import { recoveryHandlers, type UiRecovery } from './recovery-service.js';
@@ -43,6 +44,8 @@ export interface UiServices {
   readonly recovery: UiRecovery;
   /** The workspace's files and the person's recent ones (ADR 62). */
   readonly quickOpen: QuickOpenService;
+  /** Search and replace across the workspace's files (ADR 68). */
+  readonly search: VaultSearch;
 }
 
 /** Requests that change nothing the tab strip shows: no state push after them. */
@@ -52,6 +55,7 @@ const QUIET_METHODS: ReadonlySet<RequestMethod> = new Set([
   'tree.fold',
   'editor.report',
   'quickOpen.query',
+  'search.query',
   // A view's input and frames: what they change (who drives a tab) its provider tells itself.
   'kindViews.request',
   'kindViews.watch',
@@ -148,6 +152,7 @@ export class UiConnection implements Disposable {
         return opened;
       },
       ...services.quickOpen.handlers(windowLabel, plugins),
+      ...services.search.handlers(windowLabel),
       ...recoveryHandlers(services.recovery, windowLabel),
     };
   }

@@ -22,6 +22,8 @@ import { RequestGuard } from './request-guard.js';
 import type { UiRecoveredEdit } from '../../protocol/recovery-protocol.js';
 import { type Asset, StaticAssets } from './static-assets.js';
 import { QuickOpenService } from './quick-open-service.js';
+import { VaultSearch } from './vault-search.js';
+import { CheckpointStore } from '../../history/checkpoint-store.js';
 import { RecentFiles } from '../../workbench/recent-files.js';
 import { UiConnection, type UiServices } from './ui-connection.js';
 import { uiState } from './ui-state.js';
@@ -100,6 +102,15 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
   // A plugin's tab changes by itself: its page loads, its title changes, the person takes it over.
   disposables.add(host.workbench.onProvidedTabsChanged(stateChanged));
 
+  const quickOpen = disposables.add(
+    new QuickOpenService(
+      host.workbench,
+      vault,
+      host.container.get(FolderWatcher),
+      RecentFiles.in(host.container.get(HostInfoToken).home),
+      host.container.get(HostInfoToken).home,
+    ),
+  );
   const services: UiServices = {
     workbench: host.workbench,
     vault,
@@ -116,14 +127,9 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
         host.container.get(HostDocumentStore),
       ),
     ),
-    quickOpen: disposables.add(
-      new QuickOpenService(
-        host.workbench,
-        vault,
-        host.container.get(FolderWatcher),
-        RecentFiles.in(host.container.get(HostInfoToken).home),
-        host.container.get(HostInfoToken).home,
-      ),
+    quickOpen,
+    search: disposables.add(
+      new VaultSearch(quickOpen, host.workbench, vault, documents, host.container.get(CheckpointStore)),
     ),
   };
   const webSockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });

@@ -55,6 +55,8 @@ export class WorkspaceFileIndex implements Disposable {
   readonly #linkedFolders = new Set<string>();
   #listing = 0;
   readonly #waiting: (() => void)[] = [];
+  readonly #changes = new Set<(folder: string, name: string | null) => void>();
+  #generation = 0;
 
   constructor(
     readonly root: string,
@@ -79,8 +81,23 @@ export class WorkspaceFileIndex implements Disposable {
     return { building: this.#building, files: this.index.size, folders: this.#folders.size, notes };
   }
 
+  /** Counts the listings that may have changed the files: the same count, the same list. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /**
+   * Hears every change the watcher reports in a followed folder: the absolute folder and the
+   * entry's name (null: something in it, unnamed). Vault search forgets the texts it kept (ADR 68).
+   */
+  onChange(listener: (folder: string, name: string | null) => void): Disposable {
+    this.#changes.add(listener);
+    return { dispose: () => this.#changes.delete(listener) };
+  }
+
   dispose(): void {
     this.#disposed = true;
+    this.#changes.clear();
     for (const folder of this.#folders.values()) {
       folder.relisted.cancel();
       folder.watch.dispose();
@@ -127,7 +144,10 @@ export class WorkspaceFileIndex implements Disposable {
     let watch: Disposable = { dispose: () => undefined };
     if (this.#folders.size < MAX_FOLLOWED_FOLDERS) {
       // Followed before it is listed: a change made while it is listed is heard.
-      watch = this.watcher.watchFolder(absolute, () => folder.relisted());
+      watch = this.watcher.watchFolder(absolute, (name) => {
+        folder.relisted();
+        for (const listener of this.#changes) listener(absolute, name);
+      });
     } else this.#unfollowed++;
     const folder: Folder = {
       files: new Set(),
@@ -160,6 +180,7 @@ export class WorkspaceFileIndex implements Disposable {
         files.add(dirent.name);
     }
     if (this.#folders.get(relative) !== folder) return [];
+    this.#generation++;
     for (const name of folder.files) if (!files.has(name)) this.index.delete(join(relative, name));
     for (const name of files) {
       if (this.index.size >= MAX_INDEXED_FILES && !this.index.has(join(relative, name))) {
@@ -187,6 +208,7 @@ export class WorkspaceFileIndex implements Disposable {
 
   /** A folder gone (deleted, renamed away, now hidden): its files and everything below leave the index. */
   #forget(relative: string): void {
+    this.#generation++;
     for (const [key, folder] of this.#folders) {
       if (key !== relative && !key.startsWith(`${relative}/`)) continue;
       folder.relisted.cancel();
