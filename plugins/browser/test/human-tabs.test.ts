@@ -154,13 +154,16 @@ describe("a person's own browser tab", () => {
     expect(rig.person.asked).toHaveLength(asked + 1);
   });
 
-  it('is never closed, navigated, waited on or saved by the AI: TAB_NOT_AI_OWNED, and nobody is asked', async () => {
+  it('is never closed, navigated, waited on, saved, run or recorded by the AI: TAB_NOT_AI_OWNED, and nobody is asked', async () => {
     const tabId = await openHumanTab();
     for (const args of [
       { action: 'close', tabId },
       { action: 'navigate', tabId, url: `${origin()}/start` },
       { action: 'session_save', tabId, handle: 'mine' },
       { action: 'console_clear', tabId },
+      // A workflow would drive the person's tab, a recording watch what they type.
+      { action: 'workflow_run', tabId, source: '---\nsite: test\n---\n1. extract: content\n' },
+      { action: 'workflow_record', tabId, recordOp: 'start' },
     ]) {
       const refused = await rig.kit.call('browser', args);
       expect(refused.isError, args.action).toBe(true);

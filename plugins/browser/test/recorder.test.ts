@@ -122,6 +122,21 @@ describe('a recording', () => {
     }
   });
 
+  it('records Enter in a form as the click on its default button that the browser makes of it', async () => {
+    const tab = await openAt('/form');
+    await recorder.start(tab, 'enter', rig.call);
+    await typeInto(tab, 'input[name=fullname]', TYPED.name);
+    await tab.page.keyboard.press('Enter');
+    await tab.page.waitForURL(/\/done/);
+    const stopped = await recorder.stop(tab, rig.call);
+    expect(stopped.source.split('\n').slice(4)).toEqual([
+      `1. action: navigate to ${server.origin}/form`,
+      '2. action: type {Full_name} into "Full name" (textbox)',
+      '3. action: click "Create account" (button)',
+      '',
+    ]);
+  });
+
   it('records the page the tab navigates to, not those the page sends itself to', async () => {
     const tab = await openAt('/self-navigating');
     await recorder.start(tab, undefined, rig.call);

@@ -1,4 +1,4 @@
-import { ApprovalsToken } from '@vmark/sdk';
+import { ApprovalsToken, SettingsToken } from '@vmark/sdk';
 import type { TestHost, ToolOutcome } from '@vmark/sdk/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type PageServer, startPageServer } from './page-server.js';
@@ -290,6 +290,38 @@ describe('the safety core', () => {
   });
 });
 
+describe('a step declined mid-run', () => {
+  it('pauses after the steps done so far: the first click stays done, the declined one is not retried', async () => {
+    const tabId = await open('/shop');
+    person.answer = 'hold';
+    const { runId } = await started(
+      tabId,
+      workflow('', 'action: click "Buy" (button)', 'action: click "Buy" (button)', 'extract: content'),
+    );
+    await until(runId, (s) => s.pendingApproval !== undefined);
+    person.answerHeld('allow');
+    // The second step asks in turn; the person declines it.
+    await until(runId, (s) => s.completedSteps === 1 && s.pendingApproval !== undefined);
+    person.answerHeld('deny');
+    const paused = await settled(runId);
+    expect(paused).toMatchObject({
+      status: 'paused',
+      reasonCode: 'needs-human',
+      pausedAt: 'step-2',
+      completedSteps: 1,
+    });
+    expect(paused.reason).toMatch(/declined 'click'/);
+    expect(paused.stepResults.map((r) => [r.index, r.status, r.attempts])).toEqual([
+      [1, 'success', 1],
+      // Declined before anything was pressed: no attempt was made.
+      [2, 'failed', 0],
+    ]);
+    expect(person.asked.map((q) => q.request.operation)).toEqual(['click', 'click']);
+    expect(await log(tabId)).toBe('buy;');
+    await close(tabId);
+  });
+});
+
 describe('prompts of a run', () => {
   it('show as pendingApproval while open; a cancel withdraws the dialog and frees the tab', async () => {
     const tabId = await open('/shop');
@@ -447,5 +479,70 @@ describe('a standing grant', () => {
     // Left for no later test of this file's host: the grant is taken back.
     (kit.host.container.get(ApprovalsToken) as unknown as { revoke(selector: object): unknown }).revoke({});
     await close(tabId);
+  });
+});
+
+const settings = () =>
+  kit.host.container.get(SettingsToken) as unknown as { set(key: string, value: unknown): Promise<void> };
+
+describe('with the browser turned off in Settings', () => {
+  it('a running run is still polled and cancelled, its open prompt withdrawn', async () => {
+    const tabId = await open('/shop');
+    person.answer = 'hold';
+    const { runId } = await started(tabId, workflow('', 'action: click "Buy" (button)'));
+    await until(runId, (s) => s.pendingApproval !== undefined);
+    await settings().set('browser.enabled', false);
+    try {
+      const read = await kit.call('browser_read', { action: 'read', tabId });
+      expect(read.text).toMatch(/^BROWSER_DISABLED: /);
+      expect((await status(runId)).status).toBe('running');
+      const cancelled = await kit.call('browser', { action: 'workflow_cancel', runId });
+      expect(cancelled.data).toEqual({ runId, status: 'cancelled', result: 'cancelled' });
+      expect(person.withdrawn).toHaveLength(1);
+      expect(await status(runId)).toMatchObject({ status: 'cancelled' });
+    } finally {
+      await settings().set('browser.enabled', true);
+    }
+    expect(await log(tabId)).toBe('');
+    await close(tabId);
+  });
+});
+
+describe('a navigate step in the shared posture', () => {
+  it('asks for the new origin as the run’s prompt: shown in the status, withdrawn by a cancel, then allowed', async () => {
+    await settings().set('browser.posture', 'shared');
+    try {
+      const tabId = await open('/shop');
+      person.reset();
+      const elsewhere = `http://b.test:${server.port}`;
+      const source = workflow('', `action: navigate to ${elsewhere}/form/1`, 'extract: content');
+
+      person.answer = 'hold';
+      const first = await started(tabId, source);
+      const waiting = await until(first.runId, (s) => s.pendingApproval !== undefined);
+      // The run waits on the person, its prompt named by the origin alone.
+      expect(waiting).toMatchObject({
+        status: 'running',
+        completedSteps: 0,
+        pendingApproval: { operation: 'navigate', url: elsewhere },
+      });
+      expect(waiting.pendingApproval?.target).toBeUndefined();
+      await kit.call('browser', { action: 'workflow_cancel', runId: first.runId });
+      expect(person.withdrawn).toHaveLength(1);
+      expect((await status(first.runId)).pendingApproval).toBeUndefined();
+
+      person.answer = 'allow';
+      const second = await started(tabId, source);
+      const done = await settled(second.runId);
+      expect(done).toMatchObject({ status: 'completed', completedSteps: 2 });
+      expect(done.url).toBe(`${elsewhere}/form/1`);
+      expect(person.asked.map((q) => [q.request.operation, q.request.origin])).toEqual([
+        ['navigate', elsewhere],
+        ['navigate', elsewhere],
+      ]);
+      await close(tabId);
+    } finally {
+      await settings().set('browser.posture', 'sandbox');
+    }
   });
 });

@@ -54,12 +54,22 @@ export class Navigator {
     // A profile is a store of its own, not the person's shared one: no destination approvals.
     const posture = profile === undefined ? this.services.settings.posture() : 'sandbox';
     const tab = await this.services.registry.open(posture, windowLabel, profile);
-    return this.#go(tab, url, timeoutMs, call, 'open');
+    return this.#go(tab, url, timeoutMs, call, 'open', this.services.approvals);
   }
 
-  async navigate(tab: BrowserTab, url: string, timeoutMs: number, call: ToolCall): Promise<NavigationResult> {
+  /**
+   * `approvals` asks in place of the host's broker where the caller scopes its prompts (a
+   * workflow run: its clock stops and its status shows the prompt while the person is asked).
+   */
+  async navigate(
+    tab: BrowserTab,
+    url: string,
+    timeoutMs: number,
+    call: ToolCall,
+    approvals: Approvals = this.services.approvals,
+  ): Promise<NavigationResult> {
     await this.#check(url);
-    return this.#go(tab, url, timeoutMs, call, 'navigate');
+    return this.#go(tab, url, timeoutMs, call, 'navigate', approvals);
   }
 
   /** The outcome of a navigation already started (the latest, or `navigationId`); never starts one. */
@@ -108,8 +118,9 @@ export class Navigator {
     timeoutMs: number,
     call: ToolCall,
     action: 'open' | 'navigate',
+    approvals: Approvals,
   ): Promise<NavigationResult> {
-    if (tab.posture === 'shared') await this.#approveDestination(tab, url, call, action);
+    if (tab.posture === 'shared') await this.#approveDestination(tab, url, call, action, approvals);
     const refusalsBefore = this.services.engine.refusalCount;
     const ticket = tab.navigate(url);
     this.#refusalsBefore.set(ticket, refusalsBefore);
@@ -132,11 +143,12 @@ export class Navigator {
     url: string,
     call: ToolCall,
     action: 'open' | 'navigate',
+    approvals: Approvals,
   ): Promise<void> {
     const origin = originForAgent(url);
     if (tab.page.url() !== 'about:blank' && originForAgent(tab.page.url()) === origin) return;
     const outcome = await askNoting(
-      this.services.approvals,
+      approvals,
       call,
       tab,
       { operation: 'navigate', subject: urlForAgent(url), origin, grantable: true },

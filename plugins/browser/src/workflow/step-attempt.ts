@@ -118,7 +118,16 @@ async function action(run: WorkflowRun, step: WorkflowStep, services: StepServic
   const { command } = parsed;
   try {
     if (command.verb === 'navigate') {
-      const loaded = await services.navigator.navigate(run.tab, command.url, MAX_WAIT_MS, runCall(run));
+      // Asked as the run's, like an act below (the shared posture asks for each new origin); the
+      // status names the origin only, as the URL may carry what the workflow's author typed.
+      const approvals = runApprovals(services.approvals, run, undefined);
+      const loaded = await services.navigator.navigate(
+        run.tab,
+        command.url,
+        MAX_WAIT_MS,
+        runCall(run),
+        approvals,
+      );
       return { kind: 'result', result: { outcome: 'success' }, data: { url: loaded.url } };
     }
     const target = await resolveTarget(run, command.target);
