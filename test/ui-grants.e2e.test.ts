@@ -5,8 +5,8 @@ import type { EditorSession } from './support/ui.js';
 
 /*
  * Standing grants in the editor as a person sees them: `vmark serve` in Debian Chromium, an AI
- * client of the same host over MCP asking to style a page on 127.0.0.1, the approval dialog's
- * "Allow on this site", and Settings' "Standing grants" list with its Revoke button.
+ * client of the same host over MCP asking to style a page on 127.0.0.1 or to click on it, the
+ * approval dialog's "Allow on this site", and Settings' "Standing grants" list with its Revoke button.
  */
 
 const temp = new TempDirs();
@@ -23,6 +23,9 @@ afterAll(async () => {
   await editor?.close();
   await temp.cleanup();
 });
+
+const clickGo = (tabId: string) =>
+  call(session.client, 'browser', { action: 'act', tabId, operation: 'click', role: 'button', name: 'Go' });
 
 const style = (addClasses: string[]) =>
   call(session.client, 'browser', { action: 'style', selector: '#go', addClasses });
@@ -82,5 +85,46 @@ describe('standing grants in the editor', () => {
     await page.locator('.settings-grants .grant-row').waitFor();
     expect((await runCli(['approvals', 'revoke', '--origin', origin], { VMARK_HOME: home })).code).toBe(0);
     await page.locator('.settings-grants .grant-row').waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+    await page.locator('dialog.settings-panel[open]').waitFor({ state: 'detached' });
+  });
+
+  it('asks again for a click once its grant is revoked in Settings', async () => {
+    const { page } = session;
+    const opened = await call(session.client, 'browser', { action: 'open', url: `${origin}/` });
+    expect(opened.isError, opened.text).toBe(false);
+    const tabId = opened.data.tabId as string;
+    const dialog = page.locator('dialog.approval-dialog[open]');
+
+    const first = clickGo(tabId);
+    await dialog.waitFor();
+    expect(await dialog.locator('.modal-title').textContent()).toBe('Click on a web page');
+    await dialog.locator('[data-answer=allow-site]').click();
+    expect((await first).isError).toBe(false);
+    await dialog.waitFor({ state: 'detached' });
+    // Standing: the next click on the site is not asked.
+    const second = await clickGo(tabId);
+    expect(second.isError, second.text).toBe(false);
+    expect(await page.locator('dialog.approval-dialog[open]').count()).toBe(0);
+
+    await page.click('.tool-button[data-action=settings]');
+    await page.locator('dialog.settings-panel[open]').waitFor();
+    const rows = page.locator('.settings-grants .grant-row');
+    await rows.first().waitFor();
+    expect(await rows.locator('.setting-title').allTextContents()).toEqual([`click on ${origin}`]);
+    await rows.first().locator('.grant-revoke').click();
+    await page.locator('.settings-grants .settings-empty').waitFor();
+    await page.keyboard.press('Escape');
+    await page.locator('dialog.settings-panel[open]').waitFor({ state: 'detached' });
+
+    // Revoked: the next click asks again, and waits for the answer.
+    const third = clickGo(tabId);
+    await dialog.waitFor();
+    expect(await dialog.locator('.modal-title').textContent()).toBe('Click on a web page');
+    expect(await dialog.locator('.approval-subject').first().textContent()).toMatch(
+      /^click button “Go” — on /,
+    );
+    await dialog.locator('[data-answer=deny]').click();
+    expect((await third).text).toMatch(/^the user declined 'click'/);
   });
 });
