@@ -193,7 +193,8 @@ async function startPeerServer(dir, workspace) {
   return { url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() };
 }
 
-export function launchChromium() {
+/** Debian's Chromium, headless; `extraArgs` after the usual ones. */
+export function launchChromium(extraArgs = []) {
   return chromium.launch({
     executablePath: process.env.VMARK_CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
@@ -205,6 +206,7 @@ export function launchChromium() {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }

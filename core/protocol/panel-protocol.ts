@@ -204,8 +204,11 @@ export interface PanelRequests {
   'settings.list': { params: Record<string, never>; result: UiSettings };
   /** The standing grants the host holds, oldest first. */
   'grants.list': { params: Record<string, never>; result: { grants: StandingGrant[] } };
-  /** Ends one standing grant at once; refused for one no longer held. The result is the list after. */
-  'grants.revoke': { params: { id: string }; result: { grants: StandingGrant[] } };
+  /**
+   * Ends one standing grant (`id`), or every grant on one site (`origin`), at once; refused when
+   * none of them is held any more. The result is the list after.
+   */
+  'grants.revoke': { params: { id: string } | { origin: string }; result: { grants: StandingGrant[] } };
   /** Writes one declared setting; refused (and nothing written) for an unknown key or a value that does not fit. */
   'settings.set': { params: { key: string; value: UiSettingValue }; result: UiSettings };
   /** Removes a setting from settings.json, so its default applies. */

@@ -73,7 +73,13 @@ const clientMessage = z.discriminatedUnion('method', [
   ),
   request('settings.reset', z.object({ key: z.string().min(1).max(200) })),
   request('grants.list', z.object({})),
-  request('grants.revoke', z.object({ id: z.string().min(1).max(200) })),
+  request(
+    'grants.revoke',
+    z.union([
+      z.object({ id: z.string().min(1).max(200) }).strict(),
+      z.object({ origin: z.string().min(1).max(2100) }).strict(),
+    ]),
+  ),
   request('pluginPanels.list', z.object({})),
   request('commands.list', z.object({ platform })),
   request('commands.run', z.object({ id: commandId, tabId: tabId.nullable() })),

@@ -1,4 +1,4 @@
-import type { ToolCall } from '@vmark/sdk';
+import { ArgumentError, type ToolCall } from '@vmark/sdk';
 import { describe, expect, it } from 'vitest';
 import { ApprovalBroker } from '../../approvals/approval-broker.js';
 import type { PanelMessage } from '../../protocol/panel-protocol.js';
@@ -38,8 +38,33 @@ describe('UiGrants', () => {
   it('revokes by id, and refuses one no longer held without changing anything', async () => {
     const { broker, grants } = await granted();
     const [grant] = broker.grants();
-    expect(grants.revoke(grant!.id)).toEqual([]);
-    expect(() => grants.revoke(grant!.id)).toThrow('That standing grant is no longer held');
+    expect(grants.revoke({ id: grant!.id })).toEqual([]);
+    expect(() => grants.revoke({ id: grant!.id })).toThrow('That standing grant is no longer held');
+  });
+
+  it("revokes a site's grants together, leaving other sites' alone, and refuses a site with none left", async () => {
+    const { broker, grants } = await granted();
+    const registration = broker.registerApprover({ kind: 'ui', ask: () => Promise.resolve('allow-site') });
+    for (const [operation, origin] of [
+      ['click', 'https://a.example'],
+      ['style', 'https://b.example'],
+    ] as const)
+      await broker.request({ operation, subject: 's', origin, grantable: true }, CALL);
+    registration.dispose();
+    expect(grants.list().map((grant) => `${grant.operation} ${grant.origin}`)).toEqual([
+      'style https://a.example',
+      'click https://a.example',
+      'style https://b.example',
+    ]);
+    // The origin as a person might write it: the broker's canonical form matches.
+    expect(grants.revoke({ origin: 'HTTPS://A.example:443' })).toMatchObject([
+      { operation: 'style', origin: 'https://b.example' },
+    ]);
+    expect(() => grants.revoke({ origin: 'https://a.example' })).toThrow(
+      'No standing grant on that site is held any more',
+    );
+    expect(() => grants.revoke({ origin: 'not a site' })).toThrow(ArgumentError);
+    expect(grants.list()).toHaveLength(1);
   });
 
   it('stops telling once disposed', async () => {

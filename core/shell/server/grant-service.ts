@@ -1,7 +1,7 @@
 import type { Disposable } from '@vmark/sdk';
 import { ArgumentError, DisposableStore, toDisposable } from '@vmark/sdk';
 import type { ApprovalBroker } from '../../approvals/approval-broker.js';
-import { GrantNotFoundError } from '../../approvals/standing-grant.js';
+import { GrantNotFoundError, NotAnOriginError } from '../../approvals/standing-grant.js';
 import type { PanelMessage, StandingGrant } from '../../protocol/panel-protocol.js';
 
 /** What Settings needs of the broker: its grants, ending one, and word of a change. */
@@ -29,15 +29,24 @@ export class UiGrants implements Disposable {
     return this.desk.grants();
   }
 
-  /** @throws ArgumentError for a grant no longer held (revoked elsewhere); nothing changes then. */
-  revoke(id: string): StandingGrant[] {
+  /**
+   * Ends one grant, or every grant on one site (Settings lists them by site).
+   * @throws ArgumentError for a grant, or a site's grants, no longer held (revoked elsewhere), or
+   * an origin that is not one; nothing changes then.
+   */
+  revoke(selector: { readonly id: string } | { readonly origin: string }): StandingGrant[] {
+    let revoked: StandingGrant[];
     try {
-      this.desk.revoke({ id });
+      revoked = this.desk.revoke(selector);
     } catch (error) {
       if (error instanceof GrantNotFoundError) {
         throw new ArgumentError('That standing grant is no longer held: it was already revoked');
       }
+      if (error instanceof NotAnOriginError) throw new ArgumentError(error.message);
       throw error;
+    }
+    if (revoked.length === 0) {
+      throw new ArgumentError('No standing grant on that site is held any more: they were already revoked');
     }
     return this.list();
   }

@@ -133,7 +133,7 @@ export function panelHandlers({
     'settings.set': ({ key, value }) => settings.set(key, value),
     'settings.reset': ({ key }) => settings.reset(key),
     'grants.list': () => ({ grants: grants.list() }),
-    'grants.revoke': ({ id }) => ({ grants: grants.revoke(id) }),
+    'grants.revoke': (selector) => ({ grants: grants.revoke(selector) }),
     'pluginPanels.list': () => ({ panels: pluginPanels.list() }),
     'kindViews.list': () => ({ views: kindViews.list() }),
     'commands.list': ({ platform }) => commands.list(platform),

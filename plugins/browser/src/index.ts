@@ -15,7 +15,7 @@ import { TabRegistry } from './tabs/tab-registry.js';
 import { browserReadTool } from './tools/browser-read-tool.js';
 import { browserTool } from './tools/browser-tool.js';
 import { browserViewProvider } from './view/browser-view-provider.js';
-import { newTabPanel } from './view/new-tab-panel.js';
+import { NEW_TAB_COMMAND, newTabCommand, newTabPanel } from './view/new-tab-panel.js';
 import { workflowFileKind } from './workflow/workflow-file-kind.js';
 import { RunRegistry } from './workflow/run-registry.js';
 
@@ -63,6 +63,7 @@ export default definePlugin({
     context.registerKind(workflowFileKind);
     context.registerViewProvider(browserViewProvider({ registry, resolver, settings }));
     context.registerPanel(newTabPanel({ registry, workbench, resolver, settings }));
+    context.registerEditorCommand(NEW_TAB_COMMAND, newTabCommand({ registry }));
   },
   async deactivate() {
     await engine?.dispose();

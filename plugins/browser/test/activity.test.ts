@@ -9,7 +9,8 @@ import { serveWorkflowPages } from './workflow-fixtures.js';
 /*
  * A tab's activity list (ADR 53, ADR 57) in a real host with the browser plugin and one Chromium:
  * each approval's answer as its own entry (a standing grant saying so), a workflow run's steps and
- * how it ended, pictures attached after the entry in order, the bounds, and never a typed value.
+ * how it ended, the gates met, pictures attached after the entry in order, the bounds, and never a
+ * typed value.
  */
 
 const PAGE = `<!doctype html><title>Counter</title>
@@ -21,6 +22,8 @@ const PAGE = `<!doctype html><title>Counter</title>
 const rig = personHostForFile((server) => {
   server.html('/', PAGE);
   server.html('/next', '<!doctype html><title>Next</title><p>next</p>');
+  server.fixture('/account/login', 'gates/login.html');
+  server.fixture('/gates/challenge-widget', 'gates/challenge-widget.html');
   serveWorkflowPages(server);
 });
 
@@ -194,6 +197,36 @@ describe('the activity list', () => {
     // Refused before any input: nothing was done (not "may or may not have happened").
     expect(said(entries, ['step'])).toEqual([['step-1: click button “Add”', 'failed: LEASE_LOST']]);
     await ask('handBack', { tabId });
+    await rig.kit.call('browser', { action: 'close', tabId });
+  });
+
+  it('notes the gate a navigation met, with the picture of the page that showed it', async () => {
+    const tabId = await openTab('/account/login');
+    await settled(tabId);
+    const went = await rig.kit.call('browser', {
+      action: 'navigate',
+      tabId,
+      url: `${origin()}/gates/challenge-widget`,
+    });
+    expect(went.data).toMatchObject({ gate: { kind: 'challenge' } });
+    await settled(tabId);
+    const next = await rig.kit.call('browser', { action: 'navigate', tabId, url: `${origin()}/next` });
+    expect(next.data).not.toHaveProperty('gate');
+    const entries = await settled(tabId);
+    expect(entries.map((entry) => [entry.kind, entry.what, entry.outcome])).toEqual([
+      ['navigation', `navigate ${origin()}/next`, 'HTTP 200'],
+      ['navigation', `navigate ${origin()}/gates/challenge-widget`, 'HTTP 200, gate: challenge'],
+      ['navigation', `open ${origin()}/account/login`, 'HTTP 200, gate: login-required'],
+    ]);
+    // Each picture was taken before the next page came: each shows the page its entry noted.
+    expect(entries.map((entry) => entry.picture)).toEqual(['ready', 'ready', 'ready']);
+    const pictures = await Promise.all(
+      entries.map(
+        async (entry) =>
+          ((await ask('activityPicture', { tabId, entryId: entry.id })) as { jpeg: string }).jpeg,
+      ),
+    );
+    expect(new Set(pictures).size).toBe(3);
     await rig.kit.call('browser', { action: 'close', tabId });
   });
 

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_FAVICON_BYTES } from '../src/tabs/tab-favicon.js';
-import { browserTabs, openHumanTab, personHostForFile } from './person-desk.js';
+import { browserTabs, openHumanTab, personHostForFile, viewRequest } from './person-desk.js';
 
 /*
  * Browser tabs in the editor's tab strip (ADR 56), in a real host with the browser plugin and one
  * Chromium: the page's icon, fetched by the page and kept only when it is a small picture; the
- * person closing a tab there, the AI's or their own, as browser.close would; and the Browser
- * panel, which opens a tab of the person's own when no browser tab is open.
+ * person closing a tab there, the AI's or their own, as browser.close would; the Browser panel,
+ * which opens a tab of the person's own when no browser tab is open; and the "New browser tab"
+ * editor command, which opens one blank, for the person to type its address.
  */
 
 /** A PNG of one pixel, as browsers decode it. */
@@ -140,5 +141,46 @@ describe('the Browser panel', () => {
     await expect(open({ url: '   ' })).rejects.toThrow();
     await expect(open({ url: `${origin()}/`, tabId: 'tab-1' })).rejects.toThrow();
     expect(browserTabs(rig.kit)).toEqual([]);
+  });
+});
+
+describe('the "New browser tab" editor command', () => {
+  it('is contributed by the browser plugin, under Browser', () => {
+    const command = rig.kit.host.plugins.editorCommands
+      .list()
+      .find((c) => c.declaration.id === 'browser.newTab');
+    expect(command).toMatchObject({
+      pluginId: 'browser',
+      declaration: { title: 'New browser tab', category: 'Browser' },
+    });
+  });
+
+  it("opens a blank tab of the person's own in the window it was run in, which they then drive", async () => {
+    expect(browserTabs(rig.kit)).toEqual([]);
+    const note = await rig.kit.editor.runCommand('browser.newTab', null);
+    const [tab, ...more] = browserTabs(rig.kit);
+    expect(more).toEqual([]);
+    expect(note).toBe(
+      `Opened ${tab!.id}, a browser tab of your own: pick it in the tab strip and type an address.`,
+    );
+    // The same tab as the Browser panel's: the person's, never the AI's focus, not attached.
+    expect(tab).toMatchObject({ automationMode: 'human', attached: false, active: false });
+    expect(labelOf(tab!.id)?.label).toMatchObject({ title: 'New tab', badge: 'Human' });
+    const state = () =>
+      viewRequest(rig.kit, 'state', { tabId: tab!.id }) as Promise<{
+        url: string;
+        title: string;
+        driver: string;
+      }>;
+    expect(await state()).toMatchObject({ url: 'about:blank', automationMode: 'human' });
+
+    // The person types an address in its address bar: the page loads there.
+    await viewRequest(rig.kit, 'navigate', { tabId: tab!.id, url: `${origin()}/plain` });
+    await expect.poll(async () => (await state()).title).toBe('Plain');
+    expect(browserTabs(rig.kit).find((t) => t.id === tab!.id)).toMatchObject({
+      url: origin(),
+      attached: false,
+    });
+    await rig.kit.host.workbench.closeProvided('main', tab!.id);
   });
 });

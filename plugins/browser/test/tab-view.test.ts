@@ -1,13 +1,19 @@
-import { describe, expect, it } from 'vitest';
+import { SettingsToken } from '@vmark/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserSettings } from '../src/browser-settings.js';
+import { systemResolver } from '../src/guard/resolver.js';
 import type { ListedEntry } from '../src/tabs/tab-activity.js';
-import type { ViewMessage } from '../src/view/browser-view-provider.js';
+import { browserViewProvider, type ViewMessage } from '../src/view/browser-view-provider.js';
+import { type Rig, startRig } from './browser-rig.js';
 import { personHostForFile } from './person-desk.js';
 
 /*
  * A browser tab's view provider (ADR 49) in a real host with the browser plugin and one Chromium:
  * the picture and state a view watches, the person's input reaching the page and taking the tab
- * over (the AI refused until it is handed back), and what the editor page may send but must not
- * get its way with.
+ * over (the AI refused until it is handed back), the wheel, back, forward and reload, who drives
+ * in the shared posture, and what the editor page may send but must not get its way with. Apart,
+ * with the plugin's parts wired around a host of their own: a view no longer shown stops the
+ * picture in Chromium itself.
  */
 
 const PAGE = `<!doctype html><title>Counter</title>
@@ -21,14 +27,19 @@ const field = document.getElementById('name'); field.oninput = () => { echo.text
 const rig = personHostForFile((server) => {
   server.html('/', PAGE);
   server.html('/next', '<!doctype html><title>Next</title><p>next</p>');
+  server.html(
+    '/tall',
+    `<!doctype html><title>Tall</title><p id="y" style="position:fixed;top:0">0</p><div style="height:5000px"></div>
+<script>addEventListener('scroll', () => { y.textContent = String(Math.round(scrollY)); });</script>`,
+  );
 });
 
 const views = () => rig.kit.host.plugins.views;
 const ask = (method: string, params: unknown) => views().request('browser', 'browser', method, params);
 const origin = () => `http://a.test:${rig.server.port}`;
 
-async function openTab(): Promise<string> {
-  const opened = await rig.kit.call('browser', { action: 'open', url: `${origin()}/` });
+async function openTab(path = '/'): Promise<string> {
+  const opened = await rig.kit.call('browser', { action: 'open', url: `${origin()}${path}` });
   expect(opened.isError, opened.text).toBe(false);
   return (opened.data as { tabId: string }).tabId;
 }
@@ -285,6 +296,59 @@ describe('the browser tab view', () => {
     await rig.kit.call('browser', { action: 'close', tabId });
   });
 
+  it("scrolls the page by the person's wheel over it, and takes the tab over", async () => {
+    const tabId = await openTab('/tall');
+    expect(await log(tabId, '#y')).toBe('0');
+    await ask('input', { tabId, input: { type: 'wheel', x: 300, y: 300, dx: 0, dy: 800 } });
+    await expect.poll(async () => Number(await log(tabId, '#y'))).toBeGreaterThan(0);
+    expect(((await ask('state', { tabId })) as ViewMessage & { type: 'state' }).driver).toBe('human');
+    await ask('handBack', { tabId });
+    await rig.kit.call('browser', { action: 'close', tabId });
+  });
+
+  it('goes forward again after back, and reloads the page from its server', async () => {
+    const tabId = await openTab();
+    const url = async () => ((await ask('state', { tabId })) as ViewMessage & { type: 'state' }).url;
+    await ask('navigate', { tabId, url: `${origin()}/next` });
+    await expect.poll(url).toBe(`${origin()}/next`);
+    await ask('back', { tabId });
+    await expect.poll(url).toBe(`${origin()}/`);
+    await ask('forward', { tabId });
+    await expect.poll(url).toBe(`${origin()}/next`);
+    const fetched = rig.server.count('/next');
+    await ask('reload', { tabId });
+    await expect.poll(() => rig.server.count('/next')).toBe(fetched + 1);
+    await expect
+      .poll(async () => ((await ask('state', { tabId })) as { loading: boolean }).loading)
+      .toBe(false);
+    expect(await url()).toBe(`${origin()}/next`);
+    await ask('handBack', { tabId });
+    await rig.kit.call('browser', { action: 'close', tabId });
+  });
+
+  it('says "AI shared" for a tab of the shared posture, in the strip and in the view', async () => {
+    // The host's settings store, as Settings writes it (the SDK's view of it only reads).
+    const store = rig.kit.host.container.get(SettingsToken) as unknown as {
+      set(key: string, value: unknown): Promise<void>;
+      reset(key: string): Promise<void>;
+    };
+    await store.set('browser.posture', 'shared');
+    try {
+      // The shared posture asks before each new site: the person allows it.
+      const tabId = await openTab();
+      expect(rig.person.asked.map((question) => question.request.operation)).toEqual(['navigate']);
+      const label = rig.kit.host.workbench.providedLabels('main').find((entry) => entry.state.id === tabId);
+      expect(label?.label.badge).toBe('AI shared');
+      expect(await ask('state', { tabId })).toMatchObject({ driver: 'ai', automationMode: 'ai-shared' });
+      await rig.kit.call('browser', { action: 'close', tabId });
+    } finally {
+      await store.reset('browser.posture');
+    }
+    const sandboxed = await openTab();
+    expect(await ask('state', { tabId: sandboxed })).toMatchObject({ automationMode: 'ai-sandbox' });
+    await rig.kit.call('browser', { action: 'close', tabId: sandboxed });
+  });
+
   it('refuses what the editor page must not do, and takes nothing over for it', async () => {
     const tabId = await openTab();
     const refusals: Array<[string, unknown, RegExp]> = [
@@ -312,5 +376,78 @@ describe('the browser tab view', () => {
     ).toThrow(/tab-999/);
     expect(await log(tabId)).toBe('count 0');
     await rig.kit.call('browser', { action: 'close', tabId });
+  });
+});
+
+describe('a view no longer shown', () => {
+  let parts: Rig | undefined;
+  beforeAll(async () => {
+    parts = await startRig({ allowPrivateNetwork: false });
+  }, 60_000);
+  afterAll(() => parts?.dispose());
+
+  it('stops the screencast in Chromium once its last watcher stops: no frame comes when the page changes', async () => {
+    const { registry, kit } = parts!;
+    const provider = browserViewProvider({
+      registry,
+      resolver: systemResolver(''),
+      settings: new BrowserSettings(kit.host.container.get(SettingsToken), {}),
+    });
+    const tab = await parts!.open();
+    // The tab's own CDP session, where the screencast's frames arrive (and are counted here).
+    const session = await tab.world.session();
+    let cast = 0;
+    const arrivals: Array<() => void> = [];
+    session.on('Page.screencastFrame', () => {
+      cast++;
+      for (const arrived of arrivals.splice(0)) arrived();
+    });
+    const nextCast = () => new Promise<void>((resolve) => arrivals.push(resolve));
+    /** Changes the page and lets Chromium draw it: two animation frames, then a fresh screenshot. */
+    const repaint = async (colour: string) => {
+      await tab.page.evaluate(async (background) => {
+        document.body.style.background = background;
+        for (let n = 0; n < 2; n++) await new Promise((resolve) => requestAnimationFrame(resolve));
+      }, colour);
+      await session.send('Page.captureScreenshot', { format: 'jpeg', quality: 10 });
+    };
+    /** A view watching the tab, as the editor page's subscription does; returns its stop. */
+    const watch = (send: (message: ViewMessage) => void): (() => void) => {
+      const stop = provider.watch?.(tab.id, (message) => send(message as ViewMessage));
+      if (typeof stop !== 'function') throw new Error('the provider has no stop for a watch');
+      return stop;
+    };
+    const watchers = [0, 1].map(() => {
+      const got: string[] = [];
+      return { got, stop: watch((message) => got.push(message.type)) };
+    });
+
+    // Watched: a change of the page is cast, to each watcher.
+    let coming = nextCast();
+    await repaint('red');
+    await coming;
+    await expect.poll(() => watchers.every(({ got }) => got.includes('frame'))).toBe(true);
+    // One watcher left: still cast.
+    watchers[0]!.stop();
+    coming = nextCast();
+    await repaint('green');
+    await coming;
+
+    // The last one stops: after the browser has answered what was sent before, nothing is cast.
+    watchers[1]!.stop();
+    await session.send('Runtime.evaluate', { expression: '1' });
+    const before = { cast, got: watchers.map(({ got }) => got.length) };
+    await repaint('blue');
+    await repaint('yellow');
+    expect(cast).toBe(before.cast);
+    expect(watchers.map(({ got }) => got.length)).toEqual(before.got);
+
+    // Watched again: the picture comes back.
+    coming = nextCast();
+    const again = watch(() => undefined);
+    await repaint('white');
+    await coming;
+    again();
+    await registry.close(tab);
   });
 });

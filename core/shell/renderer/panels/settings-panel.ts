@@ -17,9 +17,9 @@ import type { KeybindingsSection } from './keybindings-section.js';
  * toast and the control shows the stored value again) and applies to the next
  * tool call. It follows changes made in other windows, and plugins turned on
  * or off (their settings come and go with them). Below them, the standing grants ("Allow on
- * this site") the host holds, each with a Revoke button; the list follows grants given or
- * revoked anywhere (a dialog, an elicitation form, `vmark approvals revoke`). Last, the keyboard
- * shortcuts (keybindings-section.ts).
+ * this site") the host holds, grouped by site, each with a Revoke button and each site with one
+ * for all of its grants; the list follows grants given or revoked anywhere (a dialog, an
+ * elicitation form, `vmark approvals revoke`). Last, the keyboard shortcuts (keybindings-section.ts).
  */
 export class SettingsPanel {
   readonly #modal: ToolbarModal;
@@ -27,7 +27,7 @@ export class SettingsPanel {
   readonly #where: HTMLElement;
   #settings: UiSettings | null = null;
   #grants: readonly StandingGrant[] = [];
-  /** Grants whose revocation is on its way to the host. */
+  /** Grants (their ids) and sites (`site <origin>`) whose revocation is on its way to the host. */
   readonly #revoking = new Set<string>();
   /** Settings whose change is on its way to the host. */
   readonly #busy = new Set<string>();
@@ -95,15 +95,16 @@ export class SettingsPanel {
     }
   }
 
-  async #revoke(grant: StandingGrant): Promise<void> {
-    this.#revoking.add(grant.id);
+  async #revoke(selector: { id: string } | { origin: string }): Promise<void> {
+    const key = revokingKey(selector);
+    this.#revoking.add(key);
     this.#render();
     try {
-      this.#grants = (await this.connection.request('grants.revoke', { id: grant.id })).grants;
+      this.#grants = (await this.connection.request('grants.revoke', selector)).grants;
     } catch (error) {
       this.refused(error);
     } finally {
-      this.#revoking.delete(grant.id);
+      this.#revoking.delete(key);
       this.#render();
     }
   }
@@ -147,33 +148,51 @@ export class SettingsPanel {
       section.append(element('p', 'settings-empty', 'No standing grants.'));
       return section;
     }
-    for (const grant of this.#grants) {
-      const row = element('div', 'setting-row grant-row');
-      row.dataset.grantId = grant.id;
-      const text = element('div', 'setting-text');
-      text.append(element('span', 'setting-title', `${grant.operation} on ${grant.origin}`));
-      const meta = element('div', 'setting-meta');
-      meta.append(
-        element('span', 'grant-holder', `held by “${grant.clientName}” (${grant.connectionId})`),
-        element(
-          'span',
-          '',
-          `given ${GIVEN_IN[grant.grantedBy]} at ${new Date(grant.grantedAt).toLocaleTimeString()}`,
-        ),
-        element('code', 'setting-key', grant.id),
+    for (const [origin, grants] of bySite(this.#grants)) {
+      const site = element('div', 'grant-site');
+      site.dataset.origin = origin;
+      const head = element('div', 'grant-site-head');
+      const revokeSite = element(
+        'button',
+        'button button-small grant-revoke-site',
+        'Revoke all on this site',
       );
-      text.append(meta);
-      const controls = element('div', 'setting-controls');
-      const revoke = element('button', 'button button-small grant-revoke', 'Revoke');
-      revoke.type = 'button';
-      revoke.title = `The next ${grant.operation} on ${grant.origin} by this connection asks again`;
-      revoke.disabled = this.#revoking.has(grant.id);
-      revoke.addEventListener('click', () => void this.#revoke(grant));
-      controls.append(revoke);
-      row.append(text, controls);
-      section.append(row);
+      revokeSite.type = 'button';
+      revokeSite.title = `Every operation on ${origin} asks again, for every connection`;
+      revokeSite.disabled = this.#revoking.has(revokingKey({ origin }));
+      revokeSite.addEventListener('click', () => void this.#revoke({ origin }));
+      head.append(element('h4', 'settings-section grant-site-origin', origin), revokeSite);
+      site.append(head, ...grants.map((grant) => this.#grantRow(grant)));
+      section.append(site);
     }
     return section;
+  }
+
+  #grantRow(grant: StandingGrant): HTMLElement {
+    const row = element('div', 'setting-row grant-row');
+    row.dataset.grantId = grant.id;
+    const text = element('div', 'setting-text');
+    text.append(element('span', 'setting-title', grant.operation));
+    const meta = element('div', 'setting-meta');
+    meta.append(
+      element('span', 'grant-holder', `held by “${grant.clientName}” (${grant.connectionId})`),
+      element(
+        'span',
+        '',
+        `given ${GIVEN_IN[grant.grantedBy]} at ${new Date(grant.grantedAt).toLocaleTimeString()}`,
+      ),
+      element('code', 'setting-key', grant.id),
+    );
+    text.append(meta);
+    const controls = element('div', 'setting-controls');
+    const revoke = element('button', 'button button-small grant-revoke', 'Revoke');
+    revoke.type = 'button';
+    revoke.title = `The next ${grant.operation} on ${grant.origin} by this connection asks again`;
+    revoke.disabled = this.#revoking.has(revokingKey({ id: grant.id }));
+    revoke.addEventListener('click', () => void this.#revoke({ id: grant.id }));
+    controls.append(revoke);
+    row.append(text, controls);
+    return row;
   }
 
   #group(group: UiSettingsGroup): HTMLElement {
@@ -293,6 +312,16 @@ export class SettingsPanel {
     return input;
   }
 }
+
+/** The grants by site, each site where its oldest grant is, its grants oldest first. */
+function bySite(grants: readonly StandingGrant[]): Map<string, StandingGrant[]> {
+  const sites = new Map<string, StandingGrant[]>();
+  for (const grant of grants) sites.set(grant.origin, [...(sites.get(grant.origin) ?? []), grant]);
+  return sites;
+}
+
+const revokingKey = (selector: { id: string } | { origin: string }): string =>
+  'id' in selector ? selector.id : `site ${selector.origin}`;
 
 const GIVEN_IN: Readonly<Record<StandingGrant['grantedBy'], string>> = {
   ui: 'in the editor',

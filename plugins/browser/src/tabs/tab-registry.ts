@@ -237,7 +237,8 @@ export class TabRegistry implements Disposable {
           ? 'AI shared'
           : 'AI sandbox';
     return {
-      title: tab?.title || tab?.url || 'New tab',
+      // A blank tab (one the person just opened, or the AI's before its first page) is a new tab.
+      title: tab?.title || (tab?.url === 'about:blank' ? '' : tab?.url) || 'New tab',
       loading: tab?.loading ?? false,
       badge: driver,
       icon: tab?.favicon.dataUrl ?? null,
