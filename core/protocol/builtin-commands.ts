@@ -16,6 +16,8 @@ export interface CommandDeclaration {
   /** The default key on macOS, where it differs. */
   readonly mac?: string;
   readonly when?: string;
+  /** A plugin's command: run by its host handler (the default) or by its text view in the page (ADR 72). */
+  readonly runsIn?: 'host' | 'page';
 }
 
 export const COMMAND_PALETTE = 'vmark.commandPalette';

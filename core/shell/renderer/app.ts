@@ -46,6 +46,8 @@ export class App {
    */
   #picked: string | null = null;
   #provided: ProvidedTabView | null = null;
+  /** The text editor shown now, which a plugin's page command (ADR 72) and find act on. */
+  #shownEditor: DocumentEditor | null = null;
   /** A place to select once the tab's editor is shown (a search match the person clicked). */
   #reveal: { readonly tabId: string; readonly place: MatchPlace } | null = null;
 
@@ -71,6 +73,15 @@ export class App {
       note: (message) => this.#toasts.show(message, 'info'),
     });
     this.#handleCommands();
+    this.#commands.handlePluginCommands((id) => {
+      const editor = this.#shownEditor;
+      const run = editor?.pageCommand(id);
+      if (editor === null || run === undefined) return undefined;
+      return () => {
+        run();
+        editor.view.focus();
+      };
+    });
     dispatchKeys(window, this.#commands);
     startWorkbenchPanels(shell, connection, this.#toasts, this.#commands, refused);
     new RecoveryNotice(shell.conflictBar, connection, refused);
@@ -205,18 +216,21 @@ export class App {
     }
     if (tab === null) {
       this.#shownTabId = null;
+      this.#shownEditor = null;
       this.#reporter.show(null);
       this.shell.editorHost.replaceChildren(this.shell.emptyState);
       return;
     }
     if (this.#shownTabId === tab.id) return;
     this.#shownTabId = tab.id;
+    this.#shownEditor = null;
     if (tab.provided !== undefined) return this.#showProvided(tab);
     const editor = await this.#editorOf(tab);
     // Another tab may have been chosen while this one loaded.
     if (editor === null || this.#shownTabId !== tab.id) return;
     editor.setMode(this.#mode);
     this.shell.editorHost.replaceChildren(editor.dom);
+    this.#shownEditor = editor;
     this.#reporter.show(editor);
     this.#showModeGroup(editor);
     editor.refresh();

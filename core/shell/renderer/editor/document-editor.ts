@@ -95,6 +95,13 @@ export class DocumentEditor {
     return this.#textView?.live !== undefined;
   }
 
+  /** The kind's text view's handler of a plugin's `runsIn: page` command, run on this editor (ADR 72). */
+  pageCommand(id: string): (() => boolean) | undefined {
+    const commands = this.#textView?.commands;
+    const handler = commands !== undefined && Object.hasOwn(commands, id) ? commands[id] : undefined;
+    return handler === undefined ? undefined : () => handler(this.view);
+  }
+
   /** The tab is shown again: a custom view may draw again. */
   refresh(): void {
     this.#refresh.emit();
