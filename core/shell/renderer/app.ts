@@ -11,6 +11,7 @@ import { KindViews } from './editor/kind-views.js';
 import { ProvidedTabView } from './editor/provided-view.js';
 import { SelectionReporter } from './editor/selection-reporter.js';
 import { FileTree } from './file-tree.js';
+import { openFind, openReplace } from './find/find-panel.js';
 import { refusalWords } from './refusal-words.js';
 import { RecoveryNotice } from './recovery-notice.js';
 import { startWorkbenchPanels } from './panels/workbench-panels.js';
@@ -141,6 +142,12 @@ export class App {
         // The host hands it to its plugin, which tears it down (ADR 56).
         await this.#request(() => this.connection.request('tab.close', { tabId: tab.id }));
       }
+    });
+    commands.handle('vmark.find', () => {
+      if (this.#shownEditor !== null) openFind(this.#shownEditor.view);
+    });
+    commands.handle('vmark.replace', () => {
+      if (this.#shownEditor !== null) openReplace(this.#shownEditor.view);
     });
     commands.handle('vmark.nextTab', () => this.#selectNext(1));
     commands.handle('vmark.previousTab', () => this.#selectNext(-1));

@@ -4,6 +4,7 @@ import { Compartment, EditorState, type Extension, Transaction } from '@codemirr
 import { drawSelection, EditorView, keymap, placeholder } from '@codemirror/view';
 import type { DocumentSync, UiTab } from '../../../protocol/protocol.js';
 import type { Connection } from '../connection.js';
+import { findInFile } from '../find/find-panel.js';
 import { element } from '../element.js';
 import { Emitter, type Unsubscribe } from '../emitter.js';
 import { CollabSync } from './collab-sync.js';
@@ -171,6 +172,7 @@ export class DocumentEditor {
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         this.#kindView.of(this.#kindExtension()),
         editorTheme,
+        findInFile(),
         this.#mode.of(this.#modeExtension(this.#modeName)),
         EditorView.updateListener.of((update) => {
           if (update.transactions.some((tr) => tr.docChanged && !tr.annotation(Transaction.remote))) {
