@@ -43,7 +43,9 @@ export class EditorCommandRegistry {
    */
   addPageCommand(pluginId: string, declaration: EditorCommandContribution): Disposable {
     return this.add(pluginId, declaration, () => {
-      throw new ArgumentError(`The editor command "${declaration.id}" runs in the editor page, on the Markdown being edited`);
+      throw new ArgumentError(
+        `The editor command "${declaration.id}" runs in the editor page, on the Markdown being edited`,
+      );
     });
   }
 

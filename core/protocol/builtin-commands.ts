@@ -28,7 +28,14 @@ export const BUILTIN_COMMANDS: readonly CommandDeclaration[] = [
   { id: 'vmark.search', title: 'Search in files…', category: 'Search', key: 'Mod+Shift+F' },
   { id: 'vmark.find', title: 'Find in file…', category: 'Edit', key: 'Mod+F', when: 'activeKind' },
   // Cmd+H hides the application on macOS before the page sees it.
-  { id: 'vmark.replace', title: 'Replace in file…', category: 'Edit', key: 'Mod+H', mac: 'Mod+Shift+H', when: 'activeKind' },
+  {
+    id: 'vmark.replace',
+    title: 'Replace in file…',
+    category: 'Edit',
+    key: 'Mod+H',
+    mac: 'Mod+Shift+H',
+    when: 'activeKind',
+  },
   { id: 'vmark.save', title: 'Save', category: 'File', key: 'Mod+S', when: 'activeKind' },
   { id: 'vmark.closeTab', title: 'Close tab', category: 'File', key: 'Mod+W', when: 'activeKind' },
   { id: 'vmark.nextTab', title: 'Next tab', category: 'View', key: 'Ctrl+Tab' },

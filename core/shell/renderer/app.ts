@@ -10,6 +10,8 @@ import { DocumentEditor, type EditorMode } from './editor/document-editor.js';
 import { KindViews } from './editor/kind-views.js';
 import { ProvidedTabView } from './editor/provided-view.js';
 import { SelectionReporter } from './editor/selection-reporter.js';
+import { PageAppearance } from './comfort/page-appearance.js';
+import { spellCheck, StatusInfo } from './comfort/status-info.js';
 import { FileTree } from './file-tree.js';
 import { openFind, openReplace } from './find/find-panel.js';
 import { refusalWords } from './refusal-words.js';
@@ -38,6 +40,8 @@ export class App {
   readonly #conflict: ConflictBar;
   readonly #views: KindViews;
   readonly #commands: PageCommands;
+  readonly #appearance: PageAppearance;
+  readonly #statusInfo: StatusInfo;
   #mode: EditorMode = localStorage.getItem(MODE_KEY) === 'source' ? 'source' : 'wysiwyg';
   #state: UiState | null = null;
   #shownTabId: string | null = null;
@@ -64,6 +68,12 @@ export class App {
     );
     const refused = (error: unknown) => this.#refused(error);
     this.#views = new KindViews(connection, refused);
+    this.#appearance = new PageAppearance(connection, document.documentElement, refused);
+    // Spell check is read by each editor on its next update: give every open one an update.
+    this.#appearance.onChange(() => {
+      for (const editor of this.#editors.values()) void editor.then((e) => e?.view.dispatch({}));
+    });
+    this.#statusInfo = new StatusInfo(shell.statusbar);
     // A plugin turned off or on: every open tab takes the view its kind has now.
     this.#views.onChange(() => {
       void this.#showViews();
@@ -224,6 +234,7 @@ export class App {
     if (tab === null) {
       this.#shownTabId = null;
       this.#shownEditor = null;
+      this.#statusInfo.show(null);
       this.#reporter.show(null);
       this.shell.editorHost.replaceChildren(this.shell.emptyState);
       return;
@@ -238,6 +249,7 @@ export class App {
     editor.setMode(this.#mode);
     this.shell.editorHost.replaceChildren(editor.dom);
     this.#shownEditor = editor;
+    this.#statusInfo.show(editor);
     this.#reporter.show(editor);
     this.#showModeGroup(editor);
     editor.refresh();
@@ -276,6 +288,7 @@ export class App {
 
   async #showProvided(tab: UiTab): Promise<void> {
     this.#reporter.show(null);
+    this.#statusInfo.show(null);
     this.shell.modeGroup.classList.add('is-disabled');
     const view = await ProvidedTabView.open(tab, this.connection, (kind) => this.#views.viewFor(kind));
     if (this.#shownTabId !== tab.id || this.#provided !== null) return view.destroy();
@@ -315,7 +328,10 @@ export class App {
   #editorOf(tab: UiTab): Promise<DocumentEditor | null> {
     let editor = this.#editors.get(tab.id);
     if (!editor) {
-      const hooks = { refused: (error: unknown) => this.#refused(error) };
+      const hooks = {
+        refused: (error: unknown) => this.#refused(error),
+        extensions: spellCheck(() => this.#appearance.current),
+      };
       const viewFor = (kind: string) => this.#views.viewFor(kind);
       editor = DocumentEditor.open(tab, this.connection, hooks, this.#mode, viewFor).catch(
         (error: unknown) => {

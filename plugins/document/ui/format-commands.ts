@@ -4,6 +4,7 @@
  * runs them here, on the editor they are pressed in, each range of the selection edited by the
  * pure functions of markdown-format.ts, the whole as one transaction (one undo step).
  */
+import { isolateHistory } from '@codemirror/commands';
 import { EditorSelection, type EditorState } from '@codemirror/state';
 import type { EditorView } from '@codemirror/view';
 import type { PageCommandHandler } from '@vmark/sdk';
@@ -34,7 +35,9 @@ export function runEdit(view: EditorView, edit: RangeEdit): boolean {
     };
   });
   if (!changed) return false;
-  view.dispatch(state.update(spec, { scrollIntoView: true, userEvent: 'input.format' }));
+  // Its own undo step: typing right after it is never folded into it, nor it into typing before.
+  const annotations = isolateHistory.of('full');
+  view.dispatch(state.update(spec, { scrollIntoView: true, userEvent: 'input.format', annotations }));
   return true;
 }
 

@@ -36,12 +36,13 @@ export type InlineMark = 'bold' | 'italic' | 'code' | 'strikethrough';
 
 const parser = commonMark.configure(GFM);
 
-const MARKS: Record<InlineMark, { readonly text: string; readonly node: string; readonly markNode: string }> = {
-  bold: { text: '**', node: 'StrongEmphasis', markNode: 'EmphasisMark' },
-  italic: { text: '*', node: 'Emphasis', markNode: 'EmphasisMark' },
-  code: { text: '`', node: 'InlineCode', markNode: 'CodeMark' },
-  strikethrough: { text: '~~', node: 'Strikethrough', markNode: 'StrikethroughMark' },
-};
+const MARKS: Record<InlineMark, { readonly text: string; readonly node: string; readonly markNode: string }> =
+  {
+    bold: { text: '**', node: 'StrongEmphasis', markNode: 'EmphasisMark' },
+    italic: { text: '*', node: 'Emphasis', markNode: 'EmphasisMark' },
+    code: { text: '`', node: 'InlineCode', markNode: 'CodeMark' },
+    strikethrough: { text: '~~', node: 'Strikethrough', markNode: 'StrikethroughMark' },
+  };
 
 const from = (range: Range) => Math.min(range.anchor, range.head);
 const to = (range: Range) => Math.max(range.anchor, range.head);
@@ -133,7 +134,10 @@ function unwrap(range: Range, span: Span): Edit {
 function atCursor(text: string, pos: number, marker: string): Edit {
   const n = marker.length;
   if (text.slice(pos - n, pos) === marker && text.slice(pos, pos + n) === marker) {
-    return { changes: [{ from: pos - n, to: pos + n, insert: '' }], range: { anchor: pos - n, head: pos - n } };
+    return {
+      changes: [{ from: pos - n, to: pos + n, insert: '' }],
+      range: { anchor: pos - n, head: pos - n },
+    };
   }
   const word = wordAt(text, pos);
   if (word === null) {
@@ -158,7 +162,8 @@ export function wordAt(text: string, pos: number): { from: number; to: number } 
     if (!segment.isWordLike) continue;
     const span = { from: segment.index, to: segment.index + segment.segment.length };
     // Inside a word, or at its start: that word; at its end only, the word before.
-    if (span.from <= offset && offset < span.to) return { from: line.from + span.from, to: line.from + span.to };
+    if (span.from <= offset && offset < span.to)
+      return { from: line.from + span.from, to: line.from + span.to };
     if (span.to === offset) before = { from: line.from + span.from, to: line.from + span.to };
   }
   return before;
@@ -179,7 +184,10 @@ function wrapLines(text: string, range: Range, marker: string): Edit {
     if (body === '') continue;
     const bodyFrom = partFrom + (part.length - part.trimStart().length);
     const bodyTo = bodyFrom + body.length;
-    changes.push({ from: bodyFrom, to: bodyFrom, insert: marker }, { from: bodyTo, to: bodyTo, insert: marker });
+    changes.push(
+      { from: bodyFrom, to: bodyFrom, insert: marker },
+      { from: bodyTo, to: bodyTo, insert: marker },
+    );
     first ??= bodyFrom;
     last = bodyTo;
   }
@@ -214,7 +222,10 @@ export function toggleLink(text: string, range: Range): Edit {
   }
   const target = start === end ? wordAt(text, start) : { from: start, to: end };
   if (target === null) {
-    return { changes: [{ from: start, to: start, insert: '[]()' }], range: { anchor: start + 1, head: start + 1 } };
+    return {
+      changes: [{ from: start, to: start, insert: '[]()' }],
+      range: { anchor: start + 1, head: start + 1 },
+    };
   }
   const changes = [
     { from: target.from, to: target.from, insert: '[' },
@@ -307,7 +318,11 @@ export function toggleBlock(text: string, range: Range, format: BlockFormat): Ed
         const box = item?.[3] !== undefined && format.type === 'task' ? item[3].trim() : '[ ]';
         const marker =
           format.type === 'bullet' ? '- ' : format.type === 'numbered' ? `${number++}. ` : `- ${box} `;
-        edits.push({ line, remove: item?.[0].length ?? indent.length, insert: off ? indent : indent + marker });
+        edits.push({
+          line,
+          remove: item?.[0].length ?? indent.length,
+          insert: off ? indent : indent + marker,
+        });
       }
       break;
     }
@@ -356,7 +371,8 @@ export function toggleCodeBlock(text: string, range: Range): Edit {
         ? { from: close.from - 1, to: close.to, insert: '' }
         : { from: close.from, to: close.to + 1, insert: '' },
     ];
-    const clamp = (pos: number) => Math.min(Math.max(pos, open.to + 1), Math.max(close.from - 1, open.to + 1));
+    const clamp = (pos: number) =>
+      Math.min(Math.max(pos, open.to + 1), Math.max(close.from - 1, open.to + 1));
     const map = (pos: number) => mapPos(changes, clamp(pos));
     return { changes, range: { anchor: map(range.anchor), head: map(range.head) } };
   }

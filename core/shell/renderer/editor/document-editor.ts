@@ -16,6 +16,8 @@ export type EditorMode = 'source' | 'wysiwyg';
 
 export interface EditorHooks {
   readonly refused: (error: unknown) => void;
+  /** The page's own additions to every text editor (spell check as the settings say, ADR 72). */
+  readonly extensions?: Extension;
 }
 
 /**
@@ -173,6 +175,7 @@ export class DocumentEditor {
         this.#kindView.of(this.#kindExtension()),
         editorTheme,
         findInFile(),
+        this.hooks.extensions ?? [],
         this.#mode.of(this.#modeExtension(this.#modeName)),
         EditorView.updateListener.of((update) => {
           if (update.transactions.some((tr) => tr.docChanged && !tr.annotation(Transaction.remote))) {

@@ -90,6 +90,12 @@ class FindPanel implements Panel {
     this.#show();
   }
 
+  /** Newly open: the focus in the pattern, its text selected (CodeMirror focuses it on later opens). */
+  mount(): void {
+    this.#pattern.focus();
+    this.#pattern.select();
+  }
+
   update(update: ViewUpdate): void {
     const query = getSearchQuery(update.state);
     if (!query.eq(this.#query)) {
@@ -157,7 +163,9 @@ class FindPanel implements Panel {
     this.#problem.hidden = problem === undefined;
     this.#pattern.toggleAttribute('aria-invalid', problem !== undefined);
     this.#count.textContent =
-      this.#query.search === '' || problem !== undefined ? '' : matchLabel(countMatches(this.#query, this.view.state));
+      this.#query.search === '' || problem !== undefined
+        ? ''
+        : matchLabel(countMatches(this.#query, this.view.state));
   }
 
   #key(event: KeyboardEvent): void {
