@@ -30,6 +30,7 @@ export const SHARED_MODULES = [
   '@codemirror/language',
   '@codemirror/commands',
   '@codemirror/autocomplete',
+  '@codemirror/search',
   '@lezer/common',
   '@lezer/highlight',
   'style-mod',

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Refreshes the README's screenshots in docs/images/: the editor in live preview and in source mode, the
+ * Refreshes the README's screenshots in docs/images/: the editor in live preview and in source mode, a
+ * note in the light and the dark theme, the
  * plugin manager, an approval dialog and an AI's browser tab in the editor (of a page served here). Runs the built `vmark serve` on a temporary copy of
  * examples/vault and shows it in Chromium (Debian's /usr/bin/chromium, or VMARK_CHROMIUM) through
  * playwright-core. `npm run screenshots` builds first.
@@ -63,6 +64,28 @@ async function editorShots(page) {
 }
 
 /**
+ * A mixed CJK and Latin note in Live mode, light and dark (the Theme setting on System, the system's
+ * preference emulated), the status bar's counts below; the dark one with find and replace open.
+ */
+async function themeShots(page) {
+  await page.locator('.tree-file-row', { hasText: '中文筆記' }).click();
+  await page.locator('.cm-line', { hasText: '今天學到的' }).click();
+  await page.locator('.status-count').filter({ hasText: 'words' }).waitFor();
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.locator('html[data-theme=light]').waitFor();
+  await page.screenshot({ path: path.join(IMAGES, 'editor-light.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.locator('html[data-theme=dark]').waitFor();
+  await page.keyboard.press('Control+F');
+  await page.keyboard.type('MCP');
+  await page.locator('.find-count').filter({ hasText: 'matches' }).waitFor();
+  await page.screenshot({ path: path.join(IMAGES, 'editor-dark.png') });
+  await page.keyboard.press('Escape');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.locator('html[data-theme=light]').waitFor();
+}
+
+/**
  * The plugin manager and approval dialog shots live beside the end-to-end tests that drive the same
  * panels (test/support/screenshots.ts); Node runs no TypeScript, so rolldown compiles that module first.
  */
@@ -114,6 +137,7 @@ async function main() {
     await page.goto(served.url);
     await page.locator('.editor-host .cm-content').waitFor();
     await editorShots(page);
+    await themeShots(page);
     await client.connect(
       new StreamableHTTPClientTransport(new URL(served.mcpUrl), {
         requestInit: { headers: { Authorization: `Bearer ${served.token}` } },
@@ -124,6 +148,8 @@ async function main() {
     const names = [
       'editor-wysiwyg.png',
       'editor-source.png',
+      'editor-light.png',
+      'editor-dark.png',
       'plugin-manager.png',
       'approval-dialog.png',
       'browser-tab-view.png',

@@ -63,8 +63,9 @@ describe('settings panel', () => {
   it('lists the settings by owner, each with its default, and explains what auto-approve gives away', async () => {
     await openSettings();
     const groups = await page.locator('.settings-group-title').allTextContents();
-    // Each setting shows with the plugin that reads it: the browser's with the browser plugin.
-    expect(groups).toEqual(['Browser', 'Documents', 'GitHub Actions workflows']);
+    // Each setting shows with the plugin that reads it: the browser's with the browser plugin; the
+    // editor page's own (ADR 72) first.
+    expect(groups).toEqual(['Editor', 'Browser', 'Documents', 'GitHub Actions workflows']);
     expect(await row('browser.allowPrivateNetwork').locator('.setting-caution').textContent()).toContain(
       'not meant to be public',
     );
@@ -176,10 +177,10 @@ describe('settings panel', () => {
     await row('advanced.workflowActionlint').waitFor();
     expect((await runCli(['plugins', 'disable', 'workflow'], { VMARK_HOME: home })).code).toBe(0);
     await row('advanced.workflowActionlint').waitFor({ state: 'detached' });
-    expect(await groups()).toEqual(['Browser', 'Documents']);
+    expect(await groups()).toEqual(['Editor', 'Browser', 'Documents']);
     expect((await runCli(['plugins', 'enable', 'workflow'], { VMARK_HOME: home })).code).toBe(0);
     await row('advanced.workflowActionlint').waitFor();
-    expect(await groups()).toEqual(['Browser', 'Documents', 'GitHub Actions workflows']);
+    expect(await groups()).toEqual(['Editor', 'Browser', 'Documents', 'GitHub Actions workflows']);
   });
 
   it('does not overwrite a settings.json that does not parse, and says why', async () => {

@@ -37,6 +37,18 @@ export class EditorCommandRegistry {
     };
   }
 
+  /**
+   * A command the plugin's text view runs in the editor page (`runsIn: page`, ADR 72): listed
+   * like the others; the host has nothing to run for it.
+   */
+  addPageCommand(pluginId: string, declaration: EditorCommandContribution): Disposable {
+    return this.add(pluginId, declaration, () => {
+      throw new ArgumentError(
+        `The editor command "${declaration.id}" runs in the editor page, on the Markdown being edited`,
+      );
+    });
+  }
+
   has(id: string): boolean {
     return this.#commands.has(id);
   }

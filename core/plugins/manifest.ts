@@ -40,6 +40,11 @@ export const editorCommandContribution = z.strictObject({
   key: z.string().optional(),
   mac: z.string().optional(),
   when: z.string().optional(),
+  /**
+   * Where its handler runs (ADR 72): `host` (the default) by `registerEditorCommand`; `page` by the
+   * plugin's text view for the kind the person is editing, on that editor (its `commands`).
+   */
+  runsIn: z.enum(['host', 'page']).optional(),
 });
 
 /** A file under the plugin's `ui/` folder: plain names only, so no `..`, no escape (ADR 20). */

@@ -59,6 +59,10 @@ export function pluginContext(
     registerEditorCommand: (id, handler) => {
       mustDeclare('editorCommand', id);
       const declaration = manifest.contributes!.editorCommands!.find((c) => c.id === id)!;
+      if (declaration.runsIn === 'page')
+        throw new Error(
+          `editor command "${id}" runs in the page (its text view handles it), not in the host`,
+        );
       return subscriptions.add(registries.editorCommands.add(manifest.id, declaration, handler));
     },
     registerKind: (kind) => {

@@ -96,7 +96,10 @@ export class RunningPlugins {
           problems.add(entry, warning(`declares tool "${tool.name}" but did not register it`));
       }
       for (const command of manifest.contributes?.editorCommands ?? []) {
-        if (!this.runtime.editorCommands.has(command.id))
+        // A command its text view runs in the page is listed while the plugin runs (ADR 72).
+        if (command.runsIn === 'page')
+          subscriptions.add(this.runtime.editorCommands.addPageCommand(manifest.id, command));
+        else if (!this.runtime.editorCommands.has(command.id))
           problems.add(entry, warning(`declares editor command "${command.id}" but did not handle it`));
       }
     } catch (cause) {

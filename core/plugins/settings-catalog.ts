@@ -1,6 +1,14 @@
 import { inject, injectable } from 'inversify';
-import { PluginHost } from './plugin-host.js';
+import { PluginHost, type PluginSettings } from './plugin-host.js';
 import { declarationProblems, type SettingDeclaration } from '../settings/setting-declaration.js';
+import { EDITOR_SETTINGS, EDITOR_SETTINGS_GROUP } from '../protocol/editor-settings.js';
+
+/** The editor page's own settings (ADR 72), first, before any plugin's: no plugin can take their keys. */
+const EDITOR_GROUP: PluginSettings = {
+  id: EDITOR_SETTINGS_GROUP.id,
+  name: EDITOR_SETTINGS_GROUP.title,
+  settings: EDITOR_SETTINGS,
+};
 
 /** The settings of one plugin, the one that reads them. */
 export interface SettingsGroup {
@@ -20,8 +28,9 @@ export type SettingsSources = Pick<PluginHost, 'declaredSettings'>;
 
 /**
  * Every setting that may be written, by the plugin that declares (and reads)
- * it, in load order; the host itself reads none (ADR 27). A turned-off plugin's
- * settings are not here: they stay in settings.json and come back with it. A
+ * it, in load order, after the editor page's own (ADR 72); the host itself
+ * reads none (ADR 27). A turned-off plugin's settings are not here: they stay
+ * in settings.json and come back with it. A
  * key is owned by its first declarer; a later declaration of the same key, or
  * one that is not sound, is left out, so a write is always checked against
  * exactly one declaration.
@@ -33,7 +42,7 @@ export class SettingsCatalog {
   groups(): SettingsGroup[] {
     const taken = new Set<string>();
     const groups: SettingsGroup[] = [];
-    for (const plugin of this.plugins.declaredSettings()) {
+    for (const plugin of [EDITOR_GROUP, ...this.plugins.declaredSettings()]) {
       const settings: DeclaredSetting[] = [];
       for (const [key, declaration] of Object.entries(plugin.settings)) {
         const clash = [...taken].some((t) => t === key || t.startsWith(`${key}.`) || key.startsWith(`${t}.`));

@@ -16,6 +16,8 @@ export interface CommandDeclaration {
   /** The default key on macOS, where it differs. */
   readonly mac?: string;
   readonly when?: string;
+  /** A plugin's command: run by its host handler (the default) or by its text view in the page (ADR 72). */
+  readonly runsIn?: 'host' | 'page';
 }
 
 export const COMMAND_PALETTE = 'vmark.commandPalette';
@@ -24,6 +26,16 @@ export const BUILTIN_COMMANDS: readonly CommandDeclaration[] = [
   { id: COMMAND_PALETTE, title: 'Show all commands', category: 'View', key: 'Mod+Shift+P' },
   { id: 'vmark.quickOpen', title: 'Go to file…', category: 'File', key: 'Mod+P' },
   { id: 'vmark.search', title: 'Search in files…', category: 'Search', key: 'Mod+Shift+F' },
+  { id: 'vmark.find', title: 'Find in file…', category: 'Edit', key: 'Mod+F', when: 'activeKind' },
+  // Cmd+H hides the application on macOS before the page sees it.
+  {
+    id: 'vmark.replace',
+    title: 'Replace in file…',
+    category: 'Edit',
+    key: 'Mod+H',
+    mac: 'Mod+Shift+H',
+    when: 'activeKind',
+  },
   { id: 'vmark.save', title: 'Save', category: 'File', key: 'Mod+S', when: 'activeKind' },
   { id: 'vmark.closeTab', title: 'Close tab', category: 'File', key: 'Mod+W', when: 'activeKind' },
   { id: 'vmark.nextTab', title: 'Next tab', category: 'View', key: 'Ctrl+Tab' },

@@ -12,7 +12,10 @@ export interface UiCommand {
   readonly category: string;
   /** The plugin that contributes it, `null` for the editor's own. */
   readonly pluginId: string | null;
-  /** Where it runs: the editor's own in the page, a plugin's in the host (`commands.run`). */
+  /**
+   * Where it runs: the editor's own in the page, a plugin's in the host (`commands.run`) unless it
+   * declares `runsIn: page` — then its text view runs it on the shown editor (ADR 72).
+   */
   readonly runsIn: 'page' | 'host';
   /** The key in force, canonical ("Ctrl+Shift+P"), or null for none. */
   readonly key: string | null;

@@ -21,13 +21,22 @@ export interface KindViewTab {
   readonly kind: string;
 }
 
+/**
+ * A command of the plugin's that edits the editor it is run in (host API 1.10, ADR 72): declared
+ * in the manifest with `runsIn: "page"`, run on the shown editor (`V`, CodeMirror's `EditorView`)
+ * when the person presses its key or picks it in the palette. It returns whether it did anything.
+ */
+export type PageCommandHandler<V = unknown> = (view: V) => boolean;
+
 /** A kind edited as text in core's CodeMirror editor. */
-export interface TextKindView<E = unknown> {
+export interface TextKindView<E = unknown, V = unknown> {
   readonly type: 'text';
   /** The language, front matter display and whatever else holds in both modes. */
   extensions(tab: KindViewTab): E;
   /** The Live (wysiwyg) mode's decorations; absent, the kind has Source mode only. */
   readonly live?: E;
+  /** Handlers of the plugin's `runsIn: "page"` editor commands, by command id. */
+  readonly commands?: Readonly<Record<string, PageCommandHandler<V>>>;
 }
 
 /**
@@ -56,4 +65,4 @@ export interface CustomKindView<H = unknown> {
 }
 
 /** What a view module exports as `view`. */
-export type KindView<E = unknown, H = unknown> = TextKindView<E> | CustomKindView<H>;
+export type KindView<E = unknown, H = unknown, V = unknown> = TextKindView<E, V> | CustomKindView<H>;

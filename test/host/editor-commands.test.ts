@@ -242,3 +242,44 @@ describe('a plugin’s commands that do not add up', () => {
     );
   });
 });
+
+describe('commands that run in the page (ADR 72)', () => {
+  const pageCommand = { id: 'marks.bold', title: 'Bold', key: 'Mod+B', runsIn: 'page' };
+
+  it('lists a runsIn: page command while its plugin runs, with no host handler and no warning', async () => {
+    const commands = await start(plugin('marks', [pageCommand], () => undefined));
+    expect(report('marks').active).toBe(true);
+    expect(messages('marks')).toEqual([]);
+    const listed = (await commands.list('other')).commands.find((c) => c.id === 'marks.bold');
+    expect(listed).toMatchObject({ pluginId: 'marks', runsIn: 'page', key: 'Ctrl+B' });
+    // The host has nothing to run for it: the page's view does.
+    await expect(commands.run('marks.bold', { windowLabel: 'main', tabId: null })).rejects.toThrow(
+      'runs in the editor page',
+    );
+    await host!.plugins.setEnabled('marks', false);
+    expect((await commands.list('other')).commands.some((c) => c.id === 'marks.bold')).toBe(false);
+  });
+
+  it('fails the activation of a host handler for a runsIn: page command', async () => {
+    await start(
+      plugin('marks', [pageCommand], (context) => {
+        context.registerEditorCommand('marks.bold', () => 'in the host');
+      }),
+    );
+    expect(report('marks').active).toBe(false);
+    expect(messages('marks')).toContainEqual(
+      'error: activation failed: editor command "marks.bold" runs in the page (its text view handles it), not in the host',
+    );
+  });
+
+  it('refuses a runsIn that is neither host nor page', async () => {
+    let ran = false;
+    await start(
+      plugin('marks', [{ ...pageCommand, runsIn: 'everywhere' }], () => {
+        ran = true;
+      }),
+    );
+    expect(ran).toBe(false);
+    expect(report('marks').active).toBe(false);
+  });
+});

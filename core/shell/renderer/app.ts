@@ -10,7 +10,10 @@ import { DocumentEditor, type EditorMode } from './editor/document-editor.js';
 import { KindViews } from './editor/kind-views.js';
 import { ProvidedTabView } from './editor/provided-view.js';
 import { SelectionReporter } from './editor/selection-reporter.js';
+import { PageAppearance } from './comfort/page-appearance.js';
+import { spellCheck, StatusInfo } from './comfort/status-info.js';
 import { FileTree } from './file-tree.js';
+import { openFind, openReplace } from './find/find-panel.js';
 import { refusalWords } from './refusal-words.js';
 import { RecoveryNotice } from './recovery-notice.js';
 import { startWorkbenchPanels } from './panels/workbench-panels.js';
@@ -37,6 +40,8 @@ export class App {
   readonly #conflict: ConflictBar;
   readonly #views: KindViews;
   readonly #commands: PageCommands;
+  readonly #appearance: PageAppearance;
+  readonly #statusInfo: StatusInfo;
   #mode: EditorMode = localStorage.getItem(MODE_KEY) === 'source' ? 'source' : 'wysiwyg';
   #state: UiState | null = null;
   #shownTabId: string | null = null;
@@ -46,6 +51,8 @@ export class App {
    */
   #picked: string | null = null;
   #provided: ProvidedTabView | null = null;
+  /** The text editor shown now, which a plugin's page command (ADR 72) and find act on. */
+  #shownEditor: DocumentEditor | null = null;
   /** A place to select once the tab's editor is shown (a search match the person clicked). */
   #reveal: { readonly tabId: string; readonly place: MatchPlace } | null = null;
 
@@ -61,6 +68,12 @@ export class App {
     );
     const refused = (error: unknown) => this.#refused(error);
     this.#views = new KindViews(connection, refused);
+    this.#appearance = new PageAppearance(connection, document.documentElement, refused);
+    // Spell check is read by each editor on its next update: give every open one an update.
+    this.#appearance.onChange(() => {
+      for (const editor of this.#editors.values()) void editor.then((e) => e?.view.dispatch({}));
+    });
+    this.#statusInfo = new StatusInfo(shell.statusbar);
     // A plugin turned off or on: every open tab takes the view its kind has now.
     this.#views.onChange(() => {
       void this.#showViews();
@@ -71,6 +84,15 @@ export class App {
       note: (message) => this.#toasts.show(message, 'info'),
     });
     this.#handleCommands();
+    this.#commands.handlePluginCommands((id) => {
+      const editor = this.#shownEditor;
+      const run = editor?.pageCommand(id);
+      if (editor === null || run === undefined) return undefined;
+      return () => {
+        run();
+        editor.view.focus();
+      };
+    });
     dispatchKeys(window, this.#commands);
     startWorkbenchPanels(shell, connection, this.#toasts, this.#commands, refused);
     new RecoveryNotice(shell.conflictBar, connection, refused);
@@ -130,6 +152,12 @@ export class App {
         // The host hands it to its plugin, which tears it down (ADR 56).
         await this.#request(() => this.connection.request('tab.close', { tabId: tab.id }));
       }
+    });
+    commands.handle('vmark.find', () => {
+      if (this.#shownEditor !== null) openFind(this.#shownEditor.view);
+    });
+    commands.handle('vmark.replace', () => {
+      if (this.#shownEditor !== null) openReplace(this.#shownEditor.view);
     });
     commands.handle('vmark.nextTab', () => this.#selectNext(1));
     commands.handle('vmark.previousTab', () => this.#selectNext(-1));
@@ -205,18 +233,23 @@ export class App {
     }
     if (tab === null) {
       this.#shownTabId = null;
+      this.#shownEditor = null;
+      this.#statusInfo.show(null);
       this.#reporter.show(null);
       this.shell.editorHost.replaceChildren(this.shell.emptyState);
       return;
     }
     if (this.#shownTabId === tab.id) return;
     this.#shownTabId = tab.id;
+    this.#shownEditor = null;
     if (tab.provided !== undefined) return this.#showProvided(tab);
     const editor = await this.#editorOf(tab);
     // Another tab may have been chosen while this one loaded.
     if (editor === null || this.#shownTabId !== tab.id) return;
     editor.setMode(this.#mode);
     this.shell.editorHost.replaceChildren(editor.dom);
+    this.#shownEditor = editor;
+    this.#statusInfo.show(editor);
     this.#reporter.show(editor);
     this.#showModeGroup(editor);
     editor.refresh();
@@ -255,6 +288,7 @@ export class App {
 
   async #showProvided(tab: UiTab): Promise<void> {
     this.#reporter.show(null);
+    this.#statusInfo.show(null);
     this.shell.modeGroup.classList.add('is-disabled');
     const view = await ProvidedTabView.open(tab, this.connection, (kind) => this.#views.viewFor(kind));
     if (this.#shownTabId !== tab.id || this.#provided !== null) return view.destroy();
@@ -294,7 +328,10 @@ export class App {
   #editorOf(tab: UiTab): Promise<DocumentEditor | null> {
     let editor = this.#editors.get(tab.id);
     if (!editor) {
-      const hooks = { refused: (error: unknown) => this.#refused(error) };
+      const hooks = {
+        refused: (error: unknown) => this.#refused(error),
+        extensions: spellCheck(() => this.#appearance.current),
+      };
       const viewFor = (kind: string) => this.#views.viewFor(kind);
       editor = DocumentEditor.open(tab, this.connection, hooks, this.#mode, viewFor).catch(
         (error: unknown) => {

@@ -52,7 +52,7 @@ export class UiCommandService implements Disposable {
       title: declaration.title,
       category,
       pluginId,
-      runsIn: pluginId === null ? 'page' : 'host',
+      runsIn: pluginId === null ? 'page' : (declaration.runsIn ?? 'host'),
       key: resolved.keys.get(declaration.id) ?? null,
       defaultKey: defaults.keys.get(declaration.id) ?? null,
       changed: Object.hasOwn(overrides, declaration.id),

@@ -64,13 +64,16 @@ afterEach(() => rm(home, { recursive: true, force: true }));
 const file = () => path.join(home, 'settings.json');
 
 describe('UiSettingsService', () => {
-  it('lists each plugin’s settings, with defaults and current values; the host has none of its own', async () => {
+  it('lists each plugin’s settings, with defaults and current values, after the editor page’s own', async () => {
     await writeFile(file(), JSON.stringify({ notes: { style: 'fancy', limit: 'lots' } }));
     const { file: where, groups } = service.list();
     expect(where).toBe(file());
     // Broken's settings are unsound or taken, so it has no group.
-    expect(groups.map((g) => [g.id, g.title])).toEqual([['notes', 'Notes']]);
-    expect(groups[0]!.settings).toEqual([
+    expect(groups.map((g) => [g.id, g.title])).toEqual([
+      ['vmark', 'Editor'],
+      ['notes', 'Notes'],
+    ]);
+    expect(groups[1]!.settings).toEqual([
       {
         key: 'notes.autoSave',
         type: 'boolean',
@@ -105,7 +108,7 @@ describe('UiSettingsService', () => {
 
   it('writes a setting, answers with the new list and tells every window', async () => {
     const after = await service.set('notes.limit', 3);
-    expect(after.groups[0]!.settings.find((s) => s.key === 'notes.limit')).toMatchObject({
+    expect(after.groups[1]!.settings.find((s) => s.key === 'notes.limit')).toMatchObject({
       value: 3,
       stored: 'valid',
     });
@@ -116,13 +119,14 @@ describe('UiSettingsService', () => {
   it('reset puts the default back', async () => {
     await service.set('notes.autoSave', false);
     const after = await service.reset('notes.autoSave');
-    expect(after.groups[0]!.settings[0]).toMatchObject({ value: true, stored: 'absent' });
+    expect(after.groups[1]!.settings[0]).toMatchObject({ value: true, stored: 'absent' });
   });
 
   it('tells every window when plugins change, since their settings come and go with them', async () => {
     declared = [];
     changes.fire();
-    expect(pushed).toEqual([{ type: 'settings.changed', settings: { file: file(), groups: [] } }]);
+    expect(pushed).toEqual([{ type: 'settings.changed', settings: service.list() }]);
+    expect(service.list().groups.map((g) => g.id)).toEqual(['vmark']);
     // A turned-off plugin's settings cannot be written either; its stored values stay in the file.
     await expect(service.set('notes.limit', 2)).rejects.toThrow('"notes.limit" is not a setting vmark knows');
     service.dispose();

@@ -8,18 +8,19 @@ import { EditorView } from '@codemirror/view';
  */
 
 export const livePreviewTheme = EditorView.baseTheme({
-  '&.cm-live-preview': { font: '17px/1.75 var(--font-text)' },
-  '&.cm-live-preview .cm-content': { maxWidth: '46rem' },
+  // The page's Editor settings (font size, line width) come as variables, with these defaults.
+  '&.cm-live-preview': { font: 'var(--editor-font-size, 17px) / 1.75 var(--font-text)' },
+  '&.cm-live-preview .cm-content': { maxWidth: 'var(--editor-line-width, 46rem)' },
   '.cm-lp-h1': { fontSize: '1.9em', lineHeight: '1.3', paddingTop: '0.6em !important' },
   '.cm-lp-h2': { fontSize: '1.45em', lineHeight: '1.35', paddingTop: '0.8em !important' },
   '.cm-lp-h3': { fontSize: '1.2em', paddingTop: '0.6em !important' },
   '.cm-lp-h4, .cm-lp-h5, .cm-lp-h6': { fontSize: '1.05em' },
   '.cm-lp-link, .cm-lp-link *': { color: 'var(--accent)' },
-  '.cm-lp-code': { padding: '0.1em 0.3em', borderRadius: '4px', background: '#f0f0ed' },
+  '.cm-lp-code': { padding: '0.1em 0.3em', borderRadius: '4px', background: 'var(--code-bg, #f0f0ed)' },
   '.cm-lp-codeblock': {
     fontFamily: 'var(--font-mono)',
     fontSize: '0.88em',
-    background: '#f6f6f3',
+    background: 'var(--code-block-bg, #f6f6f3)',
     padding: '0 14px !important',
   },
   '.cm-lp-quote': {
@@ -32,7 +33,11 @@ export const livePreviewTheme = EditorView.baseTheme({
 
 /** Metadata in both modes, never a heading. */
 export const frontMatterTheme = EditorView.baseTheme({
-  '.cm-line.cm-frontmatter': { fontFamily: 'var(--font-mono)', fontSize: '0.85em', color: '#8a8f98' },
+  '.cm-line.cm-frontmatter': {
+    fontFamily: 'var(--font-mono)',
+    fontSize: '0.85em',
+    color: 'var(--syntax-url, #8a8f98)',
+  },
   '.cm-line.cm-frontmatter span': {
     fontWeight: 'inherit !important',
     fontSize: 'inherit !important',

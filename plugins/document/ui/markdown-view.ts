@@ -6,12 +6,16 @@
  */
 import { markdown, markdownLanguage } from '@codemirror/lang-markdown';
 import type { Extension } from '@codemirror/state';
+import type { EditorView } from '@codemirror/view';
 import type { TextKindView } from '@vmark/sdk';
+import { formatCommands } from './format-commands.js';
 import { frontMatter } from './front-matter.js';
 import { livePreview } from './live-preview.js';
 
-export const view: TextKindView<Extension> = {
+export const view: TextKindView<Extension, EditorView> = {
   type: 'text',
   extensions: () => [markdown({ base: markdownLanguage }), frontMatter],
   live: livePreview,
+  // The formatting commands (ADR 72), declared `runsIn: "page"` in the manifest.
+  commands: formatCommands,
 };

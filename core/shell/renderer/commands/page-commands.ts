@@ -27,6 +27,8 @@ export interface CommandOutcomes {
 export class PageCommands {
   readonly platform: Platform = isMac() ? 'mac' : 'other';
   readonly #handlers = new Map<string, CommandHandler>();
+  /** A plugin's command that runs in the page (ADR 72): the shown editor's view handles it, or nothing does. */
+  #pluginHandler: (id: string) => CommandHandler | undefined = () => undefined;
   readonly #changed = new Emitter<UiCommands>();
   #list: UiCommands | null = null;
   /** Each refresh gets a number; an answer to an older one is dropped. */
@@ -54,6 +56,11 @@ export class PageCommands {
     };
   }
 
+  /** Where a plugin's `runsIn: page` command finds its handler: the shown tab's text view. */
+  handlePluginCommands(find: (id: string) => CommandHandler | undefined): void {
+    this.#pluginHandler = find;
+  }
+
   /** A button runs its command when clicked, and shows the command's key in its tooltip. */
   bind(button: HTMLElement, id: string): Unsubscribe {
     const title = button.title;
@@ -69,7 +76,12 @@ export class PageCommands {
 
   /** The commands a person can run now: the page's own it handles, and the running plugins'. */
   runnable(): UiCommand[] {
-    return (this.#list?.commands ?? []).filter((c) => c.runsIn === 'host' || this.#handlers.has(c.id));
+    return (this.#list?.commands ?? []).filter(
+      (c) =>
+        c.runsIn === 'host' ||
+        this.#handlers.has(c.id) ||
+        (c.pluginId !== null && this.#pluginHandler(c.id) !== undefined),
+    );
   }
 
   list(): UiCommands | null {
@@ -105,13 +117,19 @@ export class PageCommands {
 
   async run(id: string, target?: string): Promise<void> {
     try {
-      const local = this.#handlers.get(id);
+      const local = this.#handlers.get(id) ?? this.#pluginPageHandler(id);
       if (local !== undefined) return await local(target);
       const { note } = await this.connection.request('commands.run', { id, tabId: this.context().tabId });
       if (note !== null) this.outcomes.note(note);
     } catch (error) {
       this.outcomes.refused(error);
     }
+  }
+
+  #pluginPageHandler(id: string): CommandHandler | undefined {
+    const command = this.#list?.commands.find((c) => c.id === id);
+    const runsHere = command !== undefined && command.pluginId !== null && command.runsIn === 'page';
+    return runsHere ? this.#pluginHandler(id) : undefined;
   }
 
   /** Lists the commands afresh; `list` is the host's answer to a change just made, when there is one. */

@@ -4,6 +4,7 @@ import { Compartment, EditorState, type Extension, Transaction } from '@codemirr
 import { drawSelection, EditorView, keymap, placeholder } from '@codemirror/view';
 import type { DocumentSync, UiTab } from '../../../protocol/protocol.js';
 import type { Connection } from '../connection.js';
+import { findInFile } from '../find/find-panel.js';
 import { element } from '../element.js';
 import { Emitter, type Unsubscribe } from '../emitter.js';
 import { CollabSync } from './collab-sync.js';
@@ -15,6 +16,8 @@ export type EditorMode = 'source' | 'wysiwyg';
 
 export interface EditorHooks {
   readonly refused: (error: unknown) => void;
+  /** The page's own additions to every text editor (spell check as the settings say, ADR 72). */
+  readonly extensions?: Extension;
 }
 
 /**
@@ -95,6 +98,13 @@ export class DocumentEditor {
     return this.#textView?.live !== undefined;
   }
 
+  /** The kind's text view's handler of a plugin's `runsIn: page` command, run on this editor (ADR 72). */
+  pageCommand(id: string): (() => boolean) | undefined {
+    const commands = this.#textView?.commands;
+    const handler = commands !== undefined && Object.hasOwn(commands, id) ? commands[id] : undefined;
+    return handler === undefined ? undefined : () => handler(this.view);
+  }
+
   /** The tab is shown again: a custom view may draw again. */
   refresh(): void {
     this.#refresh.emit();
@@ -164,6 +174,8 @@ export class DocumentEditor {
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         this.#kindView.of(this.#kindExtension()),
         editorTheme,
+        findInFile(),
+        this.hooks.extensions ?? [],
         this.#mode.of(this.#modeExtension(this.#modeName)),
         EditorView.updateListener.of((update) => {
           if (update.transactions.some((tr) => tr.docChanged && !tr.annotation(Transaction.remote))) {

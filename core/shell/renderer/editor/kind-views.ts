@@ -1,4 +1,5 @@
 import type { Extension } from '@codemirror/state';
+import type { EditorView } from '@codemirror/view';
 import type { KindView } from '@vmark/sdk';
 import type { UiKindView } from '../../../protocol/panel-protocol.js';
 import type { Connection } from '../connection.js';
@@ -6,7 +7,7 @@ import { Emitter, type Unsubscribe } from '../emitter.js';
 import { importPluginModule } from '../plugin-module.js';
 
 /** A kind view as this page runs it: CodeMirror extensions, or a custom view mounted in an element. */
-export type PageKindView = KindView<Extension, HTMLElement>;
+export type PageKindView = KindView<Extension, HTMLElement, EditorView>;
 
 /** What a tab shows: its kind's view, or none (read-only plain text) and the words that say why. */
 export interface ShownView {
@@ -104,7 +105,16 @@ export class KindViews {
 /** The module's `view` export, checked for the shape the editor relies on. */
 function checkedView(modulePath: string, view: unknown): PageKindView {
   const candidate = view as Partial<Record<'type' | 'extensions' | 'mount', unknown>> | null;
-  if (candidate?.type === 'text' && typeof candidate.extensions === 'function') return view as PageKindView;
+  if (candidate?.type === 'text' && typeof candidate.extensions === 'function') {
+    const { commands } = view as { commands?: unknown };
+    const usable =
+      commands === undefined ||
+      (typeof commands === 'object' &&
+        commands !== null &&
+        Object.values(commands).every((handler) => typeof handler === 'function'));
+    if (usable) return view as PageKindView;
+    throw new Error(`${modulePath}: the view's "commands" must map command ids to functions`);
+  }
   if (candidate?.type === 'custom' && typeof candidate.mount === 'function') return view as PageKindView;
   throw new Error(`${modulePath} does not export a text or custom view as "view"`);
 }

@@ -3,27 +3,28 @@ import { EditorView } from '@codemirror/view';
 import { tags as t } from '@lezer/highlight';
 
 /*
- * A calm light theme: ink on paper, one accent colour, markup in a soft grey.
- * Sizes and fonts live in renderer.css (by mode); this holds what CodeMirror
- * must own: colours of syntax, cursor and selection.
+ * A calm theme: ink on paper, one accent colour, markup in a soft grey. Sizes,
+ * fonts and the colours themselves live in renderer.css (by mode and by light or
+ * dark theme, as variables); this holds what CodeMirror must own: which
+ * variable colours syntax, cursor and selection.
  */
 
 const highlight = HighlightStyle.define([
-  { tag: t.heading, fontWeight: '650', color: '#1d1f23' },
+  { tag: t.heading, fontWeight: '650', color: 'var(--syntax-heading)' },
   { tag: t.strong, fontWeight: '700' },
   { tag: t.emphasis, fontStyle: 'italic' },
-  { tag: t.strikethrough, textDecoration: 'line-through', color: '#6b6f76' },
-  { tag: [t.processingInstruction, t.contentSeparator], color: '#a3a8b0' },
-  { tag: t.link, color: '#2f6fde' },
-  { tag: t.url, color: '#8a8f98' },
-  { tag: t.quote, color: '#4b4f57' },
-  { tag: t.monospace, fontFamily: 'var(--font-mono)', fontSize: '0.92em', color: '#3a3f48' },
+  { tag: t.strikethrough, textDecoration: 'line-through', color: 'var(--syntax-soft)' },
+  { tag: [t.processingInstruction, t.contentSeparator], color: 'var(--syntax-mark)' },
+  { tag: t.link, color: 'var(--syntax-link)' },
+  { tag: t.url, color: 'var(--syntax-url)' },
+  { tag: t.quote, color: 'var(--syntax-quote)' },
+  { tag: t.monospace, fontFamily: 'var(--font-mono)', fontSize: '0.92em', color: 'var(--syntax-code)' },
   // Data languages (keys, strings, literals): a kind's view picks the language, the colours are the editor's.
-  { tag: [t.propertyName, t.definition(t.propertyName)], color: '#2a5db0' },
-  { tag: [t.string, t.special(t.string)], color: '#2b7a48' },
-  { tag: [t.number, t.bool, t.null], color: '#a4531f' },
-  { tag: t.comment, color: '#8a8f98', fontStyle: 'italic' },
-  { tag: [t.keyword, t.typeName, t.labelName], color: '#8a3fb0' },
+  { tag: [t.propertyName, t.definition(t.propertyName)], color: 'var(--syntax-property)' },
+  { tag: [t.string, t.special(t.string)], color: 'var(--syntax-string)' },
+  { tag: [t.number, t.bool, t.null], color: 'var(--syntax-number)' },
+  { tag: t.comment, color: 'var(--syntax-url)', fontStyle: 'italic' },
+  { tag: [t.keyword, t.typeName, t.labelName], color: 'var(--syntax-keyword)' },
 ]);
 
 const base = EditorView.theme({

@@ -1,0 +1,87 @@
+import type { EditorState } from '@codemirror/state';
+import { EditorView } from '@codemirror/view';
+import type { DocumentEditor } from '../editor/document-editor.js';
+import { element } from '../element.js';
+import type { Unsubscribe } from '../emitter.js';
+import type { Appearance } from './appearance.js';
+import { countLabel, countText } from './text-count.js';
+
+/** Counting a large note on every keystroke would cost typing: the count follows once typing pauses. */
+const COUNT_DELAY_MS = 150;
+
+/**
+ * The status bar's right side (ADR 72): the shown text's words and characters (of the selection
+ * when there is one; CJK-aware, text-count.ts) and the cursor's line and column (1-based, the
+ * column in characters). Empty for a tab with no text editor shown.
+ */
+export class StatusInfo {
+  readonly #count: HTMLElement;
+  readonly #position: HTMLElement;
+  #editor: DocumentEditor | null = null;
+  #unsubscribe: Unsubscribe | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #counted: { doc: unknown; selection: unknown } | null = null;
+  /** The whole text's count, kept while the text is the same (the cursor moving counts nothing again). */
+  #whole: { doc: unknown; label: string } | null = null;
+
+  constructor(statusbar: HTMLElement) {
+    this.#count = element('span', 'status-count');
+    this.#position = element('span', 'status-position');
+    this.#position.title = 'Line, column';
+    statusbar.append(this.#count, this.#position);
+  }
+
+  show(editor: DocumentEditor | null): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    this.#editor = editor;
+    this.#counted = null;
+    if (editor === null || editor.dom.dataset.view !== 'text') {
+      this.#count.textContent = '';
+      this.#position.textContent = '';
+      return;
+    }
+    this.#unsubscribe = editor.onViewUpdate(() => this.#update(false));
+    this.#update(true);
+  }
+
+  #update(now: boolean): void {
+    const editor = this.#editor;
+    if (editor === null) return;
+    const state = editor.view.state;
+    this.#position.textContent = position(state);
+    const { doc, selection } = state;
+    if (this.#counted?.doc === doc && this.#counted.selection === selection) return;
+    clearTimeout(this.#timer);
+    const count = () => {
+      this.#counted = { doc, selection };
+      this.#count.textContent = this.#counts(editor.view.state);
+    };
+    if (now) count();
+    else this.#timer = setTimeout(count, COUNT_DELAY_MS);
+  }
+
+  #counts(state: EditorState): string {
+    const ranges = state.selection.ranges.filter((r) => !r.empty);
+    if (ranges.length > 0) {
+      const selected = ranges.map((r) => state.sliceDoc(r.from, r.to)).join('\n');
+      return countLabel(countText(selected), true);
+    }
+    if (this.#whole?.doc !== state.doc) {
+      this.#whole = { doc: state.doc, label: countLabel(countText(state.doc.toString()), false) };
+    }
+    return this.#whole.label;
+  }
+}
+
+function position(state: EditorState): string {
+  const head = state.selection.main.head;
+  const line = state.doc.lineAt(head);
+  const column = [...line.text.slice(0, head - line.from)].length + 1;
+  return `Ln ${line.number}, Col ${column}`;
+}
+
+/** The browser's spell check in the editor's text, as the setting says (read on every update of the view). */
+export function spellCheck(current: () => Appearance) {
+  return EditorView.contentAttributes.of(() => ({ spellcheck: current().spellCheck ? 'true' : 'false' }));
+}
