@@ -146,7 +146,7 @@ const attach = (note: string, folder: string, body: Buffer, type = 'image/png') 
   fetch(
     `${base()}/vault/attachment?note=${encodeURIComponent(note)}&folder=${encodeURIComponent(folder)}` +
       `&type=${encodeURIComponent(type)}&token=${token}`,
-    { method: 'POST', body },
+    { method: 'POST', body: new Uint8Array(body) },
   );
 
 describe('a pasted image', () => {

@@ -8,10 +8,11 @@ import { markdown, markdownLanguage } from '@codemirror/lang-markdown';
 import type { Extension } from '@codemirror/state';
 import type { TextKindView } from '@vmark/sdk';
 import { frontMatter } from './front-matter.js';
+import { imageExtensions, liveImages } from './images.js';
 import { livePreview } from './live-preview.js';
 
 export const view: TextKindView<Extension> = {
   type: 'text',
-  extensions: () => [markdown({ base: markdownLanguage }), frontMatter],
-  live: livePreview,
+  extensions: (tab, api) => [markdown({ base: markdownLanguage }), frontMatter, imageExtensions(tab, api)],
+  live: [livePreview, liveImages],
 };
