@@ -79,15 +79,21 @@ class ImageWidget extends WidgetType {
 
   toDOM(): HTMLElement {
     if ('notice' in this.source) return notice(this.source.notice);
+    // The widget's own element stays: only what is inside it changes when the image fails.
+    const box = document.createElement('span');
+    box.className = 'cm-lp-image-box';
     const image = document.createElement('img');
     image.className = 'cm-lp-image';
     image.alt = this.alt;
     image.src = this.source.url;
     image.referrerPolicy = 'no-referrer';
     image.addEventListener('error', () =>
-      image.replaceWith(notice(`Image not shown: ${this.alt || 'the file'} is missing, too large or outside the workspace`)),
+      box.replaceChildren(
+        notice(`Image not shown: ${this.alt || 'the file'} is missing, too large or outside the workspace`),
+      ),
     );
-    return image;
+    box.append(image);
+    return box;
   }
 
   override ignoreEvent(): boolean {
