@@ -5,7 +5,14 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, TempDirs } from './support/cli.js';
-import { connectMcp, launchChromium, openEditorPage, type Served, startServe, visibleText } from './support/ui.js';
+import {
+  connectMcp,
+  launchChromium,
+  openEditorPage,
+  type Served,
+  startServe,
+  visibleText,
+} from './support/ui.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 /*
@@ -159,7 +166,9 @@ function paste(bytes: number[] | number, name: string): Promise<void> {
       const transfer = new DataTransfer();
       transfer.items.add(new File([data], name, { type: 'image/png' }));
       const content = document.querySelector('.editor-host .cm-content')!;
-      content.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }));
+      content.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }),
+      );
     },
     { bytes, name },
   );

@@ -32,10 +32,18 @@ beforeAll(async () => {
   const assets = path.join(tmp, 'assets');
   vaultDir = path.join(tmp, 'vault');
   outside = path.join(tmp, 'outside');
-  for (const dir of [home, assets, vaultDir, outside, path.join(vaultDir, 'notes'), path.join(vaultDir, 'img')])
+  for (const dir of [
+    home,
+    assets,
+    vaultDir,
+    outside,
+    path.join(vaultDir, 'notes'),
+    path.join(vaultDir, 'img'),
+  ])
     await mkdir(dir);
   await mkdir(path.join(vaultDir, '.vmark'));
-  for (const name of ['index.html', 'renderer.js', 'renderer.css']) await writeFile(path.join(assets, name), '');
+  for (const name of ['index.html', 'renderer.js', 'renderer.css'])
+    await writeFile(path.join(assets, name), '');
   await writeFile(path.join(vaultDir, 'notes', 'note.md'), '# note\n');
   await writeFile(path.join(vaultDir, 'notes', 'pic.png'), PNG);
   await writeFile(path.join(vaultDir, 'img', 'deep.png'), PNG);
@@ -85,7 +93,9 @@ describe('the image route serves', () => {
   it('a wikilink embed found by name anywhere in the workspace, the note’s folder first', async () => {
     const note = path.join(vaultDir, 'notes', 'note.md');
     const embed = (name: string) =>
-      get(`${base()}/vault/embed?note=${encodeURIComponent(note)}&name=${encodeURIComponent(name)}&token=${token}`);
+      get(
+        `${base()}/vault/embed?note=${encodeURIComponent(note)}&name=${encodeURIComponent(name)}&token=${token}`,
+      );
     expect((await embed('deep.png')).status).toBe(200);
     expect((await embed('DEEP.PNG')).status).toBe(200);
     expect((await embed('pic.png')).status).toBe(200);

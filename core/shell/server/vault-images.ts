@@ -68,9 +68,10 @@ export class VaultImages {
   async handle(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
     if (url.pathname === '/vault/attachment') {
       if (request.method !== 'POST') return refuse(response, 405, 'Method not allowed');
-      const saved = await this.saveAttachment(request, url).catch(
-        (error: unknown): Answer => ({ status: 500, reason: message(error) }),
-      );
+      const saved = await this.saveAttachment(request, url).catch((error: unknown): Answer => ({
+        status: 500,
+        reason: message(error),
+      }));
       if ('reason' in saved) {
         request.resume();
         return refuse(response, saved.status, saved.reason, saved.status === 413);
@@ -82,9 +83,10 @@ export class VaultImages {
     request.resume();
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return refuse(response, 405, 'Method not allowed');
-    const answer = await this.read(url).catch(
-      (error: unknown): Answer => ({ status: 500, reason: message(error) }),
-    );
+    const answer = await this.read(url).catch((error: unknown): Answer => ({
+      status: 500,
+      reason: message(error),
+    }));
     if ('reason' in answer) return refuse(response, answer.status, answer.reason);
     response.writeHead(200, {
       ...IMAGE_HEADERS,
@@ -130,7 +132,8 @@ export class VaultImages {
   async saveAttachment(request: IncomingMessage, url: URL): Promise<Answer> {
     const note = url.searchParams.get('note');
     const ext = extensionOf(url.searchParams.get('type') ?? '');
-    if (note === null || !path.isAbsolute(note)) return { status: 400, reason: 'The note must be saved first' };
+    if (note === null || !path.isAbsolute(note))
+      return { status: 400, reason: 'The note must be saved first' };
     if (ext === null) return { status: 415, reason: 'Not an image type the editor saves' };
     const declared = Number(request.headers['content-length'] ?? NaN);
     if (!Number.isSafeInteger(declared)) return { status: 400, reason: 'Content-Length is required' };
@@ -148,7 +151,11 @@ export class VaultImages {
       .split(path.sep)
       .map((segment) => segment.replaceAll('%', '%25').replaceAll(' ', '%20'))
       .join('/');
-    return { status: 200, type: 'application/json', body: Buffer.from(JSON.stringify({ path: saved, link })) };
+    return {
+      status: 200,
+      type: 'application/json',
+      body: Buffer.from(JSON.stringify({ path: saved, link })),
+    };
   }
 
   /** The file a wikilink embed names: by name in the note's workspace root (ADR 74). */
@@ -185,7 +192,10 @@ export class VaultImages {
     const target = path.resolve(base, setting.replace(/^\.?\/+/, ''));
     if (!isWithinRoot(target, root) && !isWithinRoot(target, noteFolder)) return null;
     const from = isWithinRoot(target, root) ? root : noteFolder;
-    const relative = path.relative(from, target).split(path.sep).filter((s) => s !== '');
+    const relative = path
+      .relative(from, target)
+      .split(path.sep)
+      .filter((s) => s !== '');
     return { root: from, relative };
   }
 

@@ -49,9 +49,13 @@ describe('imageDecorations', () => {
     });
     ensureSyntaxTree(state, doc.length, 10_000);
     const found: [number, number][] = [];
-    imageDecorations(state.update({}).state, [{ from: 0, to: doc.length }]).between(0, doc.length, (from, to) => {
-      found.push([from, to]);
-    });
+    imageDecorations(state.update({}).state, [{ from: 0, to: doc.length }]).between(
+      0,
+      doc.length,
+      (from, to) => {
+        found.push([from, to]);
+      },
+    );
     return found;
   };
 

@@ -26,7 +26,10 @@ export const ATTACHMENT_FOLDER = 'images.attachmentFolder';
 export const MAX_PASTED_BYTES = 20 * 1024 * 1024;
 
 /** The tab and the page's API, for the view's extensions to share. */
-export const imageHost = Facet.define<{ tab: KindViewTab; api: TextViewApi }, { tab: KindViewTab; api: TextViewApi } | null>({
+export const imageHost = Facet.define<
+  { tab: KindViewTab; api: TextViewApi },
+  { tab: KindViewTab; api: TextViewApi } | null
+>({
   combine: (values) => values[0] ?? null,
 });
 
@@ -120,7 +123,8 @@ export function imageDecorations(
   if (host === null) return Decoration.none;
   const editing = new Set<number>();
   for (const range of state.selection.ranges)
-    for (let n = state.doc.lineAt(range.from).number; n <= state.doc.lineAt(range.to).number; n++) editing.add(n);
+    for (let n = state.doc.lineAt(range.from).number; n <= state.doc.lineAt(range.to).number; n++)
+      editing.add(n);
   const out: Range<Decoration>[] = [];
   const place = (from: number, to: number, source: ImageSource, alt: string) => {
     const widget = new ImageWidget(source, alt);
@@ -135,13 +139,19 @@ export function imageDecorations(
       from,
       to,
       enter: (node) => {
-        if (node.name === 'FencedCode' || node.name === 'CodeBlock' || node.name === 'InlineCode') return false;
+        if (node.name === 'FencedCode' || node.name === 'CodeBlock' || node.name === 'InlineCode')
+          return false;
         if (node.name !== 'Image') return undefined;
         const url = node.node.getChild('URL');
         const marks = node.node.getChildren('LinkMark');
         if (url === null || marks.length < 2) return false;
         const alt = state.doc.sliceString(marks[0]!.to, marks[1]!.from);
-        place(node.from, node.to, imageSource(state.doc.sliceString(url.from, url.to), host.tab, host.api), alt);
+        place(
+          node.from,
+          node.to,
+          imageSource(state.doc.sliceString(url.from, url.to), host.tab, host.api),
+          alt,
+        );
         return false;
       },
     });
@@ -268,7 +278,10 @@ export async function saveAndLink(view: EditorView, image: Blob, pos: number): P
   if (note === null) return imageNotice(view, 'Save the note first: a pasted image is saved beside it.');
   if (image.size > MAX_PASTED_BYTES) {
     const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
-    return imageNotice(view, `Image not saved: it is ${mb(image.size)} MB, and the editor saves images up to ${mb(MAX_PASTED_BYTES)} MB.`);
+    return imageNotice(
+      view,
+      `Image not saved: it is ${mb(image.size)} MB, and the editor saves images up to ${mb(MAX_PASTED_BYTES)} MB.`,
+    );
   }
   const id = nextPending++;
   view.dispatch({ effects: addPending.of({ id, pos }) });
@@ -297,7 +310,8 @@ export function imageNotice(view: EditorView, text: string): void {
     line = document.createElement('div');
     line.className = 'cm-image-status';
     line.setAttribute('role', 'status');
-    line.style.cssText = 'padding:4px 12px;font-size:12px;border-top:1px solid var(--rule,#ddd);cursor:pointer';
+    line.style.cssText =
+      'padding:4px 12px;font-size:12px;border-top:1px solid var(--rule,#ddd);cursor:pointer';
     const created = line;
     created.addEventListener('click', () => created.remove());
     view.dom.append(created);
