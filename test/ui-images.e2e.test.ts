@@ -198,3 +198,29 @@ describe('pasting an image', () => {
     await expect.poll(() => visibleText(page)).toContain('still typing');
   });
 });
+
+describe('exporting from the palette', () => {
+  it('"Export to HTML" writes the note beside it with its images inline, under a new name the second time', async () => {
+    const palette = page.locator('dialog.command-palette');
+    const run = async () => {
+      await page.locator('.editor-host .cm-content').click();
+      await page.keyboard.press('Control+Shift+P');
+      await palette.locator('input').fill('export to html');
+      await palette.locator('.command-palette-item[data-command-id="document.exportHtml"]').waitFor();
+      await page.keyboard.press('Enter');
+    };
+    await run();
+    const first = path.join(vault, 'notes', 'note.html');
+    await page.locator('.toast', { hasText: `Exported to ${first}` }).waitFor();
+    const html = await readFile(first, 'utf8');
+    expect(html).toContain('<img src="data:image/png;base64,');
+    expect(html).toContain('alt="a pixel"');
+    // The pasted image, in the unsaved text the editor holds, is exported too.
+    expect(html.match(/<img src="data:image\/png;base64,/g)?.length).toBeGreaterThanOrEqual(3);
+    await run();
+    await page
+      .locator('.toast', { hasText: `Exported to ${path.join(vault, 'notes', 'note 1.html')}` })
+      .waitFor();
+    expect(await readFile(first, 'utf8')).toBe(html);
+  });
+});
