@@ -1,12 +1,12 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { MAX_IMAGE_BYTES } from '@vmark/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRaw, statusOf } from '../../../test/support/raw-http.js';
 import { createHost, type Host } from '../../composition/host.js';
 import { HostVault } from '../../vault/host-vault.js';
 import { startUiServer, type UiServer } from './ui-server.js';
-import { MAX_IMAGE_BYTES } from './vault-images.js';
 
 /*
  * The page's image route (ADR 74) as the list of attacks it stops, through a real UI server.

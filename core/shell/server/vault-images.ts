@@ -13,27 +13,11 @@
 import fs from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { errorCode, isDomainError } from '@vmark/sdk';
+import { errorCode, IMAGE_TYPES, imageTypeOf, isDomainError, MAX_IMAGE_BYTES } from '@vmark/sdk';
 import { stageFile } from '../../vault/atomic-write.js';
 import { openRegularFile, readWholeFile } from '../../vault/open-regular-file.js';
 import { isWithinRoot } from '../../vault/path-scope.js';
 import { wikilinkFile } from './wikilink-file.js';
-
-/** The image types served and saved, by extension. Never HTML, never script. */
-export const IMAGE_TYPES: Readonly<Record<string, string>> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.bmp': 'image/bmp',
-  '.ico': 'image/x-icon',
-  '.svg': 'image/svg+xml',
-};
-
-/** The largest image served or saved: a larger paste is refused before its bytes are read. */
-export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
 /** What an image response carries besides its type: nothing in it may run or be sniffed. */
 export const IMAGE_HEADERS: Readonly<Record<string, string>> = {
@@ -228,7 +212,7 @@ export class VaultImages {
 
 /** The image type of a file name by its extension, or null. */
 export function imageType(file: string): string | null {
-  return IMAGE_TYPES[path.extname(file).toLowerCase()] ?? null;
+  return imageTypeOf(path.basename(file));
 }
 
 /** The extension a saved image of this MIME type gets, or null for a type not on the list. */

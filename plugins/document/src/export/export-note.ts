@@ -6,28 +6,13 @@
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { errorCode } from '@vmark/sdk';
+import { errorCode, imageTypeOf, MAX_IMAGE_BYTES } from '@vmark/sdk';
 import { escapeHtml, markdownToHtml } from './markdown-html.js';
 
 export type ExportFormat = 'html' | 'pdf';
 
 /** An export that could not be made, and why, for the person. */
 export class ExportFailed extends Error {}
-
-/** The largest image inlined; a larger one is left out with its alt text. */
-export const MAX_INLINED_IMAGE_BYTES = 20 * 1024 * 1024;
-
-const IMAGE_TYPES: Readonly<Record<string, string>> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.bmp': 'image/bmp',
-  '.ico': 'image/x-icon',
-  '.svg': 'image/svg+xml',
-};
 
 /** What the export may read beside the note. */
 export interface ExportScope {
@@ -122,9 +107,8 @@ async function inlineImage(
   }
   if (file === null) return null;
   const real = await scope.resolve(file).catch(() => null);
-  const type = real === null ? undefined : IMAGE_TYPES[path.extname(real).toLowerCase()];
-  if (real === null || type === undefined || IMAGE_TYPES[path.extname(file).toLowerCase()] === undefined)
-    return null;
+  const type = real === null ? null : imageTypeOf(path.basename(real));
+  if (real === null || type === null || imageTypeOf(path.basename(file)) === null) return null;
   const bytes = await readImage(real);
   return bytes === null ? null : `data:${type};base64,${bytes.toString('base64')}`;
 }
@@ -137,7 +121,7 @@ async function readImage(file: string): Promise<Buffer | null> {
   if (handle === null) return null;
   try {
     const stats = await handle.stat();
-    if (!stats.isFile() || stats.size > MAX_INLINED_IMAGE_BYTES) return null;
+    if (!stats.isFile() || stats.size > MAX_IMAGE_BYTES) return null;
     return await handle.readFile();
   } finally {
     await handle.close();
