@@ -13,6 +13,7 @@ export type * from './editor-command.js';
 export * from './command-line.js';
 export * from './content.js';
 export * from './error-code.js';
+export * from './image-types.js';
 export * from './parse-json.js';
 export * from './serial-queue.js';
 export * from './services/approvals.js';

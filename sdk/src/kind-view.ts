@@ -28,11 +28,39 @@ export interface KindViewTab {
  */
 export type PageCommandHandler<V = unknown> = (view: V) => boolean;
 
+/** A workspace file to show as an image: by its absolute path, or a wikilink embed's name from a note. */
+export type ImageTarget = { readonly path: string } | { readonly embed: string; readonly note: string };
+
+/** An image the host saved for the person (a paste, a drop): the file, and the link to it from the note. */
+export interface SavedImage {
+  readonly path: string;
+  /** Relative to the note's folder, `/`-separated, spaces as `%20`: ready for `![](…)`. */
+  readonly link: string;
+}
+
+/**
+ * What the editor page gives a text view besides its tab (ADR 74): the workspace's images,
+ * saving a pasted one, and the settings of the running plugins.
+ */
+export interface TextViewApi {
+  /** The URL the page loads the image from; the host serves it only inside the workspace. */
+  imageUrl(target: ImageTarget): string;
+  /**
+   * Saves an image (a `Blob`) into `folder` (the attachments setting: `/` the workspace root,
+   * `./sub` beside the note, else under the root) under a new name; rejects with the host's reason.
+   */
+  saveImage(note: string, image: unknown, folder: string): Promise<SavedImage>;
+  /** A setting's value now; undefined when no running plugin declares it. */
+  setting(key: string): unknown;
+  /** Called when any setting changed; returns the unsubscribe. */
+  onSettingsChange(listener: () => void): () => void;
+}
+
 /** A kind edited as text in core's CodeMirror editor. */
 export interface TextKindView<E = unknown, V = unknown> {
   readonly type: 'text';
   /** The language, front matter display and whatever else holds in both modes. */
-  extensions(tab: KindViewTab): E;
+  extensions(tab: KindViewTab, api: TextViewApi): E;
   /** The Live (wysiwyg) mode's decorations; absent, the kind has Source mode only. */
   readonly live?: E;
   /** Handlers of the plugin's `runsIn: "page"` editor commands, by command id. */

@@ -23,6 +23,7 @@ import type { UiRecoveredEdit } from '../../protocol/recovery-protocol.js';
 import { type Asset, StaticAssets } from './static-assets.js';
 import { QuickOpenService } from './quick-open-service.js';
 import { VaultSearch } from './vault-search.js';
+import { isVaultImagePath, VaultImages } from './vault-images.js';
 import { CheckpointStore } from '../../history/checkpoint-store.js';
 import { RecentFiles } from '../../workbench/recent-files.js';
 import { UiConnection, type UiServices } from './ui-connection.js';
@@ -132,6 +133,16 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
       new VaultSearch(quickOpen, host.workbench, vault, documents, host.container.get(CheckpointStore)),
     ),
   };
+  // The workspace's images for the page, and pasted images saved (ADR 74).
+  const images = new VaultImages({
+    resolve: (input) => vault.resolve(input),
+    roots: () => vault.roots(),
+    filesOf: async (root) => {
+      const index = quickOpen.indexOf(root);
+      await index.ready;
+      return index.index.paths();
+    },
+  });
   const webSockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   webSockets.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     const windowLabel = claims.claim(socket, requestedWindow(request));
@@ -172,9 +183,14 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (url.pathname === '/mcp') return mcp.handle(request, response);
-    request.resume();
     const refusal = guard.refusal(request, url);
-    if (refusal) return plain(response, refusal.status, refusal.reason);
+    if (refusal) {
+      request.resume();
+      return plain(response, refusal.status, refusal.reason);
+    }
+    // Reads its own body (a pasted image), bounded.
+    if (isVaultImagePath(url.pathname)) return void images.handle(request, response, url);
+    request.resume();
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return plain(response, 405, 'Method not allowed');
     if (isPluginUiPath(url.pathname)) {
@@ -236,8 +252,10 @@ function contentSecurityPolicy(webSocketOrigins: readonly string[], scriptHashes
     ["script-src 'self'", ...scriptHashes].join(' '),
     // CodeMirror writes its theme into <style> elements at run time.
     "style-src 'self' 'unsafe-inline'",
-    `connect-src ${webSocketOrigins.join(' ')}`,
-    "img-src 'self' data:",
+    // 'self': a pasted image is posted to /vault/attachment (ADR 74).
+    `connect-src 'self' ${webSocketOrigins.join(' ')}`,
+    // Remote images load only where the person allowed remote content (the view asks the setting).
+    "img-src 'self' data: http: https:",
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",

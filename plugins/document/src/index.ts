@@ -10,6 +10,7 @@ import {
   WorkbenchToken,
 } from '@vmark/sdk';
 import { documentTool } from './document-tool.js';
+import { exportCommand, exportEditorCommand } from './export/export-command.js';
 import { formatCjkCommand } from './format-cjk-command.js';
 import { markdownKind, textKind } from './markdown-kind.js';
 import { selectionTool } from './selection-tool.js';
@@ -38,5 +39,16 @@ export default definePlugin({
       'document.formatCjk',
       formatCjkCommand(workbench, documents, context.get(SettingsToken)),
     );
+    // Export (ADR 75): from the palette, and `vmark export` at a terminal.
+    const vault = context.get(VaultToken);
+    context.registerEditorCommand(
+      'document.exportHtml',
+      exportEditorCommand('html', workbench, documents, vault),
+    );
+    context.registerEditorCommand(
+      'document.exportPdf',
+      exportEditorCommand('pdf', workbench, documents, vault),
+    );
+    context.registerCommand(exportCommand(context.get(HostInfoToken).home));
   },
 });

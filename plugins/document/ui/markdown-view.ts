@@ -10,12 +10,13 @@ import type { EditorView } from '@codemirror/view';
 import type { TextKindView } from '@vmark/sdk';
 import { formatCommands } from './format-commands.js';
 import { frontMatter } from './front-matter.js';
+import { imageExtensions, liveImages } from './images.js';
 import { livePreview } from './live-preview.js';
 
 export const view: TextKindView<Extension, EditorView> = {
   type: 'text',
-  extensions: () => [markdown({ base: markdownLanguage }), frontMatter],
-  live: livePreview,
+  extensions: (tab, api) => [markdown({ base: markdownLanguage }), frontMatter, imageExtensions(tab, api)],
+  live: [livePreview, liveImages],
   // The formatting commands (ADR 72), declared `runsIn: "page"` in the manifest.
   commands: formatCommands,
 };

@@ -9,6 +9,7 @@ import { element } from '../element.js';
 import { Emitter, type Unsubscribe } from '../emitter.js';
 import { CollabSync } from './collab-sync.js';
 import type { PageKindView, ShownView } from './kind-views.js';
+import { textViewApi } from './text-view-api.js';
 import { editorTheme } from './theme.js';
 import { viewChannel } from './view-channel.js';
 
@@ -199,7 +200,7 @@ export class DocumentEditor {
   /** The kind's extensions; with no text view, the text is shown as it is and cannot be changed here. */
   #kindExtension(): Extension {
     const text = this.#textView;
-    if (text !== undefined) return text.extensions(this.#tabInfo());
+    if (text !== undefined) return text.extensions(this.#tabInfo(), textViewApi(this.connection));
     return [EditorState.readOnly.of(true), EditorView.editable.of(false)];
   }
 
