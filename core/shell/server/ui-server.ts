@@ -23,6 +23,8 @@ import type { UiRecoveredEdit } from '../../protocol/recovery-protocol.js';
 import { type Asset, StaticAssets } from './static-assets.js';
 import { QuickOpenService } from './quick-open-service.js';
 import { VaultSearch } from './vault-search.js';
+import { FileOperations } from './file-operations.js';
+import { systemTrashFolder } from '../../vault/trash.js';
 import { CheckpointStore } from '../../history/checkpoint-store.js';
 import { RecentFiles } from '../../workbench/recent-files.js';
 import { UiConnection, type UiServices } from './ui-connection.js';
@@ -130,6 +132,15 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     quickOpen,
     search: disposables.add(
       new VaultSearch(quickOpen, host.workbench, vault, documents, host.container.get(CheckpointStore)),
+    ),
+    files: new FileOperations(
+      quickOpen,
+      host.workbench,
+      vault,
+      documents,
+      host.container.get(CheckpointStore),
+      hooks,
+      systemTrashFolder(),
     ),
   };
   const webSockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });

@@ -11,6 +11,7 @@ import {
 } from '@vmark/sdk';
 import { documentTool } from './document-tool.js';
 import { formatCjkCommand } from './format-cjk-command.js';
+import { linkRewrites } from './links/move-links.js';
 import { markdownKind, textKind } from './markdown-kind.js';
 import { selectionTool } from './selection-tool.js';
 import { sessionTool } from './session-tool.js';
@@ -38,5 +39,10 @@ export default definePlugin({
       'document.formatCjk',
       formatCjkCommand(workbench, documents, context.get(SettingsToken)),
     );
+    // A file moved in the file list: the links to it in the other notes follow (ADR 64, 70).
+    context.hooks.tapWaterfall('filesMoved', (proposal) => ({
+      ...proposal,
+      rewrites: [...proposal.rewrites, ...linkRewrites(proposal)],
+    }));
   },
 });
