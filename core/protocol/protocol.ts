@@ -132,12 +132,7 @@ export interface EditorReport {
 
 /** Every request the renderer may send, with its parameters and result. */
 export interface Requests
-  extends PanelRequests,
-    RecoveryRequests,
-    CommandRequests,
-    QuickOpenRequests,
-    SearchRequests,
-    FilesRequests {
+  extends PanelRequests, RecoveryRequests, CommandRequests, QuickOpenRequests, SearchRequests, FilesRequests {
   /**
    * One level of the file list, which the host then follows on disk (a `tree.changed` push when
    * something in it is created, deleted or renamed) until the page folds it.
