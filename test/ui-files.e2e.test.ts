@@ -9,7 +9,7 @@ import { launchChromium, openEditorPage, type Served, startServe } from './suppo
  * Files from the file list as a person uses it (issue 19 item 4): `vmark serve` on a small vault
  * in Debian Chromium; Ctrl+N names a new note; a rename from the context menu updates the links
  * in another note (the count shown) and History puts that note back; a drag onto a folder moves a
- * note (its links follow again); duplicate; delete to the trash (the freedesktop one, under a
+ * note (its links follow again) and Undo moves it back; duplicate; delete to the trash (the freedesktop one, under a
  * temporary XDG_DATA_HOME) and Undo; a rename onto an existing name refused with nothing lost;
  * an open tab with unsaved changes following a rename.
  */
@@ -78,7 +78,7 @@ async function renameTo(label: string, name: string): Promise<void> {
 }
 
 describe('files from the file list', () => {
-  it('creates with Ctrl+N, renames with links updated, moves by drag, duplicates, deletes and undoes', async () => {
+  it('creates with Ctrl+N, renames with the links updated, and History puts a rewritten note back', async () => {
     // Ctrl+N: an untitled note at the root, its name ready to type over; it opens once named.
     await page.keyboard.press('Control+N');
     const field = page.locator('.tree-rename');
@@ -105,17 +105,24 @@ describe('files from the file list', () => {
     expect(await items.locator('.chip').allTextContents()).toEqual(['files.move']);
     await items.first().locator('button', { hasText: 'Restore' }).click();
     await expect.poll(() => text('index.md')).toBe(INDEX);
-    await page.click('.tool-button[data-action=history]');
+  });
 
-    // Put the links back in line with the rename, then drag the note into archive/.
-    await writeFile(inVault('index.md'), 'See [[Roadmap]] and [the plan](notes/Roadmap.md).\n');
+  it('moves by drag (links follow, Undo moves back), duplicates, deletes to the trash and undoes', async () => {
+    await row('notes').click();
     await row('archive').click();
     await row('keep').waitFor();
-    await row('Roadmap').dragTo(row('archive'));
-    await expect.poll(() => exists(inVault('archive', 'Roadmap.md'))).toBe(true);
-    expect(await exists(inVault('notes', 'Roadmap.md'))).toBe(false);
-    await page.locator('.toast', { hasText: 'Updated 1 link in 1 note' }).waitFor();
-    expect(await text('index.md')).toBe('See [[Roadmap]] and [the plan](archive/Roadmap.md).\n');
+    await row('Plan').dragTo(row('archive'));
+    await expect.poll(() => exists(inVault('archive', 'Plan.md'))).toBe(true);
+    expect(await exists(inVault('notes', 'Plan.md'))).toBe(false);
+    const moved = page.locator('.toast', { hasText: 'Updated 1 link in 1 note' });
+    await moved.waitFor();
+    expect(await text('index.md')).toBe('See [[Plan]] and [the plan](archive/Plan.md).\n');
+    // Undo moves it back, and the link follows back.
+    await moved.locator('.toast-action', { hasText: 'Undo' }).click();
+    await expect.poll(() => exists(inVault('notes', 'Plan.md'))).toBe(true);
+    await page.locator('.toast', { hasText: 'Moved back' }).waitFor();
+    expect(await exists(inVault('archive', 'Plan.md'))).toBe(false);
+    expect(await text('index.md')).toBe(INDEX);
 
     // Duplicate, then delete the copy: to the trash, with its .trashinfo; Undo puts it back.
     await menu('keep', 'Duplicate');

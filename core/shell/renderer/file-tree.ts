@@ -326,7 +326,10 @@ export class FileTree {
   async #renamed(path: string, name: string): Promise<string | undefined> {
     const moved = await this.#ask(() => this.connection.request('files.rename', { path, name }));
     if (moved === undefined) return undefined;
-    this.#linksNote(`Renamed to “${name}”`, moved);
+    // Undo is the rename back: the links that followed follow again.
+    this.#linksNote(`Renamed to “${name}”`, moved, () =>
+      this.connection.request('files.rename', { path: moved.path, name: nameOf(path) }),
+    );
     return moved.path;
   }
 
@@ -347,15 +350,21 @@ export class FileTree {
       event.preventDefault();
       if (parentOf(path) === folder || path === folder) return;
       void this.#ask(() => this.connection.request('files.move', { path, folder })).then((moved) => {
-        if (moved !== undefined) this.#linksNote(`Moved “${nameOf(path)}” to “${nameOf(folder)}”`, moved);
+        if (moved === undefined) return;
+        this.#linksNote(`Moved “${nameOf(path)}” to “${nameOf(folder)}”`, moved, () =>
+          this.connection.request('files.move', { path: moved.path, folder: parentOf(path) }),
+        );
       });
     });
   }
 
-  /** What a rename or move did to the links to it, said to the person, with History to undo it. */
-  #linksNote(what: string, moved: MovedEntry): void {
+  /**
+   * What a rename or move did, said to the person: the links to it that were updated (History
+   * keeps each note as it was), those that were not, and Undo — the move back, which takes the
+   * links back with it.
+   */
+  #linksNote(what: string, moved: MovedEntry, back: (() => Promise<MovedEntry>) | null): void {
     const { links, notes, left } = moved.linkUpdate;
-    if (links === 0 && left.length === 0) return;
     const parts = [`${what}.`];
     if (links > 0)
       parts.push(
@@ -366,7 +375,19 @@ export class FileTree {
       links > 0
         ? [{ label: 'Show History', run: () => this.actions.runCommand('vmark.history.toggle') }]
         : [];
-    this.actions.notify(parts.join(' '), left.length > 0 ? 'error' : 'info', history);
+    const undo: ToastAction[] =
+      back === null
+        ? []
+        : [
+            {
+              label: 'Undo',
+              run: () =>
+                void this.#ask(back).then((undone) => {
+                  if (undone !== undefined) this.#linksNote('Moved back', undone, null);
+                }),
+            },
+          ];
+    this.actions.notify(parts.join(' '), left.length > 0 ? 'error' : 'info', [...undo, ...history]);
   }
 
   async #delete(path: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { FileRewrite, HostHooks, Vault } from '@vmark/sdk';
+import type { FileRewrite, FilesMovedProposal, HostHooks, Vault } from '@vmark/sdk';
 import { DomainError, errorCode } from '@vmark/sdk';
 import type { HostDocumentStore } from '../../documents/document-store.js';
 import type { CheckpointStore } from '../../history/checkpoint-store.js';
@@ -164,12 +164,22 @@ export class FileOperations {
           .map((file) => ({ from: file, to: to + file.slice(from.length) }))
       : [{ from, to }];
     if (moves.length === 0) return { path: target, linkUpdate: NO_LINKS };
-    const proposal = await this.hooks.filesMoved.promise({
-      root: entry.root,
-      moves,
-      files: before.files,
-      rewrites: [],
-    });
+    let proposal: FilesMovedProposal;
+    try {
+      proposal = await this.hooks.filesMoved.promise({
+        root: entry.root,
+        moves,
+        files: before.files,
+        rewrites: [],
+      });
+    } catch (error) {
+      // The move is done: a tap that failed costs the link update, said, not the move.
+      const reason = error instanceof Error ? error.message : String(error);
+      return {
+        path: target,
+        linkUpdate: { ...NO_LINKS, left: [`The links could not be updated: ${reason}`] },
+      };
+    }
     const linkUpdate = await this.#rewrite(entry.root, proposal.rewrites, path.basename(target));
     if (before.truncated)
       return {
