@@ -11,7 +11,7 @@ import { launchChromium, openEditorPage, type Served, startServe } from './suppo
  * in another note (the count shown) and History puts that note back; a drag onto a folder moves a
  * note (its links follow again) and Undo moves it back; duplicate; delete to the trash (the freedesktop one, under a
  * temporary XDG_DATA_HOME) and Undo; a rename onto an existing name refused with nothing lost;
- * an open tab with unsaved changes following a rename.
+ * an open tab with unsaved changes following a rename; reveal, and F2 on a row.
  */
 
 const temp = new TempDirs();
@@ -167,5 +167,21 @@ describe('files from the file list', () => {
     expect(await text('notes', 'Plan 2 .md')).toBe('# Plan\n');
     await page.keyboard.press('Control+S');
     await expect.poll(() => text('notes', 'Plan 2 .md')).toContain('unsaved words');
+
+    // Reveal: with its folder folded, the palette's command unfolds the list down to the tab's file.
+    await row('notes').click();
+    await expect.poll(() => row('Plan 2 ').isVisible()).toBe(false);
+    await page.keyboard.press('Control+Shift+P');
+    await page.locator('dialog.command-palette input').fill('reveal active file');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => row('Plan 2 ').isVisible()).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.name))
+      .toBe('Plan 2 .md');
+    // F2 on the focused row renames it.
+    await page.keyboard.press('F2');
+    await page.locator('.tree-rename').fill('Final');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => exists(inVault('notes', 'Final.md'))).toBe(true);
   });
 });

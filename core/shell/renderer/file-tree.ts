@@ -40,7 +40,8 @@ interface FolderNode {
  * without a reload; folding a folder lets the host stop following it (and
  * those inside it). Files open in a tab on click; the file of the active tab
  * is marked. A context menu (right click, or the menu key) creates, renames,
- * duplicates, deletes (to a trash, undoable) and copies paths; a row dragged
+ * duplicates, deletes (to a trash, undoable) and copies paths (F2 and Delete on
+ * a focused row rename and delete); a row dragged
  * onto a folder moves there (ADR 70). The host does each and says what it did
  * to the links to a moved note; the list follows through `tree.changed`.
  */
@@ -60,6 +61,16 @@ export class FileTree {
   ) {
     element.setAttribute('role', 'tree');
     element.addEventListener('contextmenu', (event) => this.#menu(event));
+    // On a focused row: F2 renames, Delete moves to the trash (Undo offered), as in a file manager.
+    element.addEventListener('keydown', (event) => {
+      const row = (event.target as Element).closest<HTMLElement>('.tree-row');
+      const path = row?.dataset.path;
+      if (path === undefined || row?.dataset.root === 'true') return;
+      if (event.key === 'F2') this.#rename(path);
+      else if (event.key === 'Delete') void this.#delete(path);
+      else return;
+      event.preventDefault();
+    });
     connection.onTreeChanged((path) => {
       const node = this.#folders.get(path);
       if (node?.followed) void this.#list(node, false);
