@@ -108,7 +108,14 @@ describe('files from the file list', () => {
   });
 
   it('moves by drag (links follow, Undo moves back), duplicates, deletes to the trash and undoes', async () => {
+    // Ctrl+N goes to the folder picked in the list; Esc keeps the name Untitled and opens the note.
     await row('notes').click();
+    await page.keyboard.press('Control+N');
+    await page.locator('.tree-rename').waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => activeTab().textContent()).toBe('Untitled');
+    expect(await exists(inVault('notes', 'Untitled.md'))).toBe(true);
+
     await row('archive').click();
     await row('keep').waitFor();
     await row('Plan').dragTo(row('archive'));

@@ -310,13 +310,16 @@ export class HostDocumentStore implements DocumentStore {
     moves: readonly { readonly from: string; readonly to: string }[],
     perform: () => Promise<T>,
   ): Promise<{ result: T; followed: { documentId: string; from: string; to: string }[] }> {
-    const moving = [...this.#records.values()].flatMap((record) => {
-      const to = record.filePath === null ? null : movedPath(record.filePath, moves);
-      return to === null ? [] : [{ record, to }];
-    });
-    const hold = async (index: number): Promise<T> =>
-      index === moving.length ? perform() : this.#queue.run(moving[index]!.record.id, () => hold(index + 1));
+    // One move at a time (two windows may move at once), each looking at the paths as they are then.
     return this.#queue.run('files:move', async () => {
+      const moving = [...this.#records.values()].flatMap((record) => {
+        const to = record.filePath === null ? null : movedPath(record.filePath, moves);
+        return to === null ? [] : [{ record, to }];
+      });
+      const hold = async (index: number): Promise<T> =>
+        index === moving.length
+          ? perform()
+          : this.#queue.run(moving[index]!.record.id, () => hold(index + 1));
       const result = await hold(0);
       const followed = moving.map(({ record, to }) => {
         const from = record.filePath!;

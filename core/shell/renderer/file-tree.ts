@@ -31,6 +31,8 @@ interface FolderNode {
   readonly childNodes: Map<string, HTMLElement>;
   /** Each listing gets a number; an answer to an older one is dropped. */
   generation: number;
+  /** The latest listing asked for: what the rows will show once it is answered. */
+  latest: Promise<void>;
 }
 
 /**
@@ -122,6 +124,7 @@ export class FileTree {
       followed: false,
       childNodes: new Map(),
       generation: 0,
+      latest: Promise.resolve(),
     };
     this.#folders.set(entry.path, node);
     row.addEventListener('click', () => {
@@ -152,7 +155,22 @@ export class FileTree {
    * with what they show. A listing the person asked for says why it failed; one that
    * follows a change does not (the folder itself may be what went away).
    */
-  async #list(node: FolderNode, asked: boolean): Promise<void> {
+  #list(node: FolderNode, asked: boolean): Promise<void> {
+    const listing = this.#listOnce(node, asked);
+    node.latest = listing;
+    return listing;
+  }
+
+  /** Until the folder's latest listing is shown: one that a change on disk started meanwhile too. */
+  async #settled(node: FolderNode): Promise<void> {
+    let seen: Promise<void>;
+    do {
+      seen = node.latest;
+      await seen;
+    } while (seen !== node.latest);
+  }
+
+  async #listOnce(node: FolderNode, asked: boolean): Promise<void> {
     const generation = ++node.generation;
     let entries: TreeEntry[];
     try {
@@ -248,7 +266,8 @@ export class FileTree {
       node.expanded = true;
       this.#showExpanded(node);
     }
-    await this.#list(node, true);
+    void this.#list(node, true);
+    await this.#settled(node);
   }
 
   #rowOf(path: string): HTMLElement | null {
