@@ -300,6 +300,39 @@ export class HostDocumentStore implements DocumentStore {
     return result;
   }
 
+  /**
+   * Runs `perform` (files or folders renamed or moved on disk by the person, from the file list)
+   * while every open document at or under a moved path waits in its queue, then points those
+   * documents at their new paths: text, revision, unsaved changes and conflict stay as they were,
+   * and the file watch follows. `moves` are canonical paths; returns the documents that followed.
+   */
+  async followMoves<T>(
+    moves: readonly { readonly from: string; readonly to: string }[],
+    perform: () => Promise<T>,
+  ): Promise<{ result: T; followed: { documentId: string; from: string; to: string }[] }> {
+    // One move at a time (two windows may move at once), each looking at the paths as they are then.
+    return this.#queue.run('files:move', async () => {
+      const moving = [...this.#records.values()].flatMap((record) => {
+        const to = record.filePath === null ? null : movedPath(record.filePath, moves);
+        return to === null ? [] : [{ record, to }];
+      });
+      const hold = async (index: number): Promise<T> =>
+        index === moving.length
+          ? perform()
+          : this.#queue.run(moving[index]!.record.id, () => hold(index + 1));
+      const result = await hold(0);
+      const followed = moving.map(({ record, to }) => {
+        const from = record.filePath!;
+        record.watch?.dispose();
+        record.filePath = to;
+        record.kind = this.kinds.detect(to, record.content);
+        record.watch = this.#watch(record);
+        return { documentId: record.id, from, to };
+      });
+      return { result, followed };
+    });
+  }
+
   /** Forgets a buffer (its tab was closed). */
   discard(documentId: string): void {
     const record = this.#records.get(documentId);
@@ -762,6 +795,18 @@ function decodeUtf8(bytes: Uint8Array): string | null {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Where `file` is after `moves` (a move of it, or of a folder holding it), or null when none moved it. */
+export function movedPath(
+  file: string,
+  moves: readonly { readonly from: string; readonly to: string }[],
+): string | null {
+  for (const { from, to } of moves) {
+    if (file === from) return to;
+    if (file.startsWith(from + path.sep)) return to + file.slice(from.length);
+  }
+  return null;
 }
 
 /** The entry of `folder` with this inode: where a file renamed within its folder went. */

@@ -5,6 +5,7 @@ import type {
   DocumentStateChangedEvent,
   DocumentWrittenEvent,
   FileReplacedEvent,
+  FilesMovedProposal,
   HostHooks,
   ToolCalledEvent,
   WorkspaceOpenedEvent,
@@ -25,6 +26,7 @@ export function createHostHooks(): HostHooks {
     fileReplaced: new SyncHook<[FileReplacedEvent]>(['event'], 'fileReplaced'),
     documentStateChanged: new SyncHook<[DocumentStateChangedEvent]>(['event'], 'documentStateChanged'),
     workspaceOpened: new SyncHook<[WorkspaceOpenedEvent]>(['event'], 'workspaceOpened'),
+    filesMoved: new AsyncSeriesWaterfallHook<[FilesMovedProposal]>(['proposal'], 'filesMoved'),
     toolCalled: new SyncHook<[ToolCalledEvent]>(['event'], 'toolCalled'),
   });
 }

@@ -11,6 +11,7 @@
 import type { CommandMessage, CommandRequests } from './command-protocol.js';
 import type { PanelMessage, PanelRequests } from './panel-protocol.js';
 import type { QuickOpenRequests } from './quick-open-protocol.js';
+import type { FilesRequests } from './files-protocol.js';
 import type { SearchRequests } from './search-protocol.js';
 import type { RecoveryMessage, RecoveryRequests } from './recovery-protocol.js';
 
@@ -131,7 +132,7 @@ export interface EditorReport {
 
 /** Every request the renderer may send, with its parameters and result. */
 export interface Requests
-  extends PanelRequests, RecoveryRequests, CommandRequests, QuickOpenRequests, SearchRequests {
+  extends PanelRequests, RecoveryRequests, CommandRequests, QuickOpenRequests, SearchRequests, FilesRequests {
   /**
    * One level of the file list, which the host then follows on disk (a `tree.changed` push when
    * something in it is created, deleted or renamed) until the page folds it.

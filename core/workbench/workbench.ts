@@ -262,6 +262,45 @@ export class HostWorkbench implements Workbench {
     return { filePath: saved.filePath!, revision: saved.revision };
   }
 
+  /**
+   * Files or folders the person moves (the file list): `perform` does it on disk while the open
+   * documents under them wait, then their tabs follow — a new path, the same text and unsaved
+   * changes — and the scope keeps their new folders. Returns the tabs that followed.
+   */
+  async followMoves<T>(
+    moves: readonly { readonly from: string; readonly to: string }[],
+    perform: () => Promise<T>,
+  ): Promise<{ result: T; tabs: string[] }> {
+    const { result, followed } = await this.documents.followMoves(moves, perform);
+    const tabs: string[] = [];
+    for (const { documentId, from, to } of followed) {
+      this.vault.addDocumentFolder(to);
+      this.vault.removeDocumentFolder(from);
+      for (const tab of this.#tabs.values()) {
+        if (tab.documentId !== documentId) continue;
+        tabs.push(tab.id);
+        tab.workspaceInstanceId =
+          this.#instanceContaining(this.#window(tab.windowLabel), to) ?? tab.workspaceInstanceId;
+      }
+    }
+    return { result, tabs };
+  }
+
+  /**
+   * The tabs of documents at or under `entry` (a file or folder the person deleted): those
+   * without unsaved changes close; those with them stay open and keep their text (the file is
+   * gone: the tab says so, and saving writes it again). Returns how many stayed.
+   */
+  closeDeleted(entry: string): number {
+    let kept = 0;
+    for (const tab of [...this.#tabs.values()]) {
+      const { filePath } = this.documents.get(tab.documentId);
+      if (filePath === null || !isWithinRoot(filePath, entry)) continue;
+      if (!this.close(tab.id).closed) kept++;
+    }
+    return kept;
+  }
+
   close(tabId: string, options: { force?: boolean } = {}): CloseResult {
     const tab = this.#tab(tabId);
     const document = this.documents.get(tab.documentId);

@@ -64,6 +64,39 @@ export interface FileReplacedEvent {
 }
 
 /** A document's dirty or conflict state changed while its text did not (a conflict found on disk). */
+/** A file the person moved or renamed (the file list): root-relative, `/`-separated paths. */
+export interface FileMove {
+  readonly from: string;
+  readonly to: string;
+}
+
+/**
+ * What a tap of `filesMoved` asks the host to do to one file because of a move (host API 1.10.0):
+ * `rewrite` gets the file's text as the host read it, under the file's queue, and returns the new
+ * text and how many places it changed, or null to leave it. The host writes it through the guarded
+ * save (never over an outside change) and records a checkpoint, so History restores it.
+ */
+export interface FileRewrite {
+  /** Root-relative, `/`-separated: where the file is after the move. */
+  readonly path: string;
+  readonly rewrite: (text: string) => { readonly text: string; readonly count: number } | null;
+}
+
+/**
+ * Files were moved or renamed in a workspace by the person (the file list). A tap adds the
+ * rewrites other files need (the document plugin: the links to a moved note); the host applies them.
+ */
+export interface FilesMovedProposal {
+  /** The canonical workspace root the paths are relative to. */
+  readonly root: string;
+  /** Every file moved: a folder's move lists each file inside it. */
+  readonly moves: readonly FileMove[];
+  /** Every file of the workspace before the move (root-relative, `/`-separated). */
+  readonly files: readonly string[];
+  readonly rewrites: readonly FileRewrite[];
+}
+
+/** A document's dirty or conflict state changed while its text did not (a conflict found on disk). */
 export interface DocumentStateChangedEvent {
   readonly document: DocumentSnapshot;
 }
@@ -93,6 +126,8 @@ export interface HostHooks {
   readonly fileReplaced: SyncHook<[FileReplacedEvent]>;
   readonly documentStateChanged: SyncHook<[DocumentStateChangedEvent]>;
   readonly workspaceOpened: SyncHook<[WorkspaceOpenedEvent]>;
+  /** Files moved or renamed from the file list: taps add the rewrites other files need (host API 1.10.0). */
+  readonly filesMoved: AsyncSeriesWaterfallHook<[FilesMovedProposal]>;
   readonly toolCalled: SyncHook<[ToolCalledEvent]>;
 }
 

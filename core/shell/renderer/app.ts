@@ -105,7 +105,19 @@ export class App {
       (message) => this.#toasts.show(message, 'info'),
     );
     this.#commands.handle('vmark.search', () => search.open());
-    this.#tree = new FileTree(shell.tree, connection, (path) => void this.#open(path), refused);
+    this.#tree = new FileTree(shell.tree, connection, {
+      open: (path) => void this.#open(path),
+      refused,
+      notify: (message, kind, actions) => this.#toasts.show(message, kind, actions),
+      runCommand: (id) => void this.#commands.run(id),
+    });
+    // Ctrl/Cmd+N: a note in the folder picked in the file list (ADR 70).
+    this.#commands.handle('vmark.newNote', () => this.#tree.create('file'));
+    this.#commands.handle('vmark.newFolder', () => this.#tree.create('folder'));
+    this.#commands.handle('vmark.revealFile', async () => {
+      const tab = this.#state?.window.tabs.find((t) => t.id === this.#context().tabId);
+      if (tab?.filePath) await this.#tree.reveal(tab.filePath);
+    });
     // Each page is a window of its own, with its own rail (they follow the host's state themselves).
     new WindowIdentity(connection, shell.root);
     new WorkspaceRail(shell.rail, shell.root, connection, refused);

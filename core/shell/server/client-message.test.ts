@@ -78,4 +78,32 @@ describe('parseClientMessage', () => {
     expect(ok('history.list', { filePath: '' })).toBe(false);
     expect(ok('history.restore', { id: 'x'.repeat(201) })).toBe(false);
   });
+
+  it('takes file-list requests within their bounds, names exactly as sent', () => {
+    const send = (method: string, params: unknown) =>
+      parseClientMessage(JSON.stringify({ id: 5, method, params }));
+    expect(send('files.rename', { path: '/v/a.md', name: 'b.md  ' })).toMatchObject({
+      ok: true,
+      message: { params: { name: 'b.md  ' } },
+    });
+    // A NUL or a `/` in a name is the host's to refuse, with its reason: it passes the door.
+    expect(send('files.rename', { path: '/v/a.md', name: 'a\0b' })).toMatchObject({ ok: true });
+    expect(send('files.rename', { path: '/v/a.md', name: '' })).toMatchObject({ ok: false, id: 5 });
+    expect(send('files.rename', { path: '/v/a.md', name: 'x'.repeat(1025) })).toMatchObject({
+      ok: false,
+      id: 5,
+    });
+    expect(send('files.move', { path: `/${'x'.repeat(4096)}`, folder: '/v' })).toMatchObject({
+      ok: false,
+      id: 5,
+    });
+    expect(send('files.create', { folder: '/v', name: 'n', type: 'link' })).toMatchObject({
+      ok: false,
+      id: 5,
+    });
+    expect(send('files.create', { folder: '/v', name: 'n', type: 'file', unique: true })).toMatchObject({
+      ok: true,
+    });
+    expect(send('files.delete', { path: 7 })).toMatchObject({ ok: false, id: 5 });
+  });
 });

@@ -25,6 +25,10 @@ const editorReport = z.object({
   focused: z.boolean(),
 });
 const searchOptions = z.object({ caseSensitive: z.boolean(), wholeWord: z.boolean(), regex: z.boolean() });
+/** A path from the file list: absolute, bounded (PATH_MAX); NUL and the rest are the vault guard's to refuse. */
+const entryPath = z.string().min(1).max(4096);
+/** A name as typed: never trimmed here; the host's `checkEntryName` says what it may not be. */
+const entryName = z.string().min(1).max(1024);
 const request = <M extends string, P extends z.ZodType>(method: M, params: P) =>
   z.object({ id: z.number().int().nonnegative(), method: z.literal(method), params });
 
@@ -131,6 +135,20 @@ const clientMessage = z.discriminatedUnion('method', [
         .max(10_000),
     }),
   ),
+  request(
+    'files.create',
+    z.object({
+      folder: entryPath,
+      name: entryName,
+      type: z.enum(['file', 'folder']),
+      unique: z.boolean().optional(),
+    }),
+  ),
+  request('files.rename', z.object({ path: entryPath, name: entryName })),
+  request('files.move', z.object({ path: entryPath, folder: entryPath })),
+  request('files.delete', z.object({ path: entryPath })),
+  request('files.restore', z.object({ trashId: z.string().min(1).max(200) })),
+  request('files.duplicate', z.object({ path: entryPath })),
   request('recovery.list', z.object({})),
   request('recovery.restore', z.object({ id: z.string().min(1).max(200) })),
   request('recovery.discard', z.object({ id: z.string().min(1).max(200) })),

@@ -21,6 +21,7 @@ import type { FocusedEditor } from '../../workbench/focused-editor.js';
 import { panelHandlers, type PanelServices } from './panel-services.js';
 import type { QuickOpenService } from './quick-open-service.js';
 import type { VaultSearch } from './vault-search.js';
+import type { FileOperations } from './file-operations.js';
 import { TreeWatch } from './tree-watch.js';
 import { ViewWatches } from './view-watches.js';
 import { recoveryHandlers, type UiRecovery } from './recovery-service.js';
@@ -46,6 +47,8 @@ export interface UiServices {
   readonly quickOpen: QuickOpenService;
   /** Search and replace across the workspace's files (ADR 68). */
   readonly search: VaultSearch;
+  /** The file list's create, rename, move, delete, duplicate (ADR 70). */
+  readonly files: FileOperations;
 }
 
 /** Requests that change nothing the tab strip shows: no state push after them. */
@@ -153,6 +156,7 @@ export class UiConnection implements Disposable {
       },
       ...services.quickOpen.handlers(windowLabel, plugins),
       ...services.search.handlers(windowLabel),
+      ...services.files.handlers(windowLabel),
       ...recoveryHandlers(services.recovery, windowLabel),
     };
   }

@@ -24,6 +24,8 @@ import { type Asset, StaticAssets } from './static-assets.js';
 import { QuickOpenService } from './quick-open-service.js';
 import { VaultSearch } from './vault-search.js';
 import { isVaultImagePath, VaultImages } from './vault-images.js';
+import { FileOperations } from './file-operations.js';
+import { systemTrashFolder } from '../../vault/trash.js';
 import { CheckpointStore } from '../../history/checkpoint-store.js';
 import { RecentFiles } from '../../workbench/recent-files.js';
 import { UiConnection, type UiServices } from './ui-connection.js';
@@ -131,6 +133,15 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     quickOpen,
     search: disposables.add(
       new VaultSearch(quickOpen, host.workbench, vault, documents, host.container.get(CheckpointStore)),
+    ),
+    files: new FileOperations(
+      quickOpen,
+      host.workbench,
+      vault,
+      documents,
+      host.container.get(CheckpointStore),
+      hooks,
+      systemTrashFolder(),
     ),
   };
   // The workspace's images for the page, and pasted images saved (ADR 74).

@@ -12,6 +12,7 @@ import {
 import { documentTool } from './document-tool.js';
 import { exportCommand, exportEditorCommand } from './export/export-command.js';
 import { formatCjkCommand } from './format-cjk-command.js';
+import { linkRewrites } from './links/move-links.js';
 import { markdownKind, textKind } from './markdown-kind.js';
 import { selectionTool } from './selection-tool.js';
 import { sessionTool } from './session-tool.js';
@@ -50,5 +51,10 @@ export default definePlugin({
       exportEditorCommand('pdf', workbench, documents, vault),
     );
     context.registerCommand(exportCommand(context.get(HostInfoToken).home));
+    // A file moved in the file list: the links to it in the other notes follow (ADR 64, 70).
+    context.hooks.tapWaterfall('filesMoved', (proposal) => ({
+      ...proposal,
+      rewrites: [...proposal.rewrites, ...linkRewrites(proposal)],
+    }));
   },
 });
