@@ -236,6 +236,8 @@ function contentSecurityPolicy(webSocketOrigins: readonly string[], scriptHashes
     ["script-src 'self'", ...scriptHashes].join(' '),
     // CodeMirror writes its theme into <style> elements at run time.
     "style-src 'self' 'unsafe-inline'",
+    // A view's own fonts, served with its module (KaTeX's, ADR 73); never a CDN's.
+    "font-src 'self'",
     `connect-src ${webSocketOrigins.join(' ')}`,
     "img-src 'self' data:",
     "base-uri 'none'",

@@ -1,0 +1,179 @@
+import { syntaxTree } from '@codemirror/language';
+import { type EditorState, type Range, StateField, type Transaction } from '@codemirror/state';
+import { Decoration, type DecorationSet, EditorView } from '@codemirror/view';
+import type { SyntaxNode, SyntaxNodeRef } from '@lezer/common';
+import { drawnBlock, fenceSource, mathSource, type RichBlock } from './blocks.js';
+import { calloutHead, defaultTitle } from './callouts.js';
+import { isChecked } from './tasks.js';
+import {
+  CalloutTitleWidget,
+  FootnoteWidget,
+  MathWidget,
+  MermaidWidget,
+  TableWidget,
+  TaskWidget,
+} from './widgets.js';
+
+/*
+ * Live mode's rich rendering (ADR 73), in two parts:
+ * - blocks drawn whole (tables, math blocks, Mermaid): block widgets, which CodeMirror takes only
+ *   from a state field; rebuilt when the text, the tree or the selection changes, from the
+ *   document's top-level blocks alone, each widget keeping its DOM while its source is the same;
+ * - inline rendering (task boxes, inline math, footnotes, callouts), decided node by node for the
+ *   visible ranges by the live preview's view plugin (`decorateRich`).
+ */
+
+function blockWidget(state: EditorState, node: SyntaxNode, block: RichBlock): Decoration {
+  const widget =
+    block.kind === 'table'
+      ? new TableWidget(state.doc.sliceString(block.from, block.to))
+      : block.kind === 'math'
+        ? new MathWidget(mathSource(state, node), true)
+        : new MermaidWidget(fenceSource(state, node));
+  return Decoration.replace({ widget, block: true });
+}
+
+/** The block widgets of the whole document: its top-level blocks that are drawn now. */
+export function blockDecorations(state: EditorState): DecorationSet {
+  const out: Range<Decoration>[] = [];
+  for (let node = syntaxTree(state).topNode.firstChild; node !== null; node = node.nextSibling) {
+    const block = drawnBlock(state, node);
+    if (block !== null) out.push(blockWidget(state, node, block).range(block.from, block.to));
+  }
+  return Decoration.set(out);
+}
+
+function changed(tr: Transaction): boolean {
+  return tr.docChanged || tr.selection !== undefined || syntaxTree(tr.state) !== syntaxTree(tr.startState);
+}
+
+export const richBlocks = StateField.define<DecorationSet>({
+  create: blockDecorations,
+  update: (value, tr) => (changed(tr) ? blockDecorations(tr.state) : value),
+  provide: (field) => EditorView.decorations.from(field),
+});
+
+const hide = Decoration.replace({});
+const lineClass = (name: string) => Decoration.line({ class: name });
+
+/** The callout a block quote is, read from its first line; null for a plain quote. */
+function calloutOf(state: EditorState, quote: SyntaxNode) {
+  return calloutHead(state.doc.lineAt(quote.from).text);
+}
+
+/**
+ * Rich decorations for one node of the live preview's walk: `undefined` when the node is not
+ * one of ours (the live preview goes on with it), `false` when it is handled, children included,
+ * `true` when its children are still to be walked.
+ */
+export function decorateRich(
+  node: SyntaxNodeRef,
+  state: EditorState,
+  editingAt: (pos: number) => boolean,
+  out: Range<Decoration>[],
+): boolean | undefined {
+  switch (node.name) {
+    case 'Table':
+    case 'BlockMath':
+    case 'FencedCode':
+      // Drawn whole by the block field: nothing of it to decorate here.
+      if (drawnBlock(state, node.node) !== null) return false;
+      if (node.name === 'BlockMath') {
+        for (let n = state.doc.lineAt(node.from).number; n <= state.doc.lineAt(node.to).number; n++)
+          out.push(lineClass('cm-lp-math-source').range(state.doc.line(n).from));
+        return false;
+      }
+      return undefined;
+    case 'InlineMath':
+      if (editingAt(node.from))
+        out.push(Decoration.mark({ class: 'cm-lp-math-source' }).range(node.from, node.to));
+      else {
+        const tex = state.doc.sliceString(node.from + 1, node.to - 1);
+        out.push(Decoration.replace({ widget: new MathWidget(tex, false) }).range(node.from, node.to));
+      }
+      return false;
+    case 'Task':
+      return decorateTask(node.node, state, editingAt, out);
+    case 'ListMark':
+      // A task's list mark is part of its checkbox (decorateTask), not a bullet.
+      return node.node.parent?.getChild('Task') !== null && !editingAt(node.from) ? false : undefined;
+    case 'FootnoteReference':
+      if (!editingAt(node.from)) {
+        const label = state.doc.sliceString(node.from + 2, node.to - 1);
+        out.push(Decoration.replace({ widget: new FootnoteWidget(label, false) }).range(node.from, node.to));
+      } else out.push(Decoration.mark({ class: 'cm-lp-fnref-source' }).range(node.from, node.to));
+      return false;
+    case 'FootnoteDefinition': {
+      out.push(lineClass('cm-lp-footnote').range(state.doc.lineAt(node.from).from));
+      const label = node.node.getChild('FootnoteLabel');
+      if (label !== null && !editingAt(node.from)) {
+        const text = state.doc.sliceString(label.from + 2, label.to - 2);
+        const end = state.doc.sliceString(label.to, label.to + 1) === ' ' ? label.to + 1 : label.to;
+        out.push(Decoration.replace({ widget: new FootnoteWidget(text, true) }).range(label.from, end));
+      }
+      return true;
+    }
+    case 'Blockquote':
+      decorateCallout(node.node, state, editingAt, out);
+      return undefined;
+    case 'QuoteMark': {
+      const quote = node.node.parent;
+      if (quote?.name !== 'Blockquote' || editingAt(node.from) || calloutOf(state, quote) === null)
+        return undefined;
+      // The head line's marks go with its prefix (decorateCallout); the others' here, with one space.
+      if (state.doc.lineAt(node.from).from === state.doc.lineAt(quote.from).from) return false;
+      const end = state.doc.sliceString(node.to, node.to + 1) === ' ' ? node.to + 1 : node.to;
+      out.push(hide.range(node.from, end));
+      return false;
+    }
+  }
+  return undefined;
+}
+
+/** `- [ ]` as a checkbox: the list mark and the marker give way to it on a line not being edited. */
+function decorateTask(
+  task: SyntaxNode,
+  state: EditorState,
+  editingAt: (pos: number) => boolean,
+  out: Range<Decoration>[],
+): boolean {
+  const marker = task.getChild('TaskMarker');
+  const listMark = task.parent?.getChild('ListMark');
+  if (marker === null || editingAt(task.from)) return true;
+  const from = listMark && listMark.to <= marker.from ? listMark.from : marker.from;
+  const checked = isChecked(state.doc.sliceString(marker.from, marker.to));
+  out.push(
+    Decoration.replace({ widget: new TaskWidget(checked, marker.from - from) }).range(from, marker.to),
+  );
+  if (checked) out.push(Decoration.mark({ class: 'cm-lp-task-done' }).range(marker.to, task.to));
+  return true;
+}
+
+/** A callout's lines: coloured by its type, its head's `> [!type]` drawn as an icon (and a title). */
+function decorateCallout(
+  quote: SyntaxNode,
+  state: EditorState,
+  editingAt: (pos: number) => boolean,
+  out: Range<Decoration>[],
+): void {
+  const head = calloutOf(state, quote);
+  if (head === null) return;
+  const first = state.doc.lineAt(quote.from);
+  const last = state.doc.lineAt(quote.to).number;
+  for (let n = first.number; n <= last; n++) {
+    const edge = n === first.number ? ' cm-lp-callout-head' : n === last ? ' cm-lp-callout-last' : '';
+    out.push(
+      lineClass(`cm-lp-callout cm-lp-callout-${head.style.kind}${edge}`).range(state.doc.line(n).from),
+    );
+  }
+  if (editingAt(first.from)) return;
+  const title = head.title === '' ? defaultTitle(head.type) : '';
+  out.push(
+    Decoration.replace({ widget: new CalloutTitleWidget(head.style, title) }).range(
+      first.from,
+      first.from + head.prefixEnd,
+    ),
+  );
+  if (head.title !== '')
+    out.push(Decoration.mark({ class: 'cm-lp-callout-title' }).range(first.from + head.prefixEnd, first.to));
+}
