@@ -1,6 +1,13 @@
 import { syntaxTree } from '@codemirror/language';
-import { type EditorState, type Range, StateField, type Transaction } from '@codemirror/state';
-import { Decoration, type DecorationSet, EditorView } from '@codemirror/view';
+import {
+  type EditorState,
+  type Extension,
+  type Range,
+  StateEffect,
+  StateField,
+  type Transaction,
+} from '@codemirror/state';
+import { Decoration, type DecorationSet, EditorView, ViewPlugin, type ViewUpdate } from '@codemirror/view';
 import type { SyntaxNode, SyntaxNodeRef } from '@lezer/common';
 import { drawnBlock, fenceSource, mathSource, type RichBlock } from './blocks.js';
 import { calloutHead, defaultTitle } from './callouts.js';
@@ -17,8 +24,7 @@ import {
 /*
  * Live mode's rich rendering (ADR 73), in two parts:
  * - blocks drawn whole (tables, math blocks, Mermaid): block widgets, which CodeMirror takes only
- *   from a state field; rebuilt when the text, the tree or the selection changes, from the
- *   document's top-level blocks alone, each widget keeping its DOM while its source is the same;
+ *   from a state field, for the viewport and a margin around it (`drawnBlocks`);
  * - inline rendering (task boxes, inline math, footnotes, callouts), decided node by node for the
  *   visible ranges by the live preview's view plugin (`decorateRich`).
  */
@@ -33,10 +39,24 @@ function blockWidget(state: EditorState, node: SyntaxNode, block: RichBlock): De
   return Decoration.replace({ widget, block: true });
 }
 
-/** The block widgets of the whole document: its top-level blocks that are drawn now. */
-export function blockDecorations(state: EditorState): DecorationSet {
+/** How far past the viewport blocks are drawn, in characters: drawn before they scroll into view. */
+const MARGIN = 20_000;
+
+/** The part of the document whose blocks are drawn: the viewport and a margin on each side. */
+export interface DrawnWindow {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** The block widgets of `window`: the top-level blocks in it that are drawn now. */
+export function blockDecorations(state: EditorState, window: DrawnWindow): DecorationSet {
   const out: Range<Decoration>[] = [];
-  for (let node = syntaxTree(state).topNode.firstChild; node !== null; node = node.nextSibling) {
+  const top = syntaxTree(state).topNode;
+  for (
+    let node = top.childAfter(window.from);
+    node !== null && node.from <= window.to;
+    node = node.nextSibling
+  ) {
     const block = drawnBlock(state, node);
     if (block !== null) out.push(blockWidget(state, node, block).range(block.from, block.to));
   }
@@ -47,11 +67,57 @@ function changed(tr: Transaction): boolean {
   return tr.docChanged || tr.selection !== undefined || syntaxTree(tr.state) !== syntaxTree(tr.startState);
 }
 
-export const richBlocks = StateField.define<DecorationSet>({
-  create: blockDecorations,
-  update: (value, tr) => (changed(tr) ? blockDecorations(tr.state) : value),
-  provide: (field) => EditorView.decorations.from(field),
+/** The viewport moved past the drawn window: the window it needs now. */
+const setWindow = StateEffect.define<DrawnWindow>();
+
+interface DrawnBlocks {
+  readonly window: DrawnWindow;
+  readonly decorations: DecorationSet;
+}
+
+function windowAround(viewport: DrawnWindow, length: number): DrawnWindow {
+  return { from: Math.max(0, viewport.from - MARGIN), to: Math.min(length, viewport.to + MARGIN) };
+}
+
+/**
+ * Tables, math blocks and diagrams, drawn in the viewport and a margin around it (a 1 MB note of
+ * tables costs a keystroke the blocks near the cursor, not all of them). Rebuilt when the text, the
+ * tree, the selection or the window changes; each widget keeps its DOM while its source is the same.
+ */
+const drawnBlocks = StateField.define<DrawnBlocks>({
+  create: (state) => {
+    const window = { from: 0, to: Math.min(state.doc.length, 2 * MARGIN) };
+    return { window, decorations: blockDecorations(state, window) };
+  },
+  update: (value, tr) => {
+    let window = value.window;
+    for (const effect of tr.effects) if (effect.is(setWindow)) window = effect.value;
+    if (tr.docChanged && window === value.window)
+      window = { from: tr.changes.mapPos(window.from, -1), to: tr.changes.mapPos(window.to, 1) };
+    if (window === value.window && !changed(tr)) return value;
+    return { window, decorations: blockDecorations(tr.state, window) };
+  },
+  provide: (field) => EditorView.decorations.from(field, (value) => value.decorations),
 });
+
+/** Moves the drawn window with the viewport, after the update that moved it. */
+const followViewport = ViewPlugin.fromClass(
+  class {
+    update(update: ViewUpdate): void {
+      if (!update.viewportChanged) return;
+      const { window } = update.state.field(drawnBlocks);
+      const { from, to } = update.view.viewport;
+      if (from >= window.from && to <= window.to) return;
+      const view = update.view;
+      queueMicrotask(() => {
+        const next = windowAround(view.viewport, view.state.doc.length);
+        view.dispatch({ effects: setWindow.of(next) });
+      });
+    }
+  },
+);
+
+export const richBlocks: Extension = [drawnBlocks, followViewport];
 
 const hide = Decoration.replace({});
 const lineClass = (name: string) => Decoration.line({ class: name });
