@@ -153,6 +153,7 @@ describe('rich rendering in Live mode', () => {
     expect(await head.innerText()).toContain('Mind the gap');
     expect(await head.innerText()).not.toContain('[!warning]');
     expect(await page.locator('.cm-line.cm-lp-callout').count()).toBe(2);
+    expect(await page.locator('.cm-line.cm-lp-callout-last').innerText()).toBe('Callouts carry a type.');
     // The footnote: a superscript reference, a styled definition.
     expect(await page.locator('.cm-line sup.cm-lp-fnref').innerText()).toBe('1');
     expect(await page.locator('.cm-line.cm-lp-footnote').innerText()).toContain('The source.');

@@ -183,9 +183,10 @@ export function decorateRich(
       decorateCallout(node.node, state, editingAt, out);
       return undefined;
     case 'QuoteMark': {
-      const quote = node.node.parent;
-      if (quote?.name !== 'Blockquote' || editingAt(node.from) || calloutOf(state, quote) === null)
-        return undefined;
+      // A continuation line's `>` belongs to the block it continues (a paragraph): its quote is above.
+      let quote = node.node.parent;
+      while (quote !== null && quote.name !== 'Blockquote') quote = quote.parent;
+      if (quote === null || editingAt(node.from) || calloutOf(state, quote) === null) return undefined;
       // The head line's marks go with its prefix (decorateCallout); the others' here, with one space.
       if (state.doc.lineAt(node.from).from === state.doc.lineAt(quote.from).from) return false;
       const end = state.doc.sliceString(node.to, node.to + 1) === ' ' ? node.to + 1 : node.to;
