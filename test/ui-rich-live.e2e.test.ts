@@ -150,6 +150,7 @@ describe('rich rendering in Live mode', () => {
     // The callout: its type's colours, its title without the `[!warning]`.
     const head = page.locator('.cm-line.cm-lp-callout-head');
     expect(await head.getAttribute('class')).toContain('cm-lp-callout-warning');
+    expect(await head.evaluate((e) => getComputedStyle(e).borderLeftColor)).toBe('rgb(188, 76, 0)');
     expect(await head.innerText()).toContain('Mind the gap');
     expect(await head.innerText()).not.toContain('[!warning]');
     expect(await page.locator('.cm-line.cm-lp-callout').count()).toBe(2);

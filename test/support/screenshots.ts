@@ -155,7 +155,16 @@ export async function takeRichLiveScreenshot(page: Page, folder: string): Promis
   await page.click('.mode-switch [data-mode=wysiwyg]');
   await page.locator('.cm-lp-mermaid svg').waitFor();
   await page.locator('.cm-lp-math-block .katex-display').waitFor();
+  // The cursor on the blank line under the heading: every line shows as read, none as Markdown.
+  await page.locator('.cm-content').focus();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('ArrowDown');
+  // Tall enough for the whole note, diagram included.
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 1280, height: 1180 });
+  await page.locator('.cm-lp-mermaid svg').waitFor();
   await page.evaluate(() => document.fonts.ready);
   await page.mouse.move(0, 0);
   await page.screenshot({ path: path.join(folder, 'editor-rich-live.png') });
+  if (size !== null) await page.setViewportSize(size);
 }

@@ -212,7 +212,8 @@ function decorateTask(
   out.push(
     Decoration.replace({ widget: new TaskWidget(checked, marker.from - from) }).range(from, marker.to),
   );
-  if (checked) out.push(Decoration.mark({ class: 'cm-lp-task-done' }).range(marker.to, task.to));
+  const text = state.doc.sliceString(marker.to, marker.to + 1) === ' ' ? marker.to + 1 : marker.to;
+  if (checked && text < task.to) out.push(Decoration.mark({ class: 'cm-lp-task-done' }).range(text, task.to));
   return true;
 }
 

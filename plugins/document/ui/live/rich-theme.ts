@@ -3,7 +3,7 @@ import { EditorView } from '@codemirror/view';
 /* How Live mode's rich rendering looks (ADR 73). Colours through the page's variables where it has them. */
 
 const callout = (kind: string, color: string) => ({
-  [`.cm-lp-callout-${kind}`]: { '--callout': color },
+  [`.cm-line.cm-lp-callout-${kind}`]: { '--callout': color },
 });
 
 export const richTheme = EditorView.baseTheme({
