@@ -85,20 +85,25 @@ export function markerLine(iteration) {
   return `<!-- bench iteration ${String(iteration).padStart(8, '0')} -->`;
 }
 
+/** A title, then sections made by `make(index)` while the lines joined stay within `targetBytes`. */
+function sectionsUpTo(targetBytes, title, make) {
+  const sections = [title, ''];
+  let bytes = Buffer.byteLength(sections.join('\n'));
+  for (let index = 1; ; index++) {
+    const block = `${make(index)}\n`;
+    const size = Buffer.byteLength(block);
+    if (bytes + size > targetBytes) return sections;
+    sections.push(block);
+    bytes += size + 1;
+  }
+}
+
 /**
  * A Markdown body of about `targetBytes` UTF-8 bytes (never more), without the marker line.
  */
 export function markdownBody(targetBytes, seed = 1) {
   const next = generator(seed);
-  const sections = ['# Benchmark document', ''];
-  let bytes = Buffer.byteLength(sections.join('\n'));
-  for (let index = 1; ; index++) {
-    const block = `${section(next, index)}\n`;
-    const size = Buffer.byteLength(block);
-    if (bytes + size > targetBytes) break;
-    sections.push(block);
-    bytes += size + 1;
-  }
+  const sections = sectionsUpTo(targetBytes, '# Benchmark document', (index) => section(next, index));
   // Tops up with a plain paragraph, so that the size is exact rather than a section short.
   let filler = '';
   const room = targetBytes - Buffer.byteLength(sections.join('\n')) - 2;
@@ -146,14 +151,7 @@ function richSection(next, index) {
  */
 export function richMarkdownBody(targetBytes, seed = 1) {
   const next = generator(seed);
-  const sections = ['# Rich benchmark document', ''];
-  let bytes = Buffer.byteLength(sections.join('\n'));
-  for (let index = 1; ; index++) {
-    const block = `${richSection(next, index)}\n`;
-    const size = Buffer.byteLength(block);
-    if (bytes + size > targetBytes) break;
-    sections.push(block);
-    bytes += size + 1;
-  }
-  return sections.join('\n');
+  return sectionsUpTo(targetBytes, '# Rich benchmark document', (index) => richSection(next, index)).join(
+    '\n',
+  );
 }

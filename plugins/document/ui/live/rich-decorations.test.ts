@@ -67,9 +67,10 @@ function shown(doc: string, cursor = 0): string {
 function lineClasses(doc: string, cursor = 0): Map<number, string> {
   const s = state(doc, cursor);
   const lines = new Map<number, string>();
-  livePreviewDecorations(s, [{ from: 0, to: doc.length }]).between(0, doc.length, (from, _to, value) => {
-    const cls = (value.spec as { class?: string; attributes?: unknown }).class;
-    if (value.spec.widget === undefined && cls !== undefined && from === _to) {
+  livePreviewDecorations(s, [{ from: 0, to: doc.length }]).between(0, doc.length, (from, to, value) => {
+    const spec = value.spec as { class?: string; widget?: unknown };
+    if (spec.widget === undefined && spec.class !== undefined && from === to) {
+      const cls = spec.class;
       const n = s.doc.lineAt(from).number;
       lines.set(n, `${lines.get(n) ?? ''} ${cls}`.trim());
     }
