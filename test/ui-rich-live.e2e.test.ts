@@ -235,6 +235,26 @@ describe('rich rendering in Live mode', () => {
       expect(refused).toMatch(/^script-src-attr inline .*rich-mermaid\.js$/);
   });
 
+  it('loads KaTeX, Mermaid and the code languages only for a note that needs them', async () => {
+    const page = await open('# Plain\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n- [ ] task\n');
+    await page.locator('.cm-lp-table td').first().waitFor();
+    const loaded = () =>
+      page.evaluate(() =>
+        performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname),
+      );
+    expect(await loaded()).toContain('/plugins/document/ui/dist/markdown-view.js');
+    expect((await loaded()).filter((p) => /rich-math|rich-mermaid|code-languages|katex/.test(p))).toEqual([]);
+    // Math typed into the note brings KaTeX (and its fonts), and nothing else.
+    await page.locator('.cm-line', { hasText: 'Plain' }).click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' $x^2$');
+    await page.keyboard.press('Control+End');
+    await page.locator('.cm-line .cm-lp-math .katex').waitFor();
+    const after = await loaded();
+    expect(after).toContain('/plugins/document/ui/dist/rich-math.js');
+    expect(after.filter((p) => /rich-mermaid|code-languages/.test(p))).toEqual([]);
+  });
+
   it('leaves the file as it is in Source mode', async () => {
     const page = await open(RICH_NOTE);
     await page.locator('.cm-lp-table').waitFor();
