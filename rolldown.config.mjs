@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { defineConfig } from 'rolldown';
 
 /**
@@ -106,13 +106,13 @@ const electronMain = defineConfig({
  * ES module in its plugin's ui/dist/ (ignored by git, shipped in the package), which the UI server
  * serves from there. The shared modules stay external: the page's import map provides them.
  */
-const pluginUi = (plugin, input) =>
+const pluginUi = (plugin, input, cleanDir = true) =>
   defineConfig({
     input,
     platform: 'browser',
     resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
     external: SHARED_MODULES,
-    output: { dir: `plugins/${plugin}/ui/dist`, format: 'esm', minify: true, cleanDir: true },
+    output: { dir: `plugins/${plugin}/ui/dist`, format: 'esm', minify: true, cleanDir },
   });
 
 const pluginUis = [
@@ -122,11 +122,63 @@ const pluginUis = [
     'new-tab-panel': 'plugins/browser/ui/new-tab-panel.ts',
   }),
   pluginUi('coherence', { breakdown: 'plugins/coherence/ui/breakdown.ts' }),
-  pluginUi('document', {
-    'markdown-view': 'plugins/document/ui/markdown-view.ts',
-    'text-view': 'plugins/document/ui/text-view.ts',
-  }),
+  // Not cleaned: Live mode's lazy modules are written to the same folder at the same time (below).
+  pluginUi(
+    'document',
+    {
+      'markdown-view': 'plugins/document/ui/markdown-view.ts',
+      'text-view': 'plugins/document/ui/text-view.ts',
+    },
+    false,
+  ),
   pluginUi('workflow', { 'workflow-view': 'plugins/workflow/ui/workflow-view.ts' }),
 ];
+
+/**
+ * KaTeX's style sheet as a module (`virtual:katex-css`), its fonts' URLs left as
+ * `__KATEX_FONTS__<file>.woff2` for the page to fill in with the token (woff2 alone: every
+ * browser the page runs in reads it), and the woff2 files themselves emitted into katex-fonts/.
+ */
+const katexStyles = {
+  name: 'vmark-katex-styles',
+  resolveId: (id) => (id === 'virtual:katex-css' ? '\0katex-css' : null),
+  async load(id) {
+    if (id !== '\0katex-css') return null;
+    const dist = new URL('node_modules/katex/dist/', import.meta.url);
+    const css = (await readFile(new URL('katex.min.css', dist), 'utf8')).replace(
+      /src:url\(fonts\/([\w-]+\.woff2)\) format\("woff2"\)[^;}]*/g,
+      'src:url(__KATEX_FONTS__$1) format("woff2")',
+    );
+    if (!css.includes('__KATEX_FONTS__') || /url\(fonts\//.test(css))
+      throw new Error('KaTeX style sheet: font URLs not as expected');
+    for (const file of await readdir(new URL('fonts/', dist))) {
+      if (!file.endsWith('.woff2')) continue;
+      const source = await readFile(new URL(`fonts/${file}`, dist));
+      this.emitFile({ type: 'asset', fileName: `katex-fonts/${file}`, source });
+    }
+    return `export default ${JSON.stringify(css)};`;
+  },
+};
+
+/**
+ * The large parts of the Markdown view's Live mode, each one self-contained module loaded the
+ * first time a note needs it (ADR 73): a relative import from the view would lose the page token,
+ * so nothing is split into chunks; the view makes each URL itself (live/lazy.ts).
+ */
+const lazyDocumentUi = (name, input, plugins = []) =>
+  defineConfig({
+    input: { [name]: input },
+    platform: 'browser',
+    resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
+    external: SHARED_MODULES,
+    plugins,
+    output: { dir: 'plugins/document/ui/dist', format: 'esm', minify: true, codeSplitting: false },
+  });
+
+pluginUis.push(
+  lazyDocumentUi('rich-math', 'plugins/document/ui/live/math-render.ts', [katexStyles]),
+  lazyDocumentUi('rich-mermaid', 'plugins/document/ui/live/mermaid-render.ts'),
+  lazyDocumentUi('code-languages', 'plugins/document/ui/live/code-languages.ts'),
+);
 
 export default [cli, renderer, ...sharedModules, electronMain, ...pluginUis];

@@ -14,11 +14,16 @@
  *   c. open a 10 MB document: from the click in the file tree to the editor showing its last line
  *      (scrolled to the end). Peer: fetch of the same file from a static server + a new EditorState,
  *      then the same scroll.
+ *   d. keystroke → render on a 1 MB note full of what Live mode draws (tables with math in their
+ *      cells, inline and block math, tasks, callouts, images; ADR 73): Live mode against Source
+ *      mode on the same note, in the same page (issue 20: within 1.2×). Generated, never committed.
  *
  * Page-side clocks (event.timeStamp, performance.now) time (a) and (c); (b) crosses processes and
  * compares `performance.timeOrigin + now()` of Node and of the page (one machine, one clock).
  *
- *   node bench/editor-latency.mjs [--quick] [--keep] [--vmark-node-arg=ARG]...
+ *   node bench/editor-latency.mjs [--quick] [--keep] [--rich-only] [--vmark-node-arg=ARG]...
+
+ * `--rich-only` runs (d) alone.
  *
  * `--vmark-node-arg=--cpu-prof --vmark-node-arg=--cpu-prof-dir=DIR` profiles `vmark serve` under this load
  * (bench/cpuprofile-summary.mjs reads the result).
@@ -38,7 +43,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { chromium } from 'playwright-core';
 import { build } from 'rolldown';
-import { markdownBody, markerLine } from './markdown-fixture.mjs';
+import { markdownBody, markerLine, richMarkdownBody } from './markdown-fixture.mjs';
 import { fmtMs, fmtRatio, ratio, round, summarize, table } from './stats.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -127,6 +132,7 @@ async function writeDocuments(dir) {
   const huge = `# The 10 MB document\n\n${hugeBody}\n${END_LINE}\n`;
   await fs.writeFile(path.join(dir, 'large.md'), large);
   await fs.writeFile(path.join(dir, 'huge.md'), huge);
+  await fs.writeFile(path.join(dir, 'rich.md'), richMarkdownBody(1024 * 1024, 73));
   return { large, huge };
 }
 
@@ -309,6 +315,83 @@ async function peerDispatches(page, { count, warmup }) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// d. keystroke → render on the rich 1 MB note, Live against Source
+
+/** Opens rich.md from the tree and types at its end in Live mode, then in Source mode. */
+async function richKeystrokes(page, typing) {
+  await page.locator('.tree-file-row', { hasText: /^\s*rich(\.md)?\s*$/ }).click();
+  await page.locator('.cm-content', { hasText: 'Rich benchmark document' }).waitFor();
+  await page.click('.mode-switch [data-mode=wysiwyg]');
+  // The note's end, drawn: its last section's table is on screen while the keys are typed.
+  await page.locator('.cm-content').focus();
+  await page.keyboard.press('Control+End');
+  await page.locator('.cm-lp-table').last().waitFor();
+  const live = await typeAtEnd(page, { ...typing, confirm: true, tag: 'rich, live' });
+  const drawn = await page.locator('.cm-lp-table, .cm-lp-math, .cm-lp-task').count();
+  if (drawn === 0) throw new Error('vmark: the rich note was not drawn in Live mode');
+  await page.click('.mode-switch [data-mode=source]');
+  const source = await typeAtEnd(page, { ...typing, confirm: true, tag: 'rich, source' });
+  return { live, source, drawn };
+}
+
+/** (d) alone: `vmark serve` on the rich note, its keystrokes in Live and Source mode. */
+export async function runRichLatencyBench({ quick = false, tmpBase = os.tmpdir(), log = console.log }) {
+  if (!existsSync(VMARK_CLI)) throw new Error(`${VMARK_CLI} is missing: run \`npm run build\` first`);
+  const counts = quick ? COUNTS.quick : COUNTS.full;
+  const root = await fs.realpath(await fs.mkdtemp(path.join(tmpBase, 'vmark-bench-rich-')));
+  const workspace = path.join(root, 'workspace');
+  await fs.mkdir(workspace, { recursive: true });
+  await fs.mkdir(path.join(root, 'home'), { recursive: true });
+  const rich = richMarkdownBody(1024 * 1024, 73);
+  await fs.writeFile(path.join(workspace, 'rich.md'), rich);
+  let served;
+  let browser;
+  try {
+    served = await startServe(workspace, path.join(root, 'home'), { open: 'rich.md' });
+    browser = await launchChromium();
+    const page = await newPage(browser, served.url);
+    await page.locator('.cm-content').waitFor();
+    log(
+      `\n[editor] the rich 1 MB note (${Buffer.byteLength(rich)} bytes), ${counts.keyWarmup} + ${counts.keys} keys per mode`,
+    );
+    const rows = await richKeystrokes(page, { count: counts.keys, warmup: counts.keyWarmup });
+    log(richTable(rows));
+    return richSummary(rows);
+  } finally {
+    await browser?.close();
+    await served?.stop();
+    await fs.rm(root, { recursive: true, force: true });
+  }
+}
+
+function richTable({ live, source }) {
+  const row = (label, a, b) => [
+    label,
+    fmtMs(a.median),
+    fmtMs(a.p90),
+    fmtMs(b.median),
+    fmtMs(b.p90),
+    fmtRatio(ratio(a.median, b.median)),
+  ];
+  return table([
+    ['rich 1 MB note (Live vs Source)', 'live med', 'live p90', 'source med', 'source p90', 'ratio med'],
+    row('d. key → DOM', live.dom, source.dom),
+    row('d. key → frame', live.frame, source.frame),
+    row('d. key → host confirmed', live.confirm, source.confirm),
+  ]);
+}
+
+function richSummary({ live, source, drawn }) {
+  return {
+    n: live.frame.n,
+    drawn_widgets_at_end: drawn,
+    live: { dom: stat(live.dom), frame: stat(live.frame) },
+    source: { dom: stat(source.dom), frame: stat(source.frame) },
+    ratio_frame_live_to_source: round(ratio(live.frame.median, source.frame.median)),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // c. open a 10 MB document
 
 /** Clicks the 10 MB file in the tree; times from the click to its first line, and to its last. */
@@ -436,6 +519,9 @@ export async function runEditorLatencyBench({
     await vmarkCloseHuge(vmark, mcp);
     const hugeKeysPeer = await typeAtEnd(peer, { ...hugeTyping, confirm: false, tag: '10 MB, peer' });
 
+    log(`  d. keystroke → render in the rich 1 MB note, ${counts.keyWarmup} + ${counts.keys} per mode`);
+    const richKeys = await richKeystrokes(vmark, typing);
+
     const row = (label, a, b) => [
       label,
       fmtMs(a.median),
@@ -463,6 +549,8 @@ export async function runEditorLatencyBench({
         row('c. open 10 MB → last line', opensVmark.end, opensPeer.end),
       ]),
     );
+    log('');
+    log(richTable(richKeys));
     return {
       peer: PEER_NAME,
       chromium: browser.version(),
@@ -497,6 +585,7 @@ export async function runEditorLatencyBench({
         peer_dispatch: stat(dispatches),
         ratio: round(ratio(writes.rendered.median, dispatches.median)),
       },
+      rich_keystroke: richSummary(richKeys),
       open_10mb: {
         n: counts.opens,
         vmark: { first: stat(opensVmark.first), end: stat(opensVmark.end) },
@@ -519,7 +608,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const vmarkNodeArgs = process.argv
     .filter((arg) => arg.startsWith('--vmark-node-arg='))
     .map((arg) => arg.slice('--vmark-node-arg='.length));
-  runEditorLatencyBench({ quick, keep, vmarkNodeArgs }).then(
+  const run = process.argv.includes('--rich-only')
+    ? runRichLatencyBench({ quick }).then((rich) => ({ rich_keystroke: rich }))
+    : runEditorLatencyBench({ quick, keep, vmarkNodeArgs });
+  run.then(
     (summary) => process.stdout.write(`\nBENCH_JSON ${JSON.stringify({ editor: summary })}\n`),
     (error) => {
       process.stderr.write(

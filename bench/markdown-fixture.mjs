@@ -85,20 +85,25 @@ export function markerLine(iteration) {
   return `<!-- bench iteration ${String(iteration).padStart(8, '0')} -->`;
 }
 
+/** A title, then sections made by `make(index)` while the lines joined stay within `targetBytes`. */
+function sectionsUpTo(targetBytes, title, make) {
+  const sections = [title, ''];
+  let bytes = Buffer.byteLength(sections.join('\n'));
+  for (let index = 1; ; index++) {
+    const block = `${make(index)}\n`;
+    const size = Buffer.byteLength(block);
+    if (bytes + size > targetBytes) return sections;
+    sections.push(block);
+    bytes += size + 1;
+  }
+}
+
 /**
  * A Markdown body of about `targetBytes` UTF-8 bytes (never more), without the marker line.
  */
 export function markdownBody(targetBytes, seed = 1) {
   const next = generator(seed);
-  const sections = ['# Benchmark document', ''];
-  let bytes = Buffer.byteLength(sections.join('\n'));
-  for (let index = 1; ; index++) {
-    const block = `${section(next, index)}\n`;
-    const size = Buffer.byteLength(block);
-    if (bytes + size > targetBytes) break;
-    sections.push(block);
-    bytes += size + 1;
-  }
+  const sections = sectionsUpTo(targetBytes, '# Benchmark document', (index) => section(next, index));
   // Tops up with a plain paragraph, so that the size is exact rather than a section short.
   let filler = '';
   const room = targetBytes - Buffer.byteLength(sections.join('\n')) - 2;
@@ -110,4 +115,43 @@ export function markdownBody(targetBytes, seed = 1) {
 /** The document as written in iteration `iteration`: the marker line, then the body. */
 export function documentAt(body, iteration) {
   return `${markerLine(iteration)}\n${body}`;
+}
+
+/** One section of the rich note: a table with math in it, inline and block math, tasks, a callout, images. */
+function richSection(next, index) {
+  const word = () => WORDS[next(WORDS.length)];
+  const parts = [`## Section ${index}: ${word()} ${word()}`, ''];
+  parts.push(
+    `The ${word()} grows as $O(n^{${1 + next(3)}})$ while $\\sum_{i=1}^{n} i = \\frac{n(n+1)}{2}$ holds; ${sentence(next)}`,
+    '',
+  );
+  parts.push('| key | value | formula | note |', '| :--- | ---: | :---: | --- |');
+  for (let i = 0; i < 4 + next(4); i++)
+    parts.push(`| k${index}-${i} | ${next(10000)} | $x_{${i}}^2 + \\alpha$ | *${word()}* ${word()} |`);
+  parts.push(
+    '',
+    '$$',
+    `\\int_0^{${1 + next(9)}} x^{${index % 7}}\\,dx = \\frac{1}{${1 + (index % 7)}}`,
+    '$$',
+    '',
+  );
+  parts.push(`- [${next(2) ? 'x' : ' '}] ${sentence(next)}`, `- [ ] ${sentence(next)}`, '');
+  parts.push(
+    `> [!${['note', 'tip', 'warning', 'danger'][next(4)]}] ${word()} ${word()}`,
+    `> ${sentence(next)}`,
+    '',
+  );
+  parts.push(`![figure ${index}](images/figure-${next(50)}.png) ${sentence(next)}`, '');
+  return parts.join('\n');
+}
+
+/**
+ * A Markdown note of about `targetBytes` UTF-8 bytes (never more) full of what Live mode draws:
+ * tables (with math in cells), inline and block math, tasks, callouts and images (ADR 73).
+ */
+export function richMarkdownBody(targetBytes, seed = 1) {
+  const next = generator(seed);
+  return sectionsUpTo(targetBytes, '# Rich benchmark document', (index) => richSection(next, index)).join(
+    '\n',
+  );
 }

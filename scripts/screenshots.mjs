@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 /**
  * Refreshes the README's screenshots in docs/images/: the editor in live preview and in source mode, a
- * note in the light and the dark theme, the
- * plugin manager, an approval dialog and an AI's browser tab in the editor (of a page served here). Runs the built `vmark serve` on a temporary copy of
+ * note in the light and the dark theme, the plugin manager, an approval dialog, an AI's browser tab in
+ * the editor (of a page served here) and a note with a table, math, tasks, a callout and a diagram in
+ * Live mode. Runs the built `vmark serve` on a temporary copy of
  * examples/vault and shows it in Chromium (Debian's /usr/bin/chromium, or VMARK_CHROMIUM) through
  * playwright-core. `npm run screenshots` builds first.
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -124,6 +125,8 @@ async function main() {
   await mkdir(IMAGES, { recursive: true });
 
   const shots = await loadPanelShots(temp);
+  // The rich Live mode shot's note, beside the example vault's own (ADR 73).
+  await writeFile(path.join(vault, 'Rich.md'), shots.RICH_SHOT_NOTE);
   const shown = await servePage(shots.BROWSER_SHOT_PAGE);
   const served = await startServe(vault, path.join(temp, 'home'));
   const browser = await chromium.launch({
@@ -145,6 +148,7 @@ async function main() {
     );
     await shots.takePanelScreenshots(page, IMAGES, { client, folder: outside });
     await shots.takeBrowserTabScreenshot(page, IMAGES, client, shown.url);
+    await shots.takeRichLiveScreenshot(page, IMAGES);
     const names = [
       'editor-wysiwyg.png',
       'editor-source.png',
@@ -155,6 +159,7 @@ async function main() {
       'browser-tab-view.png',
       'browser-click-approval.png',
       'browser-activity.png',
+      'editor-rich-live.png',
     ];
     process.stdout.write(`${names.map((name) => path.join('docs', 'images', name)).join('\n')}\n`);
   } finally {

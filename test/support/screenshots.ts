@@ -114,3 +114,57 @@ async function openTab(client: Client, url: string): Promise<string> {
   if (opened.isError === true) throw new Error(`browser open failed: ${text}`);
   return (JSON.parse(text) as { tabId: string }).tabId;
 }
+
+/** The note of the rich Live mode shot (ADR 73): a table, math, tasks, a callout and a diagram. */
+export const RICH_SHOT_NOTE = `# Field notes
+
+| Sample | Mass (g) | Energy |
+| :--- | ---: | :---: |
+| Granite | 412 | $E = mc^2$ |
+| Basalt | 388 | $\\tfrac{1}{2}mv^2$ |
+
+The mean of $n$ samples is $\\bar{x} = \\frac{1}{n}\\sum_{i=1}^{n} x_i$, and:
+
+$$
+\\sigma = \\sqrt{\\frac{1}{n-1}\\sum_{i=1}^{n}(x_i - \\bar{x})^2}
+$$
+
+- [x] Weigh the samples
+- [ ] Send them to the lab[^1]
+
+> [!warning] Handle with care
+> Basalt dust irritates the lungs: wear a mask.
+
+\`\`\`mermaid
+graph LR
+  A[Collect] --> B{Weigh}
+  B -->|ok| C[Lab]
+  B -->|broken| D[Discard]
+\`\`\`
+
+[^1]: The lab opens on Mondays.
+`;
+
+/**
+ * docs/images/editor-rich-live.png: `Rich.md` (RICH_SHOT_NOTE, written into the vault by the
+ * caller) opened from the file list, in Live mode, once its math and diagram are drawn.
+ */
+export async function takeRichLiveScreenshot(page: Page, folder: string): Promise<void> {
+  await page.locator('.tree-file-row', { hasText: /^\s*Rich(\.md)?\s*$/ }).click();
+  await page.locator('.cm-content', { hasText: 'Field notes' }).waitFor();
+  await page.click('.mode-switch [data-mode=wysiwyg]');
+  await page.locator('.cm-lp-mermaid svg').waitFor();
+  await page.locator('.cm-lp-math-block .katex-display').waitFor();
+  // The cursor on the blank line under the heading: every line shows as read, none as Markdown.
+  await page.locator('.cm-content').focus();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('ArrowDown');
+  // Tall enough for the whole note, diagram included.
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 1280, height: 1180 });
+  await page.locator('.cm-lp-mermaid svg').waitFor();
+  await page.evaluate(() => document.fonts.ready);
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: path.join(folder, 'editor-rich-live.png') });
+  if (size !== null) await page.setViewportSize(size);
+}

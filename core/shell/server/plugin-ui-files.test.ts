@@ -16,6 +16,8 @@ beforeEach(async () => {
   await writeFile(path.join(notes, 'ui', 'dist', 'outline.js'), 'export function mount() {}');
   await writeFile(path.join(notes, 'ui', 'outline.css'), '.outline {}');
   await writeFile(path.join(notes, 'ui', 'outline.ts'), 'export {}');
+  await writeFile(path.join(notes, 'ui', 'dist', 'math.woff2'), 'wOF2');
+  await writeFile(path.join(notes, 'ui', 'dist', 'math.ttf'), 'ttf');
   await writeFile(path.join(scratch, 'secret.js'), 'secret');
   await symlink(path.join(scratch, 'secret.js'), path.join(notes, 'ui', 'escape.js'));
   await symlink(scratch, path.join(notes, 'ui', 'up'));
@@ -34,6 +36,11 @@ describe('readPluginUiFile', () => {
     expect(script?.type).toBe('text/javascript; charset=utf-8');
     expect(script?.body.toString()).toBe('export function mount() {}');
     expect((await read('/plugins/notes/ui/outline.css'))?.type).toBe('text/css; charset=utf-8');
+  });
+
+  it('serves a view’s woff2 fonts as fonts, and no other font format', async () => {
+    expect((await read('/plugins/notes/ui/dist/math.woff2'))?.type).toBe('font/woff2');
+    expect(await read('/plugins/notes/ui/dist/math.ttf')).toBeNull();
   });
 
   it.each([

@@ -5,6 +5,8 @@ import type { PanelContribution, ViewContribution } from '../../plugins/manifest
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
+  // A view's own fonts (KaTeX's, ADR 73): the page loads no font from anywhere else.
+  '.woff2': 'font/woff2',
 };
 
 /** `/plugins/<plugin-id>/ui/<path>`, captured raw: the path is checked segment by segment below. */
@@ -40,7 +42,7 @@ export function isPluginUiPath(pathname: string): boolean {
 
 /**
  * A file of an active plugin's `ui/` folder, or null (the caller answers 404
- * and says no more). Only scripts and styles; only plain names, so no `..`; and
+ * and says no more). Only scripts, styles and woff2 fonts; only plain names, so no `..`; and
  * the real path, symlinks followed, must still lie inside that `ui/` folder.
  */
 export async function readPluginUiFile(

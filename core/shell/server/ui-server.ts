@@ -263,6 +263,8 @@ function contentSecurityPolicy(webSocketOrigins: readonly string[], scriptHashes
     ["script-src 'self'", ...scriptHashes].join(' '),
     // CodeMirror writes its theme into <style> elements at run time.
     "style-src 'self' 'unsafe-inline'",
+    // A view's own fonts, served with its module (KaTeX's, ADR 73); never a CDN's.
+    "font-src 'self'",
     // 'self': a pasted image is posted to /vault/attachment (ADR 74).
     `connect-src 'self' ${webSocketOrigins.join(' ')}`,
     // Remote images load only where the person allowed remote content (the view asks the setting).

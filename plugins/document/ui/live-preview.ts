@@ -11,6 +11,7 @@ import {
 } from '@codemirror/view';
 import type { SyntaxNodeRef } from '@lezer/common';
 import { frontMatterRange } from './front-matter.js';
+import { decorateRich } from './live/rich-decorations.js';
 import { livePreviewTheme } from './markdown-theme.js';
 
 /*
@@ -134,6 +135,9 @@ export function livePreviewDecorations(
       to,
       enter: (node) => {
         if (meta !== null && node.from < meta.to && node.to <= meta.to + 1) return false;
+        // Tables, math, tasks, footnotes, callouts, diagrams (live/, ADR 73).
+        const rich = decorateRich(node, state, (pos) => editing.has(state.doc.lineAt(pos).number), out);
+        if (rich !== undefined) return rich ? undefined : false;
         if (node.name === 'FencedCode' || node.name === 'CodeBlock' || node.name === 'HTMLBlock') {
           for (const start of lineStarts(state, node.from, node.to)) {
             out.push(lineClass('cm-lp-codeblock').range(start));

@@ -1,8 +1,10 @@
 /// <reference lib="dom" />
 /*
  * The Markdown kind's editor view (ADR 35), bundled to ui/dist/markdown-view.js by `npm run
- * build`: GitHub-flavoured Markdown, its front matter shown as metadata, and a Live mode
- * whose decorations hide the marks (live-preview.ts). CodeMirror comes from the page's one copy.
+ * build`: GitHub-flavoured Markdown with math and footnotes, fenced code highlighted by its
+ * language, its front matter shown as metadata, and a Live mode whose decorations hide the marks
+ * and draw tables, math, tasks, callouts and diagrams (live-preview.ts, live/, ADR 73).
+ * CodeMirror comes from the page's one copy.
  */
 import { markdown, markdownLanguage } from '@codemirror/lang-markdown';
 import type { Extension } from '@codemirror/state';
@@ -11,12 +13,22 @@ import type { TextKindView } from '@vmark/sdk';
 import { formatCommands } from './format-commands.js';
 import { frontMatter } from './front-matter.js';
 import { imageExtensions, liveImages } from './images.js';
+import { codeHighlighting, codeLanguage, FootnoteSyntax, MathSyntax, richLive } from './live/index.js';
 import { livePreview } from './live-preview.js';
 
 export const view: TextKindView<Extension, EditorView> = {
   type: 'text',
-  extensions: (tab, api) => [markdown({ base: markdownLanguage }), frontMatter, imageExtensions(tab, api)],
-  live: [livePreview, liveImages],
+  extensions: (tab, api) => [
+    markdown({
+      base: markdownLanguage,
+      extensions: [MathSyntax, FootnoteSyntax],
+      codeLanguages: codeLanguage,
+    }),
+    codeHighlighting,
+    frontMatter,
+    imageExtensions(tab, api),
+  ],
+  live: [livePreview, richLive, liveImages],
   // The formatting commands (ADR 72), declared `runsIn: "page"` in the manifest.
   commands: formatCommands,
 };
