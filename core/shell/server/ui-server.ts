@@ -23,6 +23,7 @@ import type { UiRecoveredEdit } from '../../protocol/recovery-protocol.js';
 import { type Asset, StaticAssets } from './static-assets.js';
 import { QuickOpenService } from './quick-open-service.js';
 import { VaultSearch } from './vault-search.js';
+import { HostWorkspaceFiles } from '../../workspace-files/host-workspace-files.js';
 import { CheckpointStore } from '../../history/checkpoint-store.js';
 import { RecentFiles } from '../../workbench/recent-files.js';
 import { UiConnection, type UiServices } from './ui-connection.js';
@@ -106,9 +107,8 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     new QuickOpenService(
       host.workbench,
       vault,
-      host.container.get(FolderWatcher),
+      host.container.get(HostWorkspaceFiles),
       RecentFiles.in(host.container.get(HostInfoToken).home),
-      host.container.get(HostInfoToken).home,
     ),
   );
   const services: UiServices = {
