@@ -1,3 +1,5 @@
+import type { PageOpen } from './panel.js';
+
 /*
  * The editor view of a document kind (ADR 35). A plugin that registers a kind declares its
  * view in the manifest (`contributes.views: [{ kind, module }]`); the module, a browser ES
@@ -28,11 +30,23 @@ export interface KindViewTab {
  */
 export type PageCommandHandler<V = unknown> = (view: V) => boolean;
 
+/**
+ * What a text view's extensions may ask of the page (host API 1.11.0): its own plugin's view
+ * provider, as a custom view's `request` and `subscribe`, and opening a file in its window.
+ */
+export interface TextKindViewApi extends PageOpen {
+  request(method: string, params?: unknown): Promise<unknown>;
+  subscribe(topic: string, listener: (data: unknown) => void): () => void;
+}
+
 /** A kind edited as text in core's CodeMirror editor. */
 export interface TextKindView<E = unknown, V = unknown> {
   readonly type: 'text';
-  /** The language, front matter display and whatever else holds in both modes. */
-  extensions(tab: KindViewTab): E;
+  /**
+   * The language, front matter display and whatever else holds in both modes; `api` (host API
+   * 1.11.0) reaches the plugin's view provider for the kind and the window.
+   */
+  extensions(tab: KindViewTab, api: TextKindViewApi): E;
   /** The Live (wysiwyg) mode's decorations; absent, the kind has Source mode only. */
   readonly live?: E;
   /** Handlers of the plugin's `runsIn: "page"` editor commands, by command id. */
