@@ -125,6 +125,7 @@ const pluginUis = [
   pluginUi('document', {
     'markdown-view': 'plugins/document/ui/markdown-view.ts',
     'text-view': 'plugins/document/ui/text-view.ts',
+    'links-panel': 'plugins/document/ui/links-panel.ts',
   }),
   pluginUi('workflow', { 'workflow-view': 'plugins/workflow/ui/workflow-view.ts' }),
 ];
