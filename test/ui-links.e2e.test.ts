@@ -136,7 +136,7 @@ describe('following links', () => {
     expect(page.url()).toBe(editorUrl);
     expect(await activeTab().textContent()).toBe('Welcome');
     // noopener: the new page has no way back to the editor's.
-    expect(await popup.evaluate(() => window.opener)).toBeNull();
+    expect(await popup.evaluate(() => window.opener === null)).toBe(true);
     await popup.close();
   });
 

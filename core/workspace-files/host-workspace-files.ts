@@ -90,7 +90,8 @@ export class HostWorkspaceFiles implements WorkspaceFiles, Disposable {
 
   /** Only an open workspace root is indexed: a plugin names no folder of its own choosing. */
   #known(root: string): WorkspaceFileIndex {
-    if (!this.vault.roots().includes(root)) throw new DomainError('INVALID_PATH', `${JSON.stringify(root)} is no open workspace root`);
+    if (!this.vault.roots().includes(root))
+      throw new DomainError('INVALID_PATH', `${JSON.stringify(root)} is no open workspace root`);
     return this.indexOf(root);
   }
 }

@@ -136,16 +136,14 @@ export class RootLinkIndex implements Disposable {
   async #heard(folder: string, name: string | null): Promise<void> {
     if (this.#disposed) return;
     const prefix = folder === '' ? '' : `${folder}/`;
-    // An unnamed change, or a folder's: every note the list now has there, and those it had.
-    const names =
-      name !== null && isNote(name)
-        ? [`${prefix}${name}`]
-        : [
-            ...new Set([
-              ...[...this.#notes.keys()].filter((p) => p.startsWith(prefix)),
-              ...(await this.files.list(this.root)).filter((p) => p.startsWith(prefix) && isNote(p)),
-            ]),
-          ];
+    let names: string[];
+    if (name !== null && isNote(name)) names = [`${prefix}${name}`];
+    else {
+      // Unnamed: anything in the folder; another name may be a folder come or gone, with its notes.
+      const under = name === null ? prefix : `${prefix}${name}/`;
+      const listed = (await this.files.list(this.root)).filter((p) => isNote(p) && p.startsWith(under));
+      names = [...new Set([...[...this.#notes.keys()].filter((p) => p.startsWith(under)), ...listed])];
+    }
     for (const note of names) await this.#read(note);
     if (names.length > 0) this.changed();
   }
