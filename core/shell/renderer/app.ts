@@ -311,8 +311,7 @@ export class App {
 
   /** Tells the panels which tab the window shows, when that changes. */
   #announce(tab: UiTab | null): void {
-    const next: PageTab | null =
-      tab === null ? null : { id: tab.id, filePath: tab.filePath, kind: tab.kind };
+    const next: PageTab | null = tab === null ? null : { id: tab.id, filePath: tab.filePath, kind: tab.kind };
     const now = this.#activeTabNow;
     if (now?.id === next?.id && now?.filePath === next?.filePath && now?.kind === next?.kind) return;
     this.#activeTabNow = next;

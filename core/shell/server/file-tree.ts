@@ -5,7 +5,6 @@ import { DomainError } from '@vmark/sdk';
 import type { TreeEntry } from '../../protocol/protocol.js';
 import { isHiddenEntry } from '../../workspace-files/hidden-entry.js';
 
-
 /**
  * One level of the file tree, listed lazily as the person unfolds it, with the
  * canonical folder it names. The folder is resolved through the vault's scope

@@ -59,7 +59,10 @@ export class PluginPanels {
     }
     for (const [key, panel] of wanted) {
       if (!this.#views.has(key))
-        this.#views.set(key, new PluginPanelView(panel, this.shell, this.connection, this.commands, this.link));
+        this.#views.set(
+          key,
+          new PluginPanelView(panel, this.shell, this.connection, this.commands, this.link),
+        );
     }
   }
 }
