@@ -25,7 +25,7 @@ export interface PanelRegistration extends Disposable {
   refresh(): void;
 }
 
-/** The tab a window shows, as a panel or a view sees it (host API 1.10.0). */
+/** The tab a window shows, as a panel or a view sees it (host API 1.11.0). */
 export interface PageTab {
   readonly id: string;
   /** Absolute path on disk; null for an untitled tab or a tab a plugin keeps. */
@@ -41,7 +41,7 @@ export interface PagePlace {
 }
 
 /**
- * What a page module may ask of the window it runs in (host API 1.10.0): open a file of the
+ * What a page module may ask of the window it runs in (host API 1.11.0): open a file of the
  * scope in a tab of this window — or show the tab that has it — with a place selected and
  * scrolled to, as a vault search result opens. The host's path guard decides what opens.
  */
@@ -55,7 +55,7 @@ export interface PanelApi extends PageOpen {
   request(method: string, params?: unknown): Promise<unknown>;
   /** Called whenever the provider asks for a refresh; returns the unsubscribe. */
   onRefresh(listener: () => void): () => void;
-  /** The tab the panel's window shows now, or null (host API 1.10.0). */
+  /** The tab the panel's window shows now, or null (host API 1.11.0). */
   activeTab(): PageTab | null;
   /** Called when the window shows another tab (or none); returns the unsubscribe. */
   onActiveTab(listener: (tab: PageTab | null) => void): () => void;

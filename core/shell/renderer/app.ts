@@ -57,7 +57,7 @@ export class App {
   #shownEditor: DocumentEditor | null = null;
   /** A place to select once the tab's editor is shown (a search match the person clicked). */
   #reveal: { readonly tabId: string; readonly place: MatchPlace } | null = null;
-  /** The tab this page shows, for the plugins' panels (host API 1.10.0). */
+  /** The tab this page shows, for the plugins' panels (host API 1.11.0). */
   readonly #activeTab = new Emitter<PageTab | null>();
   #activeTabNow: PageTab | null = null;
   /** What a plugin's panel or view may ask of this window. */

@@ -15,20 +15,18 @@ import {
 } from '@vmark/sdk';
 import { documentTool } from './document-tool.js';
 import { formatCjkCommand } from './format-cjk-command.js';
-import { LinkFollowers } from './links/follow-link.js';
+import { linkViewProvider } from './links/follow-link.js';
 import { LinkPanels } from './links/link-panels.js';
 import { markdownKind, textKind } from './markdown-kind.js';
 import { selectionTool } from './selection-tool.js';
 import { sessionTool } from './session-tool.js';
 import { workspaceTool } from './workspace-tool.js';
 
-/** Links (ADR 64, 69): following them from the Markdown view, and the Outline and Backlinks panels. */
+/** Links (ADR 64, 73): following them from the Markdown view, and the Outline and Backlinks panels. */
 function activateLinks(context: PluginContext, workbench: Workbench, documents: DocumentStore): void {
   const files = context.get(WorkspaceFilesToken);
   const vault = context.get(VaultToken);
-  const followers = new LinkFollowers();
-  context.registerViewProvider(followers.provider({ workbench, documents, vault, files }));
-  context.registerEditorCommand('document.followLink', followers.command());
+  context.registerViewProvider(linkViewProvider({ workbench, documents, vault, files }));
   const panels = context.track(new LinkPanels({ workbench, documents, files }));
   const outline = context.registerPanel(panels.outlineProvider());
   const backlinks = context.registerPanel(panels.backlinksProvider());

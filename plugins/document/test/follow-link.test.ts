@@ -1,17 +1,11 @@
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  DocumentStoreToken,
-  VaultToken,
-  WorkbenchToken,
-  WorkspaceFilesToken,
-  type ViewProvider,
-} from '@vmark/sdk';
+import { DocumentStoreToken, VaultToken, WorkbenchToken, WorkspaceFilesToken } from '@vmark/sdk';
 import { domainErrorOf, readManifest, startTestHost, type TestHost } from '@vmark/sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import documentPlugin from '../src/index.js';
-import { type FollowServices, followLink, LinkFollowers } from '../src/links/follow-link.js';
+import { type FollowServices, followLink } from '../src/links/follow-link.js';
 
 const manifest = readManifest(new URL('../manifest.json', import.meta.url));
 
@@ -90,19 +84,5 @@ describe('following a link', () => {
     await expect(
       followLink(services, { tabId: home(), link: { form: 'script', target: 'x' } }),
     ).rejects.toThrow(/followLink takes/);
-  });
-});
-
-describe('the command "Follow link"', () => {
-  it("asks the tab's view to follow the link at its cursor, and says when no view can", async () => {
-    const followers = new LinkFollowers();
-    const provider: ViewProvider = followers.provider(services);
-    const heard: unknown[] = [];
-    const stop = provider.watch!(`follow:${home()}`, (data) => heard.push(data));
-    await followers.command()({ windowLabel: 'main', tabId: home() });
-    expect(heard).toEqual([{ follow: true }]);
-    if (typeof stop === 'function') stop();
-    expect(() => followers.command()({ windowLabel: 'main', tabId: home() })).toThrow(/no Markdown editor/);
-    expect(() => provider.watch!('other', () => undefined)).toThrow(/Unknown topic/);
   });
 });

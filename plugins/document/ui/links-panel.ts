@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /*
- * The browser half of the Outline and Backlinks panels (ADR 20, 69), bundled to
+ * The browser half of the Outline and Backlinks panels (ADR 20, 73), bundled to
  * ui/dist/links-panel.js: both declare this one module, and each mount draws what its own
  * provider loads — rows of text, each opening a file at a place. Built from text only (what a
  * note says never becomes markup). It loads again when the window shows another tab and when

@@ -1,6 +1,13 @@
 /// <reference lib="dom" />
 import { syntaxTree } from '@codemirror/language';
-import { type EditorState, type Extension, type Range, StateEffect, StateField } from '@codemirror/state';
+import {
+  type EditorState,
+  type Extension,
+  Facet,
+  type Range,
+  StateEffect,
+  StateField,
+} from '@codemirror/state';
 import {
   Decoration,
   type DecorationSet,
@@ -15,9 +22,9 @@ import type { KindViewTab, TextKindViewApi } from '@vmark/sdk';
 import { wikilinkParts } from '@vmark/sdk/markdown';
 
 /*
- * Links in the Markdown view (ADR 64, 69): styled in both modes, followed on Ctrl/Cmd+click or by
- * the command "Follow link" (Mod+Enter, which the host hands to this view: it has the person's
- * text and cursor as they are). A vault link goes to the plugin's host half, which finds the file
+ * Links in the Markdown view (ADR 64, 73): styled in both modes, followed on Ctrl/Cmd+click or by
+ * the command "Follow link" (Mod+Enter, `runsIn: "page"`, ADR 72: the page has the person's text
+ * and cursor as they are). A vault link goes to the plugin's host half, which finds the file
  * (or makes the note) through the path guard; the page then opens it in this window. An http(s)
  * link opens outside the editor, never in its page; any other scheme is refused.
  */
@@ -210,6 +217,28 @@ const linkTheme = EditorView.baseTheme({
   },
 });
 
+/** The tab a view shows and its door to the page, for the page command that follows a link. */
+const linkContext = Facet.define<
+  { tab: KindViewTab; api: TextKindViewApi },
+  { tab: KindViewTab; api: TextKindViewApi } | null
+>({
+  combine: (values) => values[0] ?? null,
+});
+
+/** The page command "Follow link" (`document.followLink`, Mod+Enter): the link at the cursor. */
+export function followLinkAtCursor(view: EditorView): boolean {
+  const context = view.state.facet(linkContext);
+  if (context === null) return false;
+  const head = view.state.selection.main.head;
+  const link = linkAt(view.state, head);
+  if (link === null) {
+    view.dispatch({ effects: say.of({ pos: head, message: 'No link at the cursor' }) });
+    return false;
+  }
+  void follow(view, link, context.tab, context.api);
+  return true;
+}
+
 /** The view's link extensions for one tab. */
 export function links(tab: KindViewTab, api: TextKindViewApi): Extension {
   const modHeld = (event: MouseEvent | KeyboardEvent) => (isMac() ? event.metaKey : event.ctrlKey);
@@ -236,17 +265,6 @@ export function links(tab: KindViewTab, api: TextKindViewApi): Extension {
         return false;
       },
     }),
-    // "Follow link" (Mod+Enter) runs in the host, which asks this tab's view to follow its cursor's link.
-    ViewPlugin.define((view) => {
-      const stop = api.subscribe(`follow:${tab.id}`, () => {
-        const link = linkAt(view.state, view.state.selection.main.head);
-        if (link === null)
-          view.dispatch({
-            effects: say.of({ pos: view.state.selection.main.head, message: 'No link at the cursor' }),
-          });
-        else void follow(view, link, tab, api);
-      });
-      return { destroy: stop };
-    }),
+    linkContext.of({ tab, api }),
   ];
 }

@@ -12,7 +12,7 @@ import type { TextKindView } from '@vmark/sdk';
 import { Wikilink } from '@vmark/sdk/markdown';
 import { formatCommands } from './format-commands.js';
 import { frontMatter } from './front-matter.js';
-import { links } from './links.js';
+import { followLinkAtCursor, links } from './links.js';
 import { livePreview } from './live-preview.js';
 
 export const view: TextKindView<Extension, EditorView> = {
@@ -23,6 +23,6 @@ export const view: TextKindView<Extension, EditorView> = {
     links(tab, api),
   ],
   live: livePreview,
-  // The formatting commands (ADR 72), declared `runsIn: "page"` in the manifest.
-  commands: formatCommands,
+  // The formatting commands (ADR 72) and Follow link (ADR 73), declared `runsIn: "page"` in the manifest.
+  commands: { ...formatCommands, 'document.followLink': followLinkAtCursor },
 };

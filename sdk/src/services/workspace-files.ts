@@ -1,6 +1,6 @@
 import type { Disposable } from '../lifecycle.js';
 
-/** A change a folder watch heard in a workspace root (host API 1.10.0). */
+/** A change a folder watch heard in a workspace root (host API 1.11.0). */
 export interface WorkspaceFileChange {
   /** The folder, `/`-separated and relative to the root (`''` for the root itself). */
   readonly folder: string;
@@ -9,7 +9,7 @@ export interface WorkspaceFileChange {
 }
 
 /**
- * The files of the open workspace roots, as quick open and vault search see them (ADR 69): one
+ * The files of the open workspace roots, as quick open and vault search see them (ADR 73): one
  * list per root, walked once and kept current by the host's folder watches, hidden entries and
  * protected folders left out. Paths are `/`-separated and relative to their root. Core reads no
  * file's meaning: a plugin that indexes what files say (links) reads them with `readText`.

@@ -1,13 +1,5 @@
 import path from 'node:path';
-import type {
-  DocumentStore,
-  EditorCommandHandler,
-  Vault,
-  ViewProvider,
-  ViewSend,
-  Workbench,
-  WorkspaceFiles,
-} from '@vmark/sdk';
+import type { DocumentStore, Vault, ViewProvider, Workbench, WorkspaceFiles } from '@vmark/sdk';
 import { ArgumentError, DomainError, z } from '@vmark/sdk';
 import { linkTarget, newNotePath } from './link-target.js';
 import { headingLine } from './outline.js';
@@ -43,7 +35,7 @@ export interface FollowServices {
 
 /**
  * Follows a link of a note to the vault file it names, Obsidian's way (ADR 64), and makes the
- * note when there is none (ADR 69): through the vault's path guard (`Vault.resolve`) and the
+ * note when there is none (ADR 73): through the vault's path guard (`Vault.resolve`) and the
  * workbench's save-as, which writes atomically and never over a file that is there. A link that
  * leads out of the workspace, looks absolute or holds a NUL creates nothing and says why.
  */
@@ -104,40 +96,7 @@ function toVault(root: string, filePath: string): string {
   return path.relative(root, filePath).split(path.sep).join('/');
 }
 
-/**
- * The views that follow links, by tab: the command "Follow link" (Mod+Enter) asks the tab's view
- * to follow the link at its cursor — the view has the person's text and selection as they are,
- * where the host's may still wait for the last keystrokes.
- */
-export class LinkFollowers {
-  readonly #views = new Map<string, Set<ViewSend>>();
-
-  /** The Markdown kind's view provider: `followLink`, and the watch `follow:<tabId>`. */
-  provider(services: FollowServices): ViewProvider {
-    return {
-      kind: 'markdown',
-      actions: { followLink: (params) => followLink(services, params) },
-      watch: (topic, send) => {
-        if (!topic.startsWith('follow:')) throw new ArgumentError(`Unknown topic ${JSON.stringify(topic)}`);
-        const tabId = topic.slice('follow:'.length);
-        const views = this.#views.get(tabId) ?? new Set<ViewSend>();
-        views.add(send);
-        this.#views.set(tabId, views);
-        return () => {
-          views.delete(send);
-          if (views.size === 0) this.#views.delete(tabId);
-        };
-      },
-    };
-  }
-
-  /** The editor command `document.followLink`. */
-  command(): EditorCommandHandler {
-    return ({ tabId }) => {
-      const views = tabId === null ? undefined : this.#views.get(tabId);
-      if (views === undefined)
-        throw new DomainError('INVALID_TAB', 'This tab shows no Markdown editor: there is no link to follow');
-      for (const send of views) send({ follow: true });
-    };
-  }
+/** The Markdown kind's view provider: `followLink`, what the view asks when the person follows a link. */
+export function linkViewProvider(services: FollowServices): ViewProvider {
+  return { kind: 'markdown', actions: { followLink: (params) => followLink(services, params) } };
 }

@@ -43,7 +43,7 @@ export interface LinkPanelServices {
 }
 
 /**
- * The document plugin's Outline and Backlinks panels (ADR 20, 69): their host halves, and the link
+ * The document plugin's Outline and Backlinks panels (ADR 20, 73): their host halves, and the link
  * index per workspace root that backlinks read, started when a panel first asks for a root.
  */
 export class LinkPanels implements Disposable {
