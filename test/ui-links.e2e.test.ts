@@ -67,6 +67,9 @@ const link = (text: string) => page.locator('.editor-host .cm-content .cm-md-lin
 const notice = () => page.locator('.cm-tooltip.cm-link-notice');
 const lineOf = (text: string) => page.locator('.editor-host .cm-line', { hasText: text });
 
+const editorHasFocus = () =>
+  page.evaluate(() => document.activeElement?.classList.contains('cm-content') === true);
+
 async function follow(text: string): Promise<void> {
   await link(text)
     .first()
@@ -106,7 +109,10 @@ describe('following links', () => {
     await backToWelcome();
     await follow('beta#Second part');
     await expect.poll(() => activeTab().textContent()).toBe('beta');
-    // The cursor is at the heading: what is typed lands at its line's start.
+    // The cursor is at the heading (Live shows the marks of the line being edited, and the editor has
+    // the keys): what is typed lands at its line's start.
+    await expect.poll(() => lineOf('Second part').innerText()).toBe('## Second part');
+    await expect.poll(() => editorHasFocus()).toBe(true);
     await page.keyboard.type('X');
     await expect.poll(() => lineOf('Second part').innerText()).toBe('X## Second part');
   });
@@ -174,6 +180,8 @@ describe('the Outline and Backlinks panels', () => {
     await expect.poll(() => rows('outline').allTextContents()).toEqual(['Welcome', 'Typed heading']);
 
     await rows('outline').filter({ hasText: 'Welcome' }).click();
+    await expect.poll(() => lineOf('Welcome').first().innerText()).toBe('# Welcome');
+    await expect.poll(() => editorHasFocus()).toBe(true);
     await page.keyboard.type('Y');
     await expect.poll(() => lineOf('Welcome').first().innerText()).toBe('Y# Welcome');
   });
