@@ -6,7 +6,7 @@ import { TempDirs } from './support/cli.js';
 import { launchChromium, openEditorPage, type Served, startServe } from './support/ui.js';
 
 /*
- * Links as a person uses them (issue 19 item 5, ADR 73): `vmark serve` on a small vault in Debian
+ * Links as a person uses them (issue 19 item 5, ADR 76): `vmark serve` on a small vault in Debian
  * Chromium; Ctrl+click on each link form (a Markdown link, [[note]], [[note#heading]],
  * [[note|alias]]), a missing note made and opened, an external link opened outside the editor's
  * page, "Follow link" (Ctrl+Enter) at the cursor; links that lead out of the workspace refused

@@ -13,7 +13,7 @@ import { isWithinRoot } from '../vault/path-scope.js';
 import { WorkspaceFileIndex } from './workspace-file-index.js';
 
 /**
- * The host's `WorkspaceFiles` (ADR 73): one `WorkspaceFileIndex` per workspace root, started by
+ * The host's `WorkspaceFiles` (ADR 76): one `WorkspaceFileIndex` per workspace root, started by
  * the first that asks — quick open, vault search, a plugin's link index — and shared by all of
  * them, so the vault is walked and watched once.
  */

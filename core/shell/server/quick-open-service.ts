@@ -16,7 +16,7 @@ const DEFAULT_LIMIT = 50;
 /**
  * Quick open's host side (ADR 62): the files are the host's `WorkspaceFiles` (one index per
  * workspace root, started by the first query that needs it and kept current from then on, shared
- * with vault search and the plugins, ADR 73), and the person's recent files.
+ * with vault search and the plugins, ADR 76), and the person's recent files.
  */
 export class QuickOpenService implements Disposable {
   constructor(

@@ -23,6 +23,6 @@ export const view: TextKindView<Extension, EditorView> = {
     links(tab, api),
   ],
   live: livePreview,
-  // The formatting commands (ADR 72) and Follow link (ADR 73), declared `runsIn: "page"` in the manifest.
+  // The formatting commands (ADR 72) and Follow link (ADR 76), declared `runsIn: "page"` in the manifest.
   commands: { ...formatCommands, 'document.followLink': followLinkAtCursor },
 };

@@ -23,5 +23,5 @@ export const SettingsToken: ServiceIdentifier<Settings> = Symbol.for('vmark.Sett
 export const EditorsToken: ServiceIdentifier<Editors> = Symbol.for('vmark.Editors');
 /** Each plugin's own: its messages are named after it (`vmark: <plugin id>: ...` on stderr). */
 export const HostLogToken: ServiceIdentifier<HostLog> = Symbol.for('vmark.HostLog');
-/** The workspace roots' file lists, kept current (host API 1.11.0, ADR 73). */
+/** The workspace roots' file lists, kept current (host API 1.11.0, ADR 76). */
 export const WorkspaceFilesToken: ServiceIdentifier<WorkspaceFiles> = Symbol.for('vmark.WorkspaceFiles');

@@ -9,7 +9,7 @@ export interface WorkspaceFileChange {
 }
 
 /**
- * The files of the open workspace roots, as quick open and vault search see them (ADR 73): one
+ * The files of the open workspace roots, as quick open and vault search see them (ADR 76): one
  * list per root, walked once and kept current by the host's folder watches, hidden entries and
  * protected folders left out. Paths are `/`-separated and relative to their root. Core reads no
  * file's meaning: a plugin that indexes what files say (links) reads them with `readText`.

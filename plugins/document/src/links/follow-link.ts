@@ -35,7 +35,7 @@ export interface FollowServices {
 
 /**
  * Follows a link of a note to the vault file it names, Obsidian's way (ADR 64), and makes the
- * note when there is none (ADR 73): through the vault's path guard (`Vault.resolve`) and the
+ * note when there is none (ADR 76): through the vault's path guard (`Vault.resolve`) and the
  * workbench's save-as, which writes atomically and never over a file that is there. A link that
  * leads out of the workspace, looks absolute or holds a NUL creates nothing and says why.
  */

@@ -58,7 +58,7 @@ function stem(name: string): string {
 }
 
 /**
- * The links of one workspace root's notes (ADR 73), for backlinks: built over the host's file
+ * The links of one workspace root's notes (ADR 76), for backlinks: built over the host's file
  * list (`WorkspaceFiles`, the index quick open and vault search share) and kept current by its
  * folder watches; an open note's buffer replaces its file's text as the person types. Notes past
  * `MAX_INDEXED_NOTE_BYTES` (or not UTF-8) are left out. Core reads no Markdown: this is the

@@ -49,7 +49,7 @@ function wikilinkTarget(target: string, notePath: string, files: readonly string
 }
 
 /**
- * Where a note that a link names but the vault lacks is created (ADR 73), or why it is not:
+ * Where a note that a link names but the vault lacks is created (ADR 76), or why it is not:
  * a Markdown link's path exactly as it resolves (next to the linking note, `.md` added when the
  * name has no extension); a wikilink's name next to the linking note, a wikilink with a folder in
  * it from the vault's root (as Obsidian reads a path). Only notes are made: a name with another
