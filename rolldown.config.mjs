@@ -128,6 +128,7 @@ const pluginUis = [
     {
       'markdown-view': 'plugins/document/ui/markdown-view.ts',
       'text-view': 'plugins/document/ui/text-view.ts',
+      'links-panel': 'plugins/document/ui/links-panel.ts',
     },
     false,
   ),

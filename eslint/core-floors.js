@@ -10,7 +10,7 @@ export const CORE_FLOORS = [
   ['vault'],
   ['net', 'log', 'hooks'],
   ['documents', 'approvals', 'principals', 'settings'],
-  ['workbench'],
+  ['workbench', 'workspace-files'],
   ['history'],
   ['plugins'],
   ['control'],

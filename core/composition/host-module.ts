@@ -8,6 +8,7 @@ import {
   SettingsToken,
   VaultToken,
   WorkbenchToken,
+  WorkspaceFilesToken,
 } from '@vmark/sdk';
 import { type Container, ContainerModule } from 'inversify';
 import { ApprovalBroker } from '../approvals/approval-broker.js';
@@ -28,6 +29,7 @@ import { SettingsCatalog } from '../plugins/settings-catalog.js';
 import { SettingsSchemaToken, SettingsStore } from '../settings/settings-store.js';
 import { HostVault } from '../vault/host-vault.js';
 import { HostWorkbench } from '../workbench/workbench.js';
+import { HostWorkspaceFiles } from '../workspace-files/host-workspace-files.js';
 import { HostContainerToken, HostHooksToken, HostOptionsToken } from '../tokens/host-tokens.js';
 
 /**
@@ -52,6 +54,8 @@ export function hostModule(container: Container, options: HostOptions, info: Hos
     bind(DocumentStoreToken).toService(HostDocumentStore);
     bind(HostWorkbench).toSelf().inSingletonScope();
     bind(WorkbenchToken).toService(HostWorkbench);
+    bind(HostWorkspaceFiles).toSelf().inSingletonScope();
+    bind(WorkspaceFilesToken).toService(HostWorkspaceFiles);
     bind(FocusedEditor).toSelf().inSingletonScope();
     bind(EditorsToken).toService(FocusedEditor);
 

@@ -18,6 +18,7 @@ import { PluginHost } from '../plugins/plugin-host.js';
 import { ClientCredentials } from '../principals/client-credentials.js';
 import { VMARK_VERSION } from '../tokens/version.js';
 import { HostWorkbench } from '../workbench/workbench.js';
+import { HostWorkspaceFiles } from '../workspace-files/host-workspace-files.js';
 
 export interface Host {
   readonly container: Container;
@@ -106,6 +107,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       await recorder.flush();
       recorder.dispose();
       container.get(HostDocumentStore).dispose();
+      container.get(HostWorkspaceFiles).dispose();
       container.get(FolderWatcher).dispose();
     },
   };

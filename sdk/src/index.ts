@@ -24,5 +24,6 @@ export type * from './services/host-log.js';
 export type * from './services/settings.js';
 export type * from './services/vault.js';
 export type * from './services/workbench.js';
+export type * from './services/workspace-files.js';
 export * from './services/tokens.js';
 export { z } from 'zod';

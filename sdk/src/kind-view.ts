@@ -1,3 +1,5 @@
+import type { PageOpen } from './panel.js';
+
 /*
  * The editor view of a document kind (ADR 35). A plugin that registers a kind declares its
  * view in the manifest (`contributes.views: [{ kind, module }]`); the module, a browser ES
@@ -39,10 +41,11 @@ export interface SavedImage {
 }
 
 /**
- * What the editor page gives a text view besides its tab (ADR 74): the workspace's images,
- * saving a pasted one, and the settings of the running plugins.
+ * What the editor page gives a text view besides its tab: the workspace's images, saving a pasted
+ * one, and the settings of the running plugins (ADR 74); its own plugin's view provider for the
+ * kind, as a custom view's `request` and `subscribe`, and opening a file in its window (ADR 76).
  */
-export interface TextViewApi {
+export interface TextViewApi extends PageOpen {
   /** The URL the page loads the image from; the host serves it only inside the workspace. */
   imageUrl(target: ImageTarget): string;
   /**
@@ -54,6 +57,8 @@ export interface TextViewApi {
   setting(key: string): unknown;
   /** Called when any setting changed; returns the unsubscribe. */
   onSettingsChange(listener: () => void): () => void;
+  request(method: string, params?: unknown): Promise<unknown>;
+  subscribe(topic: string, listener: (data: unknown) => void): () => void;
 }
 
 /** A kind edited as text in core's CodeMirror editor. */

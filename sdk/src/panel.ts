@@ -25,12 +25,40 @@ export interface PanelRegistration extends Disposable {
   refresh(): void;
 }
 
-/** What the editor hands a panel's module: its own provider, and nothing else of the host. */
-export interface PanelApi {
+/** The tab a window shows, as a panel or a view sees it (host API 1.11.0). */
+export interface PageTab {
+  readonly id: string;
+  /** Absolute path on disk; null for an untitled tab or a tab a plugin keeps. */
+  readonly filePath: string | null;
+  readonly kind: string;
+}
+
+/** A place in a file to show: a line (from 1), and optionally a column (from 1) and a length to select. */
+export interface PagePlace {
+  readonly line: number;
+  readonly column?: number;
+  readonly length?: number;
+}
+
+/**
+ * What a page module may ask of the window it runs in (host API 1.11.0): open a file of the
+ * scope in a tab of this window — or show the tab that has it — with a place selected and
+ * scrolled to, as a vault search result opens. The host's path guard decides what opens.
+ */
+export interface PageOpen {
+  open(filePath: string, place?: PagePlace): Promise<void>;
+}
+
+/** What the editor hands a panel's module: its own provider, its window's tab, and nothing else of the host. */
+export interface PanelApi extends PageOpen {
   /** Calls the provider: `'load'` or one of its `actions`; rejects with the host's message. */
   request(method: string, params?: unknown): Promise<unknown>;
   /** Called whenever the provider asks for a refresh; returns the unsubscribe. */
   onRefresh(listener: () => void): () => void;
+  /** The tab the panel's window shows now, or null (host API 1.11.0). */
+  activeTab(): PageTab | null;
+  /** Called when the window shows another tab (or none); returns the unsubscribe. */
+  onActiveTab(listener: (tab: PageTab | null) => void): () => void;
 }
 
 /**

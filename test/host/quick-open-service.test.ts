@@ -4,11 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import documentPlugin from '../../plugins/document/src/index.js';
-import { FolderWatcher } from '../../core/documents/folder-watcher.js';
 import { createHost, type Host } from '../../core/composition/host.js';
 import { QuickOpenService } from '../../core/shell/server/quick-open-service.js';
 import { HostVault } from '../../core/vault/host-vault.js';
 import { RecentFiles } from '../../core/workbench/recent-files.js';
+import { HostWorkspaceFiles } from '../../core/workspace-files/host-workspace-files.js';
 
 /* Quick open's host side on a real host with the document plugin: queries, opens, recent files. */
 
@@ -42,9 +42,8 @@ beforeEach(async () => {
   service = new QuickOpenService(
     host.workbench,
     host.container.get(HostVault),
-    host.container.get(FolderWatcher),
+    host.container.get(HostWorkspaceFiles),
     RecentFiles.in(home),
-    home,
   );
 });
 afterEach(async () => {

@@ -22,6 +22,8 @@ import { type MatchPlace, SearchPanel } from './search/search-panel.js';
 import type { Shell } from './shell.js';
 import { TabStrip } from './tab-strip.js';
 import { Toasts } from './toasts.js';
+import { Emitter } from './emitter.js';
+import type { PageLink, PagePlace, PageTab } from './page-link.js';
 import { WindowIdentity } from './window-identity.js';
 import { shownRoots, WorkspaceRail } from './workspace-rail.js';
 
@@ -55,6 +57,15 @@ export class App {
   #shownEditor: DocumentEditor | null = null;
   /** A place to select once the tab's editor is shown (a search match the person clicked). */
   #reveal: { readonly tabId: string; readonly place: MatchPlace } | null = null;
+  /** The tab this page shows, for the plugins' panels (host API 1.11.0). */
+  readonly #activeTab = new Emitter<PageTab | null>();
+  #activeTabNow: PageTab | null = null;
+  /** What a plugin's panel or view may ask of this window. */
+  readonly #link: PageLink = {
+    open: (path, place) => this.#openAt(path, placeOf(place)),
+    activeTab: () => this.#activeTabNow,
+    onActiveTab: (listener) => this.#activeTab.on(listener),
+  };
 
   constructor(
     private readonly shell: Shell,
@@ -94,7 +105,7 @@ export class App {
       };
     });
     dispatchKeys(window, this.#commands);
-    startWorkbenchPanels(shell, connection, this.#toasts, this.#commands, refused);
+    startWorkbenchPanels(shell, connection, this.#toasts, this.#commands, refused, this.#link);
     new RecoveryNotice(shell.conflictBar, connection, refused);
     const quickOpen = new QuickOpen(document.body, connection, refused);
     this.#commands.handle('vmark.quickOpen', () => quickOpen.open());
@@ -243,6 +254,7 @@ export class App {
       this.#provided?.destroy();
       this.#provided = null;
     }
+    this.#announce(tab);
     if (tab === null) {
       this.#shownTabId = null;
       this.#shownEditor = null;
@@ -270,7 +282,7 @@ export class App {
   }
 
   /** Opens the file and selects the match in its editor, once that editor is shown. */
-  async #openAt(path: string, place: MatchPlace): Promise<void> {
+  async #openAt(path: string, place: MatchPlace | null): Promise<void> {
     let tabId: string;
     try {
       ({ tabId } = await this.connection.request('tab.open', { path }));
@@ -278,6 +290,7 @@ export class App {
       this.#refused(error);
       return;
     }
+    if (place === null) return;
     this.#reveal = { tabId, place };
     // Already the shown tab: its editor will not be shown again, so the place is taken now.
     if (this.#shownTabId === tabId) {
@@ -306,6 +319,15 @@ export class App {
     if (this.#shownTabId !== tab.id || this.#provided !== null) return view.destroy();
     this.#provided = view;
     this.shell.editorHost.replaceChildren(view.dom);
+  }
+
+  /** Tells the panels which tab the window shows, when that changes. */
+  #announce(tab: UiTab | null): void {
+    const next: PageTab | null = tab === null ? null : { id: tab.id, filePath: tab.filePath, kind: tab.kind };
+    const now = this.#activeTabNow;
+    if (now?.id === next?.id && now?.filePath === next?.filePath && now?.kind === next?.kind) return;
+    this.#activeTabNow = next;
+    this.#activeTab.emit(next);
   }
 
   /** Each open tab's editor takes the view its kind has now; the shown one's mode switch follows. */
@@ -343,6 +365,7 @@ export class App {
       const hooks = {
         refused: (error: unknown) => this.#refused(error),
         extensions: spellCheck(() => this.#appearance.current),
+        link: this.#link,
       };
       const viewFor = (kind: string) => this.#views.viewFor(kind);
       editor = DocumentEditor.open(tab, this.connection, hooks, this.#mode, viewFor).catch(
@@ -485,4 +508,12 @@ export class App {
   #refused(error: unknown): void {
     this.#toasts.show(refusalWords(error));
   }
+}
+
+/** A page module's place, made whole (and sane: it is a plugin's word). */
+function placeOf(place: PagePlace | undefined): MatchPlace | null {
+  if (place === undefined) return null;
+  const whole = (n: unknown, least: number) =>
+    typeof n === 'number' && Number.isFinite(n) ? Math.max(least, Math.floor(n)) : least;
+  return { line: whole(place.line, 1), column: whole(place.column, 1), length: whole(place.length, 0) };
 }

@@ -13,7 +13,7 @@ import { alreadyThere, copyNoReplace, moveNoReplace } from '../../vault/move-ent
 import { isWithinRoot, quotePath } from '../../vault/path-scope.js';
 import { moveToTrash, numbered, restoreFromTrash, type Trashed } from '../../vault/trash.js';
 import type { HostWorkbench } from '../../workbench/workbench.js';
-import { isHiddenEntry } from './file-tree.js';
+import { isHiddenEntry } from '../../workspace-files/hidden-entry.js';
 import type { QuickOpenService } from './quick-open-service.js';
 
 /** The most files a move's link update looks at: past it, links are left (and the person told). */

@@ -3,14 +3,7 @@ import path from 'node:path';
 import type { Vault } from '@vmark/sdk';
 import { DomainError } from '@vmark/sdk';
 import type { TreeEntry } from '../../protocol/protocol.js';
-
-/** Hidden entries the tree leaves out; `.github` stays, since workflows are documents. */
-const HIDDEN = /^\.(?!github$)/;
-
-/** Whether the file list (and quick open, which shows the same files) leaves an entry of this name out. */
-export function isHiddenEntry(name: string): boolean {
-  return HIDDEN.test(name);
-}
+import { isHiddenEntry } from '../../workspace-files/hidden-entry.js';
 
 /**
  * One level of the file tree, listed lazily as the person unfolds it, with the

@@ -9,7 +9,7 @@ import { type CheckpointStore, INDEX_FILE, UnknownCheckpointError } from '../../
 import { restoreCheckpoint } from '../../history/restore-checkpoint.js';
 import type { HostWorkbench } from '../../workbench/workbench.js';
 import type { PanelMessage, PanelRequests, UiCheckpoint } from '../../protocol/panel-protocol.js';
-import { debounce } from './debounce.js';
+import { debounce } from '../../workspace-files/debounce.js';
 
 type RestoreResult = PanelRequests['history.restore']['result'];
 

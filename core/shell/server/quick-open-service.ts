@@ -1,7 +1,5 @@
-import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Disposable, Vault } from '@vmark/sdk';
-import type { FolderWatcher } from '../../documents/folder-watcher.js';
 import type { PathMatch } from '../../matching/path-index.js';
 import type { UiPlugin } from '../../protocol/panel-protocol.js';
 import type { RequestParams, RequestResult } from '../../protocol/protocol.js';
@@ -9,44 +7,28 @@ import type { QuickOpenIndexState, QuickOpenItem } from '../../protocol/quick-op
 import type { RecentFiles } from '../../workbench/recent-files.js';
 import type { HostWorkbench } from '../../workbench/workbench.js';
 import { openInWindow } from './window-handlers.js';
-import { WorkspaceFileIndex } from './workspace-file-index.js';
+import type { HostWorkspaceFiles } from '../../workspace-files/host-workspace-files.js';
+import type { WorkspaceFileIndex } from '../../workspace-files/workspace-file-index.js';
 
 /** How many files a query answers when the page does not say. */
 const DEFAULT_LIMIT = 50;
 
 /**
- * Quick open's host side (ADR 62): one `WorkspaceFileIndex` per workspace root, started by the
- * first query that needs it and kept current from then on, and the person's recent files.
+ * Quick open's host side (ADR 62): the files are the host's `WorkspaceFiles` (one index per
+ * workspace root, started by the first query that needs it and kept current from then on, shared
+ * with vault search and the plugins, ADR 76), and the person's recent files.
  */
 export class QuickOpenService implements Disposable {
-  readonly #indexes = new Map<string, WorkspaceFileIndex>();
-  readonly #homes: readonly string[];
-
   constructor(
     private readonly workbench: HostWorkbench,
     private readonly vault: Vault,
-    private readonly folders: Pick<FolderWatcher, 'watchFolder'>,
+    private readonly files: Pick<HostWorkspaceFiles, 'indexOf'>,
     private readonly recent: RecentFiles,
-    vmarkHome: string,
-  ) {
-    const home = path.resolve(vmarkHome);
-    let real = home;
-    try {
-      real = realpathSync(home);
-    } catch {
-      // Not made yet: its spelling is all there is to leave out.
-    }
-    this.#homes = [home, real];
-  }
+  ) {}
 
   /** The index of a workspace root, started on first use. */
   indexOf(root: string): WorkspaceFileIndex {
-    let index = this.#indexes.get(root);
-    if (index === undefined) {
-      index = new WorkspaceFileIndex(root, this.folders, this.vault, this.#homes);
-      this.#indexes.set(root, index);
-    }
-    return index;
+    return this.files.indexOf(root);
   }
 
   /** The roots a window's quick open searches: the workspace it shows, else all of its own, else every root. */
@@ -139,7 +121,6 @@ export class QuickOpenService implements Disposable {
   }
 
   dispose(): void {
-    for (const index of this.#indexes.values()) index.dispose();
-    this.#indexes.clear();
+    // The indexes are the host's, shared with vault search and the plugins: they go with the host.
   }
 }

@@ -1,6 +1,6 @@
 import type { Disposable } from '@vmark/sdk';
 import type { FolderWatcher } from '../../documents/folder-watcher.js';
-import { type Debounced, debounce } from './debounce.js';
+import { type Debounced, debounce } from '../../workspace-files/debounce.js';
 
 /**
  * How many folders one page may have followed at once. A person unfolds a few; past this a

@@ -26,6 +26,7 @@ import { VaultSearch } from './vault-search.js';
 import { isVaultImagePath, VaultImages } from './vault-images.js';
 import { FileOperations } from './file-operations.js';
 import { systemTrashFolder } from '../../vault/trash.js';
+import { HostWorkspaceFiles } from '../../workspace-files/host-workspace-files.js';
 import { CheckpointStore } from '../../history/checkpoint-store.js';
 import { RecentFiles } from '../../workbench/recent-files.js';
 import { UiConnection, type UiServices } from './ui-connection.js';
@@ -109,9 +110,8 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     new QuickOpenService(
       host.workbench,
       vault,
-      host.container.get(FolderWatcher),
+      host.container.get(HostWorkspaceFiles),
       RecentFiles.in(host.container.get(HostInfoToken).home),
-      host.container.get(HostInfoToken).home,
     ),
   );
   const services: UiServices = {

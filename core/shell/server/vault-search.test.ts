@@ -14,7 +14,7 @@ import type { SearchOptions, SearchResult } from '../../protocol/search-protocol
 import { HostVault } from '../../vault/host-vault.js';
 import { HostWorkbench } from '../../workbench/workbench.js';
 import { VaultSearch } from './vault-search.js';
-import { WorkspaceFileIndex } from './workspace-file-index.js';
+import { WorkspaceFileIndex } from '../../workspace-files/workspace-file-index.js';
 
 /*
  * Vault search on real files: the real workspace file index and folder watches, the worker

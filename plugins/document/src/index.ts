@@ -1,4 +1,7 @@
 import {
+  type DocumentStore,
+  type PluginContext,
+  type Workbench,
   ApprovalsToken,
   definePlugin,
   DocumentKindsToken,
@@ -8,15 +11,48 @@ import {
   SettingsToken,
   VaultToken,
   WorkbenchToken,
+  WorkspaceFilesToken,
 } from '@vmark/sdk';
 import { documentTool } from './document-tool.js';
 import { exportCommand, exportEditorCommand } from './export/export-command.js';
 import { formatCjkCommand } from './format-cjk-command.js';
 import { linkRewrites } from './links/move-links.js';
+import { linkViewProvider } from './links/follow-link.js';
+import { LinkPanels } from './links/link-panels.js';
 import { markdownKind, textKind } from './markdown-kind.js';
 import { selectionTool } from './selection-tool.js';
 import { sessionTool } from './session-tool.js';
 import { workspaceTool } from './workspace-tool.js';
+
+/** Links (ADR 64, 76): following them from the Markdown view, and the Outline and Backlinks panels. */
+function activateLinks(context: PluginContext, workbench: Workbench, documents: DocumentStore): void {
+  const files = context.get(WorkspaceFilesToken);
+  const vault = context.get(VaultToken);
+  context.registerViewProvider(linkViewProvider({ workbench, documents, vault, files }));
+  const panels = context.track(new LinkPanels({ workbench, documents, files }));
+  const outline = context.registerPanel(panels.outlineProvider());
+  const backlinks = context.registerPanel(panels.backlinksProvider());
+  const outlineSoon = coalesce(() => outline.refresh());
+  panels.onBacklinksChanged(coalesce(() => backlinks.refresh()));
+  context.track(
+    context.hooks.tap('documentWritten', ({ after }) => {
+      panels.written(after);
+      outlineSoon();
+    }),
+  );
+  context.track(context.hooks.tap('documentSaved', ({ document }) => panels.written(document)));
+  context.track({ dispose: () => (outlineSoon.cancel(), undefined) });
+}
+
+/** Calls `run` once after a burst of calls (a person typing): panels load again at most every `ms`. */
+function coalesce(run: () => void, ms = 120): (() => void) & { cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const call = () => {
+    clearTimeout(timer);
+    timer = setTimeout(run, ms);
+  };
+  return Object.assign(call, { cancel: () => clearTimeout(timer) });
+}
 
 export default definePlugin({
   activate(context) {
@@ -56,5 +92,6 @@ export default definePlugin({
       ...proposal,
       rewrites: [...proposal.rewrites, ...linkRewrites(proposal)],
     }));
+    activateLinks(context, workbench, documents);
   },
 });

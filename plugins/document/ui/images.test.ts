@@ -14,6 +14,10 @@ function api(settings: Record<string, unknown> = {}): TextViewApi {
     saveImage: () => Promise.reject(new Error('not here')),
     setting: (key) => settings[key],
     onSettingsChange: () => () => undefined,
+    // Not what images ask for.
+    request: () => Promise.reject(new Error('not here')),
+    subscribe: () => () => undefined,
+    open: () => Promise.reject(new Error('not here')),
   };
 }
 

@@ -1,6 +1,7 @@
 import { markdown, markdownLanguage } from '@codemirror/lang-markdown';
 import { ensureSyntaxTree } from '@codemirror/language';
 import { EditorSelection, EditorState, Text } from '@codemirror/state';
+import { Wikilink } from '@vmark/sdk/markdown';
 import { describe, expect, it } from 'vitest';
 import { frontMatterRange } from './front-matter.js';
 import { livePreviewDecorations } from './live-preview.js';
@@ -20,7 +21,7 @@ function shown(doc: string, cursor: number): string {
     EditorState.create({
       doc,
       selection: EditorSelection.cursor(cursor),
-      extensions: [markdown({ base: markdownLanguage })],
+      extensions: [markdown({ base: markdownLanguage, extensions: [Wikilink] })],
     }),
   );
   const cuts: [number, number, string][] = [];
@@ -51,6 +52,12 @@ describe('livePreviewDecorations', () => {
     expect(shown(DOC, onBold).split('\n')[2]).toBe('Some **bold**, _it_, `code` and ~~gone~~.');
     expect(shown(DOC, onBold).split('\n')[0]).toBe('Title');
     expect(shown(DOC, 0).split('\n')[0]).toBe('# Title');
+  });
+
+  it('shows a wikilink as its alias or its name, and as written on the line being edited', () => {
+    const doc = 'See [[note|the alias]], [[plain]] and [[a#Part]].\n\nx';
+    expect(shown(doc, doc.length).split('\n')[0]).toBe('See the alias, plain and a#Part.');
+    expect(shown(doc, 0).split('\n')[0]).toBe('See [[note|the alias]], [[plain]] and [[a#Part]].');
   });
 
   it('leaves fenced code alone', () => {

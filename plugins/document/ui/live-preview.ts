@@ -57,6 +57,10 @@ function decorate(node: SyntaxNodeRef, state: EditorState, editing: boolean, out
       out.push(markClass('cm-lp-link').range(node.from, node.to));
       if (!editing) hideLinkMarkup(node, out);
       return;
+    case 'Wikilink':
+      out.push(markClass('cm-lp-link').range(node.from, node.to));
+      if (!editing) hideWikilinkMarkup(node, state, out);
+      return;
     case 'Blockquote':
       for (const from of lineStarts(state, node.from, node.to))
         out.push(lineClass('cm-lp-quote').range(from));
@@ -93,6 +97,19 @@ function hideLinkMarkup(link: SyntaxNodeRef, out: Range<Decoration>[]): void {
   const [open, close] = link.node.getChildren('LinkMark');
   if (open?.from !== link.from || close === undefined) return;
   out.push(hide.range(open.from, open.to), hide.range(close.from, link.to));
+}
+
+/** A wikilink shows its alias, else its name: the brackets go, and the name before a `|`. */
+function hideWikilinkMarkup(link: SyntaxNodeRef, state: EditorState, out: Range<Decoration>[]): void {
+  const [open, close] = link.node.getChildren('WikilinkMark');
+  const inner = link.node.getChild('WikilinkTarget');
+  if (open === undefined || close === undefined || inner === null) return;
+  const pipe = state.sliceDoc(inner.from, inner.to).search(/\\?\|/);
+  const shownFrom =
+    pipe === -1
+      ? inner.from
+      : inner.from + pipe + (state.sliceDoc(inner.from + pipe, inner.from + pipe + 1) === '\\' ? 2 : 1);
+  out.push(hide.range(open.from, shownFrom), hide.range(close.from, close.to));
 }
 
 function lineEnd(state: EditorState, pos: number): number {

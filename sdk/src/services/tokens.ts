@@ -7,6 +7,7 @@ import type { HostLog } from './host-log.js';
 import type { Settings } from './settings.js';
 import type { Vault } from './vault.js';
 import type { Workbench } from './workbench.js';
+import type { WorkspaceFiles } from './workspace-files.js';
 
 /**
  * DI tokens of the host services a plugin may use. `Symbol.for` keeps them equal
@@ -22,3 +23,5 @@ export const SettingsToken: ServiceIdentifier<Settings> = Symbol.for('vmark.Sett
 export const EditorsToken: ServiceIdentifier<Editors> = Symbol.for('vmark.Editors');
 /** Each plugin's own: its messages are named after it (`vmark: <plugin id>: ...` on stderr). */
 export const HostLogToken: ServiceIdentifier<HostLog> = Symbol.for('vmark.HostLog');
+/** The workspace roots' file lists, kept current (host API 1.11.0, ADR 76). */
+export const WorkspaceFilesToken: ServiceIdentifier<WorkspaceFiles> = Symbol.for('vmark.WorkspaceFiles');

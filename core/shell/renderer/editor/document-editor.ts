@@ -2,6 +2,7 @@ import { collab } from '@codemirror/collab';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { Compartment, EditorState, type Extension, Transaction } from '@codemirror/state';
 import { drawSelection, EditorView, keymap, placeholder } from '@codemirror/view';
+import type { PageOpen } from '@vmark/sdk';
 import type { DocumentSync, UiTab } from '../../../protocol/protocol.js';
 import type { Connection } from '../connection.js';
 import { findInFile } from '../find/find-panel.js';
@@ -19,6 +20,8 @@ export interface EditorHooks {
   readonly refused: (error: unknown) => void;
   /** The page's own additions to every text editor (spell check as the settings say, ADR 72). */
   readonly extensions?: Extension;
+  /** What a text view may ask of the window: open a file at a place. */
+  readonly link: PageOpen;
 }
 
 /**
@@ -200,7 +203,18 @@ export class DocumentEditor {
   /** The kind's extensions; with no text view, the text is shown as it is and cannot be changed here. */
   #kindExtension(): Extension {
     const text = this.#textView;
-    if (text !== undefined) return text.extensions(this.#tabInfo(), textViewApi(this.connection));
+    if (text !== undefined) {
+      // The images and settings of every text view, this view's channel to its plugin, links.
+      const images = textViewApi(this.connection);
+      return text.extensions(this.#tabInfo(), {
+        imageUrl: (target) => images.imageUrl(target),
+        saveImage: (note, image, folder) => images.saveImage(note, image, folder),
+        setting: (key) => images.setting(key),
+        onSettingsChange: (listener) => images.onSettingsChange(listener),
+        ...viewChannel(this.connection, this.#shown.pluginId ?? '', this.tab.kind),
+        open: (filePath, place) => this.hooks.link.open(filePath, place),
+      });
+    }
     return [EditorState.readOnly.of(true), EditorView.editable.of(false)];
   }
 

@@ -8,7 +8,10 @@ import { Emitter } from '../emitter.js';
  * server (with the page's token), saving a pasted image through it, and the running plugins'
  * settings, listed once and then kept from the host's `settings.changed` pushes.
  */
-export class PageTextViewApi implements TextViewApi {
+export class PageTextViewApi implements Pick<
+  TextViewApi,
+  'imageUrl' | 'saveImage' | 'setting' | 'onSettingsChange'
+> {
   readonly #token = new URLSearchParams(location.search).get('token') ?? '';
   #values = new Map<string, UiSettingValue>();
   readonly #changed = new Emitter<void>();

@@ -1,4 +1,5 @@
 import { panelToggleId } from '../../../protocol/builtin-commands.js';
+import type { PanelApi as SdkPanelApi } from '@vmark/sdk';
 import type { UiPluginPanel } from '../../../protocol/panel-protocol.js';
 import type { PageCommands } from '../commands/page-commands.js';
 import type { Connection } from '../connection.js';
@@ -6,12 +7,10 @@ import { element } from '../element.js';
 import { Emitter } from '../emitter.js';
 import { importPluginModule } from '../plugin-module.js';
 import type { Shell } from '../shell.js';
+import type { PageLink } from '../page-link.js';
 
-/** What the page hands a panel's module: the SDK's `PanelApi`, seen from the browser. */
-interface PanelApi {
-  request(method: string, params?: unknown): Promise<unknown>;
-  onRefresh(listener: () => void): () => void;
-}
+/** What the page hands a panel's module: the SDK's `PanelApi`. */
+type PanelApi = SdkPanelApi;
 
 type Cleanup = () => void;
 
@@ -33,6 +32,7 @@ export class PluginPanels {
     private readonly connection: Connection,
     private readonly commands: PageCommands,
     private readonly refused: (error: unknown) => void,
+    private readonly link: PageLink,
   ) {
     connection.onPanelMessage((message) => {
       if (message.type === 'plugins.changed') void this.#sync();
@@ -59,7 +59,10 @@ export class PluginPanels {
     }
     for (const [key, panel] of wanted) {
       if (!this.#views.has(key))
-        this.#views.set(key, new PluginPanelView(panel, this.shell, this.connection, this.commands));
+        this.#views.set(
+          key,
+          new PluginPanelView(panel, this.shell, this.connection, this.commands, this.link),
+        );
     }
   }
 }
@@ -80,6 +83,7 @@ class PluginPanelView {
     shell: Shell,
     private readonly connection: Connection,
     commands: PageCommands,
+    private readonly link: PageLink,
   ) {
     const slots = { sidebar: shell.sidebarSlot, bottom: shell.bottomSlot, right: shell.panelSlot };
     this.#slot = slots[panel.slot];
@@ -140,6 +144,9 @@ class PluginPanelView {
       request: async (method, params) =>
         (await this.connection.request('pluginPanels.request', { pluginId, panelId, method, params })).value,
       onRefresh: (listener) => this.#refresh.on(listener),
+      open: (filePath, place) => this.link.open(filePath, place),
+      activeTab: () => this.link.activeTab(),
+      onActiveTab: (listener) => this.link.onActiveTab(listener),
     };
     try {
       const module = await importPluginModule(modulePath);

@@ -2,6 +2,7 @@ import type { PageCommands } from '../commands/page-commands.js';
 import type { Connection } from '../connection.js';
 import { ApprovalDialogs } from '../dialogs/approval-dialog.js';
 import type { Shell } from '../shell.js';
+import type { PageLink } from '../page-link.js';
 import type { Toasts } from '../toasts.js';
 import { HistoryPanel } from './history-panel.js';
 import { KeybindingsSection } from './keybindings-section.js';
@@ -19,6 +20,7 @@ export function startWorkbenchPanels(
   toasts: Toasts,
   commands: PageCommands,
   refused: (error: unknown) => void,
+  link: PageLink,
 ): void {
   new ApprovalDialogs(document.body, connection, refused);
   const plugins = new PluginManager(document.body, shell.pluginsButton, connection, refused);
@@ -38,5 +40,5 @@ export function startWorkbenchPanels(
   commands.bind(shell.pluginsButton, 'vmark.plugins.open');
   commands.bind(shell.settingsButton, 'vmark.settings.open');
   commands.bind(shell.historyButton, 'vmark.history.toggle');
-  new PluginPanels(shell, connection, commands, refused);
+  new PluginPanels(shell, connection, commands, refused, link);
 }

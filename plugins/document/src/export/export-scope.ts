@@ -45,21 +45,7 @@ export async function folderScope(folder: string, notePath: string, home: string
 async function findEmbed(root: string, notePath: string, name: string): Promise<string | null> {
   const files = await listFiles(root);
   const note = path.relative(root, notePath).split(path.sep).join('/');
-  const found = linkTarget(
-    {
-      form: 'embed',
-      target: name,
-      from: 0,
-      to: 0,
-      targetFrom: 0,
-      targetTo: 0,
-      heading: null,
-      label: null,
-      angled: false,
-    },
-    note,
-    files,
-  );
+  const found = linkTarget({ form: 'embed', target: name }, note, files);
   return found === null ? null : path.join(root, ...found.split('/'));
 }
 

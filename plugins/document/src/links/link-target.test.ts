@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkTarget } from './link-target.js';
+import { linkTarget, newNotePath } from './link-target.js';
 import { noteLinks } from './note-links.js';
 
 const FILES = [
@@ -76,5 +76,38 @@ describe('where a Markdown link goes', () => {
     expect(target('[a](../../index.md)')).toBeNull();
     expect(target('[a](../../../etc/passwd)')).toBeNull();
     expect(target('[a](%00index.md)', 'index.md')).toBeNull();
+  });
+});
+
+describe('where a missing note is made', () => {
+  const made = (text: string, note: string | null = 'notes/todo.md') =>
+    newNotePath(noteLinks(text)[0]!, note);
+
+  it("puts a wikilink's note next to the linking note, and one with a folder from the root", () => {
+    expect(made('[[New idea]]')).toEqual({ path: 'notes/New idea.md' });
+    expect(made('[[New idea.md]]')).toEqual({ path: 'notes/New idea.md' });
+    expect(made('[[v1.2 plan]]')).toEqual({ path: 'notes/v1.2 plan.md' });
+    expect(made('[[archive/New]]')).toEqual({ path: 'archive/New.md' });
+    expect(made('[[New]]', null)).toEqual({ path: 'New.md' });
+  });
+
+  it("puts a Markdown link's note where its path leads from the linking note", () => {
+    expect(made('[x](../other/new.md)')).toEqual({ path: 'other/new.md' });
+    expect(made('[x](new%20one)')).toEqual({ path: 'notes/new one.md' });
+  });
+
+  it('refuses what climbs out, looks absolute, holds a NUL or a backslash, or is no note', () => {
+    expect(made('[x](../../etc/passwd)')).toEqual({ refused: 'leads out of the workspace' });
+    expect(made('[[../../x]]')).toEqual({ refused: 'leads out of the workspace' });
+    expect(made('[x](/etc/passwd)')).toMatchObject({ refused: expect.stringContaining('absolute') });
+    expect(made('[[/etc/passwd]]')).toMatchObject({ refused: expect.stringContaining('absolute') });
+    expect(newNotePath({ form: 'wikilink', target: 'C:/Windows/x' }, 'a.md')).toMatchObject({
+      refused: expect.stringContaining('absolute'),
+    });
+    expect(made('[x](a%00b)')).toMatchObject({ refused: expect.stringContaining('NUL') });
+    expect(newNotePath({ form: 'wikilink', target: 'a\\b' }, 'a.md')).toMatchObject({
+      refused: expect.stringContaining('backslash'),
+    });
+    expect(made('[[photo.png]]')).toEqual({ refused: 'names a file that is not a note' });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { outline } from './outline.js';
+import { headingLine, outline } from './outline.js';
 
 describe("a note's outline", () => {
   it('lists ATX and setext headings in order with their level, text and start', () => {
@@ -22,5 +22,16 @@ describe("a note's outline", () => {
 
   it('keeps inline Markdown in the text as written', () => {
     expect(outline('## A *b* `c`\n')).toEqual([{ level: 2, text: 'A *b* `c`', from: 0 }]);
+  });
+});
+
+describe('the line of a linked heading', () => {
+  const text = '---\ntitle: x\n---\n# Top\n\n```\n## Second  Part\n```\n\n## Second  part\n';
+
+  it('finds the heading by its text, case and runs of spaces ignored, none in code', () => {
+    expect(headingLine(text, 'Top')).toBe(4);
+    expect(headingLine(text, 'second part')).toBe(10);
+    expect(headingLine(text, 'title: x')).toBeNull();
+    expect(headingLine(text, 'Missing')).toBeNull();
   });
 });

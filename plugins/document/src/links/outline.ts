@@ -4,6 +4,7 @@
  * one Markdown parser: a `#` line inside code or front matter is no heading.
  */
 import { frontMatterLength, GFM, parser } from '@vmark/sdk/markdown';
+import { lineOf, lineStarts } from './lines.js';
 
 const markdown = parser.configure(GFM);
 
@@ -39,4 +40,19 @@ export function outline(text: string): Heading[] {
     },
   });
   return headings;
+}
+
+/**
+ * The line (from 1) of the heading a `[[note#heading]]` names, or null: compared as Obsidian
+ * does, its marks and surrounding spaces left out, case and runs of spaces ignored.
+ */
+export function headingLine(text: string, heading: string): number | null {
+  const wanted = comparable(heading);
+  const found = outline(text).find((h) => comparable(h.text) === wanted);
+  if (found === undefined) return null;
+  return lineOf(lineStarts(text), found.from);
+}
+
+function comparable(text: string): string {
+  return text.trim().replace(/\s+/g, ' ').toLowerCase();
 }

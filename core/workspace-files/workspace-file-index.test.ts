@@ -2,8 +2,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FolderWatcher } from '../../documents/folder-watcher.js';
-import { HostVault } from '../../vault/host-vault.js';
+import { FolderWatcher } from '../documents/folder-watcher.js';
+import { HostVault } from '../vault/host-vault.js';
 import { WorkspaceFileIndex } from './workspace-file-index.js';
 
 let base: string;

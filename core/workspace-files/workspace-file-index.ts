@@ -2,12 +2,12 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Disposable, Vault } from '@vmark/sdk';
 import { SerialQueue } from '@vmark/sdk';
-import type { FolderWatcher } from '../../documents/folder-watcher.js';
-import { PathIndex } from '../../matching/path-index.js';
-import { isWithinRoot } from '../../vault/path-scope.js';
-import { protectedReason } from '../../vault/protected-folders.js';
+import type { FolderWatcher } from '../documents/folder-watcher.js';
+import { PathIndex } from '../matching/path-index.js';
+import { isWithinRoot } from '../vault/path-scope.js';
+import { protectedReason } from '../vault/protected-folders.js';
 import { type Debounced, debounce } from './debounce.js';
-import { isHiddenEntry } from './file-tree.js';
+import { isHiddenEntry } from './hidden-entry.js';
 
 /** Past this many files the index stops growing (memory stays bounded) and says so. */
 export const MAX_INDEXED_FILES = 200_000;
