@@ -134,6 +134,14 @@ async function main() {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
   });
+  // The rich note's image: a picture drawn here, so that nothing of it is fetched or committed.
+  const art = await browser.newPage({ viewport: { width: 360, height: 120 } });
+  await art.setContent(
+    '<body style="margin:0;height:120px;background:linear-gradient(100deg,#3b4a5a,#7d8fa3 60%,#c9b79c)">' +
+      '<p style="margin:0;padding:44px 24px;font:600 24px sans-serif;color:#fff">Basalt, 388 g</p></body>',
+  );
+  await art.screenshot({ path: path.join(vault, 'specimen.png') });
+  await art.close();
   const client = new Client({ name: 'vmark-screenshots', version: '1.0.0' });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

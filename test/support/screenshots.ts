@@ -115,13 +115,18 @@ async function openTab(client: Client, url: string): Promise<string> {
   return (JSON.parse(text) as { tabId: string }).tabId;
 }
 
-/** The note of the rich Live mode shot (ADR 73): a table, math, tasks, a callout and a diagram. */
+/**
+ * The note of the rich Live mode shot (ADR 73, 74): a table, math, an image (`specimen.png`, made
+ * beside it by the caller), tasks, a callout and a diagram.
+ */
 export const RICH_SHOT_NOTE = `# Field notes
 
 | Sample | Mass (g) | Energy |
 | :--- | ---: | :---: |
 | Granite | 412 | $E = mc^2$ |
 | Basalt | 388 | $\\tfrac{1}{2}mv^2$ |
+
+![Basalt under the lens](specimen.png)
 
 The mean of $n$ samples is $\\bar{x} = \\frac{1}{n}\\sum_{i=1}^{n} x_i$, and:
 
@@ -155,6 +160,10 @@ export async function takeRichLiveScreenshot(page: Page, folder: string): Promis
   await page.click('.mode-switch [data-mode=wysiwyg]');
   await page.locator('.cm-lp-mermaid svg').waitFor();
   await page.locator('.cm-lp-math-block .katex-display').waitFor();
+  await page.waitForFunction(() => {
+    const image = document.querySelector<HTMLImageElement>('img.cm-lp-image');
+    return image !== null && image.complete && image.naturalWidth > 0;
+  });
   // The cursor on the blank line under the heading: every line shows as read, none as Markdown.
   await page.locator('.cm-content').focus();
   await page.keyboard.press('Control+Home');

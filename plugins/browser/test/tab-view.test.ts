@@ -435,6 +435,9 @@ describe('a view no longer shown', () => {
 
     // The last one stops: after the browser has answered what was sent before, nothing is cast.
     watchers[1]!.stop();
+    // The stop is sent once the start it waits on has settled, a few microtasks on: a turn later
+    // it has been, and the browser answers this session's messages in the order they were sent.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     await session.send('Runtime.evaluate', { expression: '1' });
     const before = { cast, got: watchers.map(({ got }) => got.length) };
     await repaint('blue');
