@@ -196,6 +196,15 @@ describe("an AI tab's workflow run and the person", () => {
     // Handed back: the AI acts again (the click asks the person, as every first click on a site).
     await page.locator('.bt-hand-back').click();
     await page.locator('.browser-tab-view[data-driver="ai"]').waitFor();
+    // The page the run was held on has loaded since (released above) and shows its button.
+    const loaded = await call(session.client, 'browser_read', {
+      action: 'wait_for',
+      tabId,
+      role: 'button',
+      name: 'Add',
+      timeoutMs: 9000,
+    });
+    expect(loaded.data, loaded.text).toMatchObject({ matched: true });
     const clicking = clickAdd(tabId);
     await dialog(page).waitFor();
     await dialog(page).locator('[data-answer=allow]').click();

@@ -435,10 +435,14 @@ describe('a view no longer shown', () => {
 
     // The last one stops: after the browser has answered what was sent before, nothing is cast.
     watchers[1]!.stop();
-    // The stop is sent once the start it waits on has settled, a few microtasks on: a turn later
-    // it has been, and the browser answers this session's messages in the order they were sent.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    await session.send('Runtime.evaluate', { expression: '1' });
+    // Frames the browser drew before the stop reached it may still be on their way: wait until
+    // none has come for a while (a still page casts nothing, stopped or not; the changes below
+    // are what tell the two apart).
+    for (let seen = -1; seen !== cast;) {
+      seen = cast;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await session.send('Runtime.evaluate', { expression: '1' });
+    }
     const before = { cast, got: watchers.map(({ got }) => got.length) };
     await repaint('blue');
     await repaint('yellow');
