@@ -63,7 +63,6 @@ export interface FileReplacedEvent {
   readonly origin: ChangeOrigin;
 }
 
-/** A document's dirty or conflict state changed while its text did not (a conflict found on disk). */
 /** A file the person moved or renamed (the file list): root-relative, `/`-separated paths. */
 export interface FileMove {
   readonly from: string;
