@@ -96,6 +96,9 @@ describe("a person's own tab in the editor, and the AI", () => {
     await page
       .locator('.browser-tab-view[data-loading="false"] .bt-driver', { hasText: 'Your tab' })
       .waitFor();
+    // The person drives their own tab, and there is nothing to hand back.
+    expect(await page.locator('.browser-tab-view').getAttribute('data-driver')).toBe('human');
+    expect(await page.locator('.bt-hand-back').isHidden()).toBe(true);
   });
 
   it('asks for each read under "Allow once"; wait_for urlContains then answers ATTACHMENT_ONCE_INSUFFICIENT', async () => {

@@ -145,7 +145,8 @@ function stateOf(registry: TabRegistry, tab: BrowserTab): ViewMessage {
     url: tab.url,
     title: tab.title,
     loading: tab.loading,
-    driver: registry.lease.driver(tab.id),
+    // A person's own tab is theirs to drive; the AI only reads it, asked each time (ADR 52).
+    driver: tab.owner === 'human' ? 'human' : registry.lease.driver(tab.id),
     automationMode: tab.automationMode,
   };
 }
