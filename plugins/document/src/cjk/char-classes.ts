@@ -13,6 +13,14 @@
 /** The class of §6, as a regex source: CJK Unified Ideographs, Hiragana, Katakana, Hangul syllables. */
 export const NARROW_CJK_CLASS = '[\\u4E00-\\u9FFF\\u3040-\\u309F\\u30A0-\\u30FF\\uAC00-\\uD7AF]';
 
+/** Whether a UTF-16 unit is an ASCII digit `[0-9]` (false for NaN, past a string's end). */
+export const isAsciiDigit = (unit: number): boolean => unit >= 0x30 && unit <= 0x39;
+/** Whether a UTF-16 unit is an ASCII letter `[A-Za-z]`. */
+export const isAsciiLetter = (unit: number): boolean =>
+  (unit >= 0x41 && unit <= 0x5a) || (unit >= 0x61 && unit <= 0x7a);
+/** Whether a UTF-16 unit is `[A-Za-z0-9]`. */
+export const isAsciiAlnum = (unit: number): boolean => isAsciiDigit(unit) || isAsciiLetter(unit);
+
 /** Whether a UTF-16 unit is in `NARROW_CJK_CLASS` (all of it is in the BMP). */
 export function isNarrowCjkUnit(unit: number): boolean {
   return (

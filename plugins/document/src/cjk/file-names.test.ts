@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { markFileNames } from './file-names.js';
+import { FILE_NAME_AT_DOT, markFileNames } from './file-names.js';
 
 /** The marked substrings of `text`. */
 function marked(text: string): string[] {
@@ -44,5 +45,49 @@ describe('markFileNames', () => {
   it('marks nothing in prose', () => {
     expect(marked('這是一句話.下一句. 還有... 以及3.14和v1.2')).toEqual([]);
     expect(marked('No dots here')).toEqual([]);
+  });
+});
+
+describe('markFileNames passing over dots no alternative can start at', () => {
+  /** The pattern tried at every dot, as before the gate. */
+  function ungated(text: string): Uint8Array {
+    const mask = new Uint8Array(text.length);
+    const pattern = new RegExp(FILE_NAME_AT_DOT.source, FILE_NAME_AT_DOT.flags);
+    let dot = text.indexOf('.');
+    while (dot !== -1) {
+      pattern.lastIndex = dot;
+      const match = pattern.exec(text);
+      if (match) {
+        mask.fill(1, dot, dot + match[0].length);
+        dot = text.indexOf('.', dot + match[0].length);
+      } else {
+        dot = text.indexOf('.', dot + 1);
+      }
+    }
+    return mask;
+  }
+
+  it('marks what trying the pattern at every dot marks', () => {
+    const piece = fc.constantFrom(
+      ...'.。/\\_-+@~ aZ09中文\n'.split(''),
+      '.md',
+      '.PNG',
+      '..',
+      './',
+      '../',
+      '.github/',
+      'x.json5',
+      '筆記.txt',
+      '...',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 16 }), (parts) => {
+        const text = parts.join('');
+        const mask = new Uint8Array(text.length);
+        markFileNames(text, mask);
+        expect([...mask]).toEqual([...ungated(text)]);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

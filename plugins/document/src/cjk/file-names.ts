@@ -43,7 +43,7 @@ const SEPARATOR = '[\\\\/]';
 // Every match starts at a dot, and each alternative looks behind it only once there. The
 // pattern is sticky and tried only at the dots `indexOf` finds: a global scan with lookbehinds
 // and the `u` flag cost more than all the rules that use the mask (issue 18).
-const FILE_NAME_AT_DOT = new RegExp(
+export const FILE_NAME_AT_DOT = new RegExp(
   '\\.(?:' +
     [
       // The extension's dot and the extension.
@@ -57,6 +57,12 @@ const FILE_NAME_AT_DOT = new RegExp(
   'uy',
 );
 
+/** Indexed by UTF-16 unit below 0x80: whether it may follow the dot of a match. */
+const FOLLOWS_DOT = new Uint8Array(0x80);
+for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./\\') {
+  FOLLOWS_DOT[char.charCodeAt(0)] = 1;
+}
+
 /**
  * Marks (sets to 1) in `mask` the characters of `text` that make a dot part of a file name or
  * path. The matches are the leftmost, non-overlapping ones a global scan would find.
@@ -64,6 +70,13 @@ const FILE_NAME_AT_DOT = new RegExp(
 export function markFileNames(text: string, mask: Uint8Array): void {
   let dot = text.indexOf('.');
   while (dot !== -1) {
+    // Every alternative needs one of `A-Z a-z 0-9 _ . / \\` right after the dot (an
+    // extension's first letter, the second dot of `../` or a separator, a dot folder's
+    // first character): a sentence's full stop is passed over without the pattern.
+    if (!FOLLOWS_DOT[text.charCodeAt(dot + 1)]) {
+      dot = text.indexOf('.', dot + 1);
+      continue;
+    }
     FILE_NAME_AT_DOT.lastIndex = dot;
     const match = FILE_NAME_AT_DOT.exec(text);
     if (match) {

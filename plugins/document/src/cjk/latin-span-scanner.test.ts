@@ -1,5 +1,15 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { technicalMask } from './latin-span-scanner.js';
+import {
+  NEEDS_ALNUM_DOT_ALNUM,
+  NEEDS_AT,
+  NEEDS_DIGIT_COLON_DIGIT,
+  NEEDS_DIGIT_COMMA_DIGIT,
+  NEEDS_DIGIT_DOT_DIGIT,
+  NEEDS_URL,
+  spanNeeds,
+  technicalMask,
+} from './latin-span-scanner.js';
 
 /** The masked substrings of `text`. */
 function tokens(text: string): string[] {
@@ -37,5 +47,39 @@ describe('technicalMask', () => {
 
   it('finds nothing in prose', () => {
     expect(tokens('Hello, world. e.g. wait...ok 中文,English')).toEqual([]);
+  });
+});
+
+describe('spanNeeds', () => {
+  // The regular expressions each token pattern was gated by before the walk replaced them.
+  const GATES: readonly [number, RegExp][] = [
+    [NEEDS_URL, /:\/\/|www\./i],
+    [NEEDS_AT, /@/],
+    [NEEDS_DIGIT_DOT_DIGIT, /\d\.\d/],
+    [NEEDS_DIGIT_COLON_DIGIT, /\d:\d/],
+    [NEEDS_DIGIT_COMMA_DIGIT, /\d,\d/],
+    [NEEDS_ALNUM_DOT_ALNUM, /[a-zA-Z0-9]\.[a-zA-Z0-9]/],
+  ];
+  const expected = (span: string) =>
+    GATES.reduce((bits, [bit, gate]) => (gate.test(span) ? bits | bit : bits), 0);
+
+  it('says exactly what the gating regular expressions said', () => {
+    expect(spanNeeds('http://a.b', 0, 10)).toBe(expected('http://a.b'));
+    expect(spanNeeds('WwW.', 0, 4)).toBe(NEEDS_URL);
+    expect(spanNeeds('1.2', 0, 3)).toBe(NEEDS_DIGIT_DOT_DIGIT | NEEDS_ALNUM_DOT_ALNUM);
+    // Only inside the span: the neighbours past its ends do not count.
+    expect(spanNeeds('1.2', 1, 3)).toBe(0);
+    const span = fc
+      .array(fc.constantFrom(...'wW.:/,@09aZ-_ \t'.split(''), 'www.', '://', '1.2', '3:4', '5,6'), {
+        maxLength: 12,
+      })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(span, fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), (text, before, after) => {
+        const whole = before + text + after;
+        expect(spanNeeds(whole, before.length, before.length + text.length)).toBe(expected(text));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -9,26 +9,38 @@
  * lets `访问https://example.com/docs获取` keep its URL without swallowing the Chinese.
  */
 
+import { isAsciiAlnum as isAlnum, isAsciiDigit as isDigit } from './char-classes.js';
 import { markFileNames } from './file-names.js';
 
 /**
- * The token patterns, each with a cheap test that a span must pass before the pattern
- * is run on it (most spans are a word or two of prose and pass none).
+ * What a span must hold for a token pattern to be tried on it (each pattern needs one):
+ * found by `spanNeeds` in one walk over the span's units, without a regex or a slice.
  */
-const TECHNICAL_TOKENS: readonly { pattern: RegExp; needs: RegExp; url?: true }[] = [
+export const NEEDS_URL = 1; // `://` or `www.` (any case)
+export const NEEDS_AT = 2; // `@`
+export const NEEDS_DIGIT_DOT_DIGIT = 4; // `\d\.\d`
+export const NEEDS_DIGIT_COLON_DIGIT = 8; // `\d:\d`
+export const NEEDS_DIGIT_COMMA_DIGIT = 16; // `\d,\d`
+export const NEEDS_ALNUM_DOT_ALNUM = 32; // `[a-zA-Z0-9]\.[a-zA-Z0-9]`
+
+/**
+ * The token patterns, each with what a span must hold before the pattern is run on it
+ * (most spans are a word or two of prose and hold none of it).
+ */
+const TECHNICAL_TOKENS: readonly { pattern: RegExp; needs: number; url?: true }[] = [
   // URLs with a scheme, and bare www. hosts.
-  { pattern: /\b(?:[a-z][a-z0-9+.-]*:\/\/|www\.)[^\s<>]+/gi, needs: /:\/\/|www\./i, url: true },
-  { pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, needs: /@/ },
-  { pattern: /\b(?:v\d+(?:\.\d+)+|\d+(?:\.\d+){2,})\b/g, needs: /\d\.\d/ },
-  { pattern: /\b\d{1,2}:\d{2}(?::\d{2})?\b/g, needs: /\d:\d/ },
-  { pattern: /\b\d{1,3}(?:,\d{3})+\b/g, needs: /\d,\d/ },
+  { pattern: /\b(?:[a-z][a-z0-9+.-]*:\/\/|www\.)[^\s<>]+/gi, needs: NEEDS_URL, url: true },
+  { pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, needs: NEEDS_AT },
+  { pattern: /\b(?:v\d+(?:\.\d+)+|\d+(?:\.\d+){2,})\b/g, needs: NEEDS_DIGIT_DOT_DIGIT },
+  { pattern: /\b\d{1,2}:\d{2}(?::\d{2})?\b/g, needs: NEEDS_DIGIT_COLON_DIGIT },
+  { pattern: /\b\d{1,3}(?:,\d{3})+\b/g, needs: NEEDS_DIGIT_COMMA_DIGIT },
   // Domains and file names: dot-separated labels, two or more characters after the
   // first dot, ending in a letter (`example.com`, `Node.js`; not `e.g`, not `wait...ok`).
   {
     pattern: /\b[a-zA-Z][a-zA-Z0-9-]*\.(?=[a-zA-Z0-9-]{2})[a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-]+)*(?<=[a-zA-Z])\b/g,
-    needs: /[a-zA-Z0-9]\.[a-zA-Z0-9]/,
+    needs: NEEDS_ALNUM_DOT_ALNUM,
   },
-  { pattern: /\b\d+\.\d+\b/g, needs: /\d\.\d/ },
+  { pattern: /\b\d+\.\d+\b/g, needs: NEEDS_DIGIT_DOT_DIGIT },
 ];
 
 /**
@@ -67,7 +79,10 @@ function scan(text: string): Uint8Array {
       if (start === -1) start = index;
       if (code === 0x2e || code === 0x3a || code === 0x2c || code === 0x40) marked = true;
     } else if (start !== -1) {
-      if (marked) markSpan(text.slice(start, index), start, mask);
+      if (marked) {
+        const needs = spanNeeds(text, start, index);
+        if (needs !== 0) markSpan(text.slice(start, index), start, mask, needs);
+      }
       start = -1;
       marked = false;
     }
@@ -75,13 +90,57 @@ function scan(text: string): Uint8Array {
   return mask;
 }
 
-function markSpan(span: string, offset: number, mask: Uint8Array): void {
-  for (const { pattern, needs, url } of TECHNICAL_TOKENS) {
-    if (!needs.test(span)) continue;
+/** ASCII lower case of a unit (other units as they are). */
+const lower = (code: number) => (code >= 0x41 && code <= 0x5a ? code + 0x20 : code);
+
+/**
+ * The `NEEDS_*` bits `text[from, to)` satisfies: exactly the substrings each bit names
+ * (the test holds them to the regular expressions they replace).
+ */
+export function spanNeeds(text: string, from: number, to: number): number {
+  let needs = 0;
+  for (let index = from; index < to; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 0x40) {
+      needs |= NEEDS_AT;
+      continue;
+    }
+    if (code !== 0x2e && code !== 0x3a && code !== 0x2c) continue;
+    const before = index > from ? text.charCodeAt(index - 1) : -1;
+    const after = index + 1 < to ? text.charCodeAt(index + 1) : -1;
+    if (isDigit(before) && isDigit(after)) {
+      needs |=
+        code === 0x2e
+          ? NEEDS_DIGIT_DOT_DIGIT
+          : code === 0x3a
+            ? NEEDS_DIGIT_COLON_DIGIT
+            : NEEDS_DIGIT_COMMA_DIGIT;
+    }
+    if (code === 0x2e) {
+      if (isAlnum(before) && isAlnum(after)) needs |= NEEDS_ALNUM_DOT_ALNUM;
+      if (
+        index - 3 >= from &&
+        lower(text.charCodeAt(index - 3)) === 0x77 &&
+        lower(text.charCodeAt(index - 2)) === 0x77 &&
+        lower(before) === 0x77
+      ) {
+        needs |= NEEDS_URL;
+      }
+    } else if (code === 0x3a && after === 0x2f && index + 2 < to && text.charCodeAt(index + 2) === 0x2f) {
+      needs |= NEEDS_URL;
+    }
+  }
+  return needs;
+}
+
+function markSpan(span: string, offset: number, mask: Uint8Array, needs: number): void {
+  for (const token of TECHNICAL_TOKENS) {
+    if ((needs & token.needs) === 0) continue;
+    const { pattern, url } = token;
     pattern.lastIndex = 0;
     for (let match = pattern.exec(span); match; match = pattern.exec(span)) {
-      const token = url ? trimUrl(match[0]) : match[0];
-      mask.fill(1, offset + match.index, offset + match.index + token.length);
+      const found = url ? trimUrl(match[0]) : match[0];
+      mask.fill(1, offset + match.index, offset + match.index + found.length);
     }
   }
 }

@@ -51,6 +51,34 @@ const WHOLE: ReadonlyMap<string, readonly [RegionKind, boolean]> = new Map<
 
 const HEADING = /^(?:ATXHeading|SetextHeading)([1-6])$/;
 
+/** What the walk does at a node, by node type id: `WHOLE`'s entry, and a role for the rest. */
+const NODE_TYPES = markdownParser.nodeSet.types;
+const WHOLE_BY_TYPE: readonly (readonly [RegionKind, boolean] | undefined)[] = NODE_TYPES.map((type) =>
+  WHOLE.get(type.name),
+);
+/** A link or image, a link reference definition, or a heading's level (1–6). */
+const LINK = -1;
+const DEFINITION = -2;
+const ROLE_BY_TYPE: readonly (number | undefined)[] = NODE_TYPES.map((type) => {
+  if (type.name === 'Link' || type.name === 'Image') return LINK;
+  if (type.name === 'LinkReference') return DEFINITION;
+  const heading = HEADING.exec(type.name);
+  return heading ? Number(heading[1]) : undefined;
+});
+/** What a link's child is, by node type id: `LINK_MARK`, `URL_TYPE`, `LINK_LABEL`, or 0. */
+const LINK_MARK = 1;
+const URL_TYPE = 2;
+const LINK_LABEL = 3;
+const LINK_CHILD_BY_TYPE: Uint8Array = Uint8Array.from(NODE_TYPES, (type) =>
+  type.name === 'LinkMark'
+    ? LINK_MARK
+    : type.name === 'URL'
+      ? URL_TYPE
+      : type.name === 'LinkLabel'
+        ? LINK_LABEL
+        : 0,
+);
+
 /** A top-level heading, for `skipReferenceSections`. */
 export interface Heading {
   from: number;
@@ -81,59 +109,85 @@ export function scanMarkdown(text: string, offset = 0): MarkdownScan {
     if (to > from) regions.push({ from: from + offset, to: to + offset, kind, inline });
   };
 
-  tree.iterate({
-    enter(ref) {
-      const name = ref.name;
-      const whole = WHOLE.get(name);
-      if (whole) {
-        push(ref.from, ref.to, whole[0], whole[1]);
-        return false;
+  // The walk `tree.iterate` made (every named node, in document order, children skipped
+  // where `enter` returns false), by hand: a cursor and a table by node type, with no
+  // name lookup, regular expression or node object per node (issue 18).
+  const cursor = tree.cursor();
+  let depth = 0;
+  for (;;) {
+    if (enter() && cursor.firstChild()) {
+      depth++;
+      continue;
+    }
+    while (!cursor.nextSibling()) {
+      if (!cursor.parent()) {
+        for (const link of shortcuts) {
+          if (labels.has(link.label)) push(link.from, link.to, 'link-syntax', true);
+        }
+        return { regions, headings };
       }
-      if (name === 'Link' || name === 'Image') return enterLink(ref.node);
-      if (name === 'LinkReference') return enterDefinition(ref.node);
-      const heading = HEADING.exec(name);
-      if (heading && ref.node.parent?.name === 'Document') {
-        headings.push({ from: ref.from + offset, level: Number(heading[1]), title: headingTitle(ref.node) });
-      }
-      return undefined;
-    },
-  });
-
-  for (const link of shortcuts) {
-    if (labels.has(link.label)) push(link.from, link.to, 'link-syntax', true);
+      depth--;
+    }
   }
-  return { regions, headings };
+
+  /** Visits the cursor's node; false when its children are to be skipped. */
+  function enter(): boolean {
+    const id = cursor.type.id;
+    const whole = WHOLE_BY_TYPE[id];
+    if (whole) {
+      push(cursor.from, cursor.to, whole[0], whole[1]);
+      return false;
+    }
+    const role = ROLE_BY_TYPE[id];
+    if (role === LINK) return enterLink();
+    if (role === DEFINITION) return enterDefinition(cursor.node);
+    if (role !== undefined && role > 0 && depth === 1) {
+      headings.push({ from: cursor.from + offset, level: role, title: headingTitle(cursor.node) });
+    }
+    return true;
+  }
 
   /** `[text](url "title")`, `[text][label]`, `[label][]`, `[label]`, and the image forms. */
-  function enterLink(node: SyntaxNode): boolean {
-    const marks: SyntaxNode[] = [];
+  function enterLink(): boolean {
+    const from = cursor.from;
+    const to = cursor.to;
+    let openFrom = -1;
+    let openTo = -1;
+    let closeFrom = -1;
     let hasDestination = false;
     let fullLabel = false;
-    for (let child = node.firstChild; child; child = child.nextSibling) {
-      if (child.name === 'LinkMark') marks.push(child);
-      else if (child.name === 'URL') hasDestination = true;
-      else if (child.name === 'LinkLabel' && child.to - child.from > 2) fullLabel = true;
+    if (cursor.firstChild()) {
+      do {
+        const child = LINK_CHILD_BY_TYPE[cursor.type.id];
+        if (child === LINK_MARK) {
+          if (openFrom === -1) {
+            openFrom = cursor.from;
+            openTo = cursor.to;
+          }
+          if (closeFrom === -1 && source.charCodeAt(cursor.from) === 0x5d /* ] */) closeFrom = cursor.from;
+        } else if (child === URL_TYPE) hasDestination = true;
+        else if (child === LINK_LABEL && cursor.to - cursor.from > 2) fullLabel = true;
+      } while (cursor.nextSibling());
+      cursor.parent();
     }
-    const open = marks[0];
-    const close = marks.find((mark) => source.charCodeAt(mark.from) === 0x5d /* ] */);
-    if (!open || !close) return true;
+    if (openFrom === -1 || closeFrom === -1) return true;
     if (hasDestination || fullLabel) {
       // The text between the brackets is prose; the rest is syntax.
-      push(open.from, open.to, 'link-syntax', true);
-      push(close.from, node.to, 'link-syntax', true);
+      push(openFrom, openTo, 'link-syntax', true);
+      push(closeFrom, to, 'link-syntax', true);
       return true;
     }
-    const label = source.slice(open.to, close.from);
+    const label = source.slice(openTo, closeFrom);
     if (label.startsWith('^')) {
       // A footnote reference `[^1]`, or the `[^1]:` that starts a footnote definition.
-      const definition = source.charCodeAt(node.to) === 0x3a /* : */ && node.parent?.from === node.from;
-      push(node.from, definition ? node.to + 1 : node.to, 'footnote', true);
+      const definition = source.charCodeAt(to) === 0x3a /* : */ && cursor.node.parent?.from === from;
+      push(from, definition ? to + 1 : to, 'footnote', true);
       return false;
     }
     // A shortcut or collapsed reference is a link only when its label is defined, and
     // then its text IS the label: changing it would unlink it. Undefined, it is plain
     // bracketed text that the bracket rule may convert.
-    shortcuts.push({ from: node.from, to: node.to, label: normalizeLabel(label) });
+    shortcuts.push({ from, to, label: normalizeLabel(label) });
     return true;
   }
 

@@ -12,22 +12,25 @@ import {
   CJK_CLOSING_BRACKETS,
   CJK_OPENING_BRACKETS,
   CJK_TERMINAL_PUNCTUATION,
+  isAsciiDigit as isDigit,
   isCjkCodePoint,
 } from '../char-classes.js';
 import { technicalMask } from '../latin-span-scanner.js';
 
-const FULLWIDTH: Readonly<Record<string, string>> = {
-  ',': '，',
-  '.': '。',
-  '!': '！',
-  '?': '？',
-  ';': '；',
-  ':': '：',
-};
-
-/** Indexed by UTF-16 unit below `@`: whether it is one of `, . ! ? ; :`. */
-const IS_CANDIDATE = new Uint8Array(0x40);
-for (const char of Object.keys(FULLWIDTH)) IS_CANDIDATE[char.charCodeAt(0)] = 1;
+/** Indexed by UTF-16 unit below `@`: the fullwidth form of `, . ! ? ; :`, or undefined. */
+const FULLWIDTH: readonly (string | undefined)[] = (() => {
+  const table: (string | undefined)[] = new Array<string | undefined>(0x40).fill(undefined);
+  const pairs: Readonly<Record<string, string>> = {
+    ',': '，',
+    '.': '。',
+    '!': '！',
+    '?': '？',
+    ';': '；',
+    ':': '：',
+  };
+  for (const [half, full] of Object.entries(pairs)) table[half.charCodeAt(0)] = full;
+  return table;
+})();
 
 const codes = (chars: string) => new Set([...chars].map((char) => char.charCodeAt(0)));
 /** What may stand right before a mark for it to be in CJK context, besides a CJK letter. */
@@ -35,20 +38,23 @@ const CJK_BEFORE = codes(CJK_CLOSING_BRACKETS + CJK_TERMINAL_PUNCTUATION);
 /** What may stand right after it, besides a CJK letter. */
 const CJK_AFTER = codes(CJK_OPENING_BRACKETS);
 
+const DOT = 0x2e;
+const BACKSLASH = 0x5c;
+
 export function normalizeFullwidthPunctuation(text: string): string {
   const parts: string[] = [];
   let cursor = 0;
   let lastConverted = -2;
   let mask: Uint8Array | undefined;
-  // A loop over the units rather than `matchAll`: no match object per mark (issue 18).
+  // A loop over the units rather than `matchAll`, reading neighbours as units: no match
+  // object and no one-character string per mark (issue 18).
   for (let index = 0; index < text.length; index++) {
     const unit = text.charCodeAt(index);
-    if (unit > 0x3f || !IS_CANDIDATE[unit]) continue;
-    const char = text.charAt(index);
-    const full = FULLWIDTH[char];
-    if (full === undefined || text.charAt(index - 1) === '\\') continue;
-    if (char === '.' && (text.charAt(index - 1) === '.' || text.charAt(index + 1) === '.')) continue;
-    if (char === '.' && isOrderedListNumber(text, index)) continue;
+    if (unit > 0x3f) continue;
+    const full = FULLWIDTH[unit];
+    if (full === undefined || text.charCodeAt(index - 1) === BACKSLASH) continue;
+    if (unit === DOT && (text.charCodeAt(index - 1) === DOT || text.charCodeAt(index + 1) === DOT)) continue;
+    if (unit === DOT && isOrderedListNumber(text, index)) continue;
     // The left neighbour is read from the output: in `中,,` the second comma follows a
     // `，` once the first is converted, so one scan settles the whole run.
     const leftIsCjk = lastConverted === index - 1 || cjkBefore(text, index);
@@ -80,8 +86,8 @@ function cjkAfter(text: string, index: number): boolean {
 /** `1.` or `  12.` at the start of a line: an ordered-list number the parser did not claim. */
 function isOrderedListNumber(text: string, dot: number): boolean {
   let index = dot - 1;
-  if (!/[0-9]/.test(text.charAt(index))) return false;
-  while (index >= 0 && /[0-9]/.test(text.charAt(index))) index--;
-  while (index >= 0 && (text.charAt(index) === ' ' || text.charAt(index) === '\t')) index--;
-  return index < 0 || text.charAt(index) === '\n';
+  if (!isDigit(text.charCodeAt(index))) return false;
+  while (index >= 0 && isDigit(text.charCodeAt(index))) index--;
+  while (index >= 0 && (text.charCodeAt(index) === 0x20 || text.charCodeAt(index) === 0x09)) index--;
+  return index < 0 || text.charCodeAt(index) === 0x0a;
 }
