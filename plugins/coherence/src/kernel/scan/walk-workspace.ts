@@ -394,9 +394,15 @@ export async function listFolders(
       listing.skippedDirs.push(dirRel);
       continue;
     }
+    const prefix = dirRel === '' ? '' : `${dirRel}/`;
     for (const entry of entries) {
-      const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`;
-      const folder = classifyEntry(root, rel, entry, listing, maxFiles);
+      const name = entry.name;
+      // The common case, a Markdown file below the bound, without a call: what `classifyEntry` does.
+      if (entry.isFile() && isMarkdownName(name) && listing.candidates.length < maxFiles) {
+        listing.candidates.push(prefix + name);
+        continue;
+      }
+      const folder = classifyEntry(root, prefix + name, entry, listing, maxFiles);
       if (folder !== undefined) stack.push(folder);
       if (listing.truncated) break;
     }
