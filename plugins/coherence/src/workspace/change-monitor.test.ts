@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readdir, realpath, rename, rm, writeFile } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { walkWorkspace } from '../kernel/scan/index.js';
 import { ChangeMonitor, MAX_CHANGED_PATHS, type Changes } from './change-monitor.js';
 
 let root: string;
@@ -161,5 +162,46 @@ describe('ChangeMonitor', () => {
     monitor.mark();
     monitor.forget();
     expect(await monitor.take()).toEqual({ all: true });
+  });
+
+  describe('with the watches placed by the walk (ADR 77)', () => {
+    it('watches every folder the walk lists, before listing it', async () => {
+      const listed: string[] = [];
+      const onFolder = monitor.mark(true);
+      expect(onFolder).toBeDefined();
+      const walked = await walkWorkspace(root, {
+        onFolder: (relative) => {
+          listed.push(relative);
+          onFolder?.(relative);
+        },
+      });
+      monitor.placed(walked.complete);
+      expect(listed.sort()).toEqual(['', 'notes', 'notes/deep']);
+      expect(await unchanged()).toBe(true);
+      await writeFile(path.join(root, 'notes', 'deep', 'a.md'), 'b');
+      expect(paths(await monitor.take())).toEqual(['notes/deep/a.md']);
+      // The ledger's folder, which the walk never lists, is watched for the cookies all the same.
+      await writeFile(path.join(root, '.vmark', 'ledger', 'w.jsonl'), '{}\n');
+      expect(paths(await monitor.take())).toEqual([]);
+      // A later mark leaves the watches as they are.
+      expect(monitor.mark(true)).toBeUndefined();
+    });
+
+    it('lists the tree itself when the walk did not list every folder', async () => {
+      const onFolder = monitor.mark(true);
+      onFolder?.(''); // cut short after the root
+      monitor.placed(false);
+      await writeFile(path.join(root, 'notes', 'deep', 'a.md'), 'b');
+      expect(paths(await monitor.take())).toEqual(['notes/deep/a.md']);
+    });
+
+    it('lists the tree itself when the walk failed part-way', async () => {
+      const onFolder = monitor.mark(true);
+      onFolder?.('');
+      monitor.forget();
+      monitor.mark();
+      await writeFile(path.join(root, 'notes', 'deep', 'a.md'), 'b');
+      expect(paths(await monitor.take())).toEqual(['notes/deep/a.md']);
+    });
   });
 });

@@ -57,6 +57,8 @@ export class ChangeMonitor implements Disposable {
   #changed: Set<string> | null = null;
   #burst = 0;
   #cookies = 0;
+  /** Started by the last `mark`, whose walk places the folder watches; until `placed`. */
+  #placing = false;
   readonly #waiting = new Map<string, () => void>();
 
   /** `cookieDir`: a folder inside the watched tree whose events are ignored (the `.vmark/`). */
@@ -67,11 +69,33 @@ export class ChangeMonitor implements Disposable {
 
   /**
    * Starts watching (if not yet) and forgets earlier changes: call it right before a whole
-   * walk, so that a change made during the walk counts for the next question.
+   * walk, so that a change made during the walk counts for the next question. With `walking`,
+   * when this starts the watch, it answers the hook the walk calls with each folder before
+   * listing it, so that the walk's listing places the folder watches (ADR 77); then call
+   * `placed` once the walk is over. Without, the watch lists the tree itself.
    */
-  mark(): void {
-    if (this.#watcher === undefined) this.#start();
+  mark(walking = false): ((relative: string) => void) | undefined {
+    let placing: ((relative: string) => void) | undefined;
+    if (this.#watcher === undefined) {
+      this.#start(walking);
+      const watcher = walking ? (this.#watcher as TreeWatch | undefined) : undefined;
+      if (watcher !== undefined) {
+        this.#placing = true;
+        placing = (relative) => watcher.listing(relative);
+      }
+    }
     if (this.#healthy) this.#changed = new Set();
+    return placing;
+  }
+
+  /**
+   * The walk after a `mark` that started the watch is over: `complete` when it listed every
+   * folder it enters (else the watch lists the tree itself to place the rest).
+   */
+  placed(complete: boolean): void {
+    if (!this.#placing) return;
+    this.#placing = false;
+    this.#watcher?.listed(complete);
   }
 
   /**
@@ -91,6 +115,8 @@ export class ChangeMonitor implements Disposable {
   /** Counts everything as changed until the next `mark`. */
   forget(): void {
     this.#changed = null;
+    // A walk that failed part-way placed only some of the watches.
+    this.placed(false);
   }
 
   dispose(): void {
@@ -143,7 +169,7 @@ export class ChangeMonitor implements Disposable {
     else if (this.#changed.add(name).size > MAX_CHANGED_PATHS) this.#changed = null;
   }
 
-  #start(): void {
+  #start(walking: boolean): void {
     try {
       this.#watcher = watchTree(
         this.root,
@@ -155,6 +181,7 @@ export class ChangeMonitor implements Disposable {
           else if (name === null || !IGNORED.test(name)) this.#changedAt(name);
         },
         () => this.dispose(),
+        { placedBy: walking ? 'caller' : 'watch' },
       );
       this.#healthy = true;
     } catch {

@@ -35,6 +35,25 @@ export interface TreeWatch extends Disposable {
   readonly precise: boolean;
   /** Resolves once every folder reported so far is watched (and reported again, see above). */
   settled(): Promise<void>;
+  /**
+   * Started with `placedBy: 'caller'`: the caller is about to list the folder at `relative`
+   * ('' is the root), so it is watched now, before its listing (ADR 77).
+   */
+  listing(relative: string): void;
+  /**
+   * Started with `placedBy: 'caller'`: the caller's listing is over. When it did not list
+   * every folder (cut short, failed), the watch lists the tree itself to place the rest.
+   */
+  listed(complete: boolean): void;
+}
+
+export interface TreeWatchStart {
+  /**
+   * Who lists the tree to place the folder watches: the watch itself, before `watchTree`
+   * returns (the default), or the caller's own walk through `listing` and `listed`, so that a
+   * new process lists its tree once, not twice (ADR 77).
+   */
+  readonly placedBy?: 'watch' | 'caller';
 }
 
 export function watchTree(
@@ -42,15 +61,22 @@ export function watchTree(
   options: TreeWatchOptions,
   onChange: TreeListener,
   onError: () => void,
+  start: TreeWatchStart = {},
 ): TreeWatch {
   if (process.platform !== 'linux') {
     const watcher = watch(root, { recursive: true, persistent: false }, (_event, name) =>
       onChange(name === null ? null : name.split(path.sep).join('/')),
     );
     watcher.on('error', onError);
-    return { precise: false, settled: () => Promise.resolve(), dispose: () => watcher.close() };
+    return {
+      precise: false,
+      settled: () => Promise.resolve(),
+      listing: () => undefined,
+      listed: () => undefined,
+      dispose: () => watcher.close(),
+    };
   }
-  return new FolderWatches(root, options, onChange, onError);
+  return new FolderWatches(root, options, onChange, onError, start.placedBy ?? 'watch');
 }
 
 class FolderWatches implements TreeWatch {
@@ -65,11 +91,25 @@ class FolderWatches implements TreeWatch {
     private readonly options: TreeWatchOptions,
     private readonly onChange: TreeListener,
     private readonly onError: () => void,
+    placedBy: 'watch' | 'caller',
   ) {
-    // Every folder there is now is watched before the call returns (one listing each, once):
-    // a change made right after it, however deep, counts.
     this.#watch('');
-    this.#addBelowNow('');
+    if (placedBy === 'watch') {
+      // Every folder there is now is watched before the call returns (one listing each, once):
+      // a change made right after it, however deep, counts.
+      this.#addBelowNow('');
+    } else {
+      // The caller's walk places the rest; it never lists the shallow folders (the ledger's).
+      for (const folder of this.options.shallow) this.#watch(folder);
+    }
+  }
+
+  listing(relative: string): void {
+    if (relative === '' || this.#descends(relative)) this.#watch(relative);
+  }
+
+  listed(complete: boolean): void {
+    if (!complete && !this.#disposed) this.#addBelowNow('');
   }
 
   dispose(): void {

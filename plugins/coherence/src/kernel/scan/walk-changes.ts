@@ -53,7 +53,7 @@ export async function walkChanges(
       return null;
     }
     if (info === undefined) continue; // gone, with everything that was below it
-    const folder = await classifyEntry(root, rel, info, listing, maxFiles);
+    const folder = classifyEntry(root, rel, info, listing, maxFiles);
     if (folder !== undefined) folders.push(folder);
   }
   await listFolders(root, folders, listing, maxFiles);

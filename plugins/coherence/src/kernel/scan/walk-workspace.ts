@@ -5,8 +5,8 @@
  * reported and skipped. The walk uses an explicit stack, so directory depth costs heap, not
  * call stack, and the number of files read is bounded.
  */
-import { constants, lstatSync, readdirSync, type BigIntStats, type Dirent } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { constants, lstatSync, readdirSync, statSync, type BigIntStats, type Dirent } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { digestFile, type FileDigest } from './file-digest.js';
 import { errorCode } from '@vmark/sdk';
@@ -88,6 +88,12 @@ export interface WalkOptions {
   readonly cache?: WalkCache;
   /** Called as files are read (or found unchanged in the cache), once the listing knows how many. */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Called with each folder (workspace-relative, '' for the root) right before it is listed:
+   * the change monitor places its watch there, so that the walk's one listing of the tree also
+   * places the watches, and a change made after a folder's listing is seen (ADR 77).
+   */
+  readonly onFolder?: (relative: string) => void;
 }
 
 /**
@@ -97,49 +103,26 @@ export interface WalkOptions {
  */
 export const RACY_WINDOW_NS = 2_000_000_000n;
 
-interface Signature {
-  readonly dev: bigint;
-  readonly ino: bigint;
-  readonly size: bigint;
-  readonly mtimeNs: bigint;
-  readonly ctimeNs: bigint;
-}
-
-const signatureOf = (info: BigIntStats): Signature => ({
-  dev: info.dev,
-  ino: info.ino,
-  size: info.size,
-  mtimeNs: info.mtimeNs,
-  ctimeNs: info.ctimeNs,
-});
-
-const matches = (a: Signature, b: BigIntStats): boolean =>
-  a.ino === b.ino &&
-  a.mtimeNs === b.mtimeNs &&
-  a.size === b.size &&
-  a.ctimeNs === b.ctimeNs &&
-  a.dev === b.dev;
-
 /**
- * One remembered file as kept on disk: path, dev, ino, size, mtime ns, ctime ns (decimal
- * strings), then the digest (`[id, schema, contentHash]`) or null for a file with no identity.
+ * A file's stat signature — device, inode, size, mtime and ctime in nanoseconds, decimal, in
+ * that order, `:`-separated — as kept in memory and on disk (ADR 46, 77): one string, so a
+ * signature read back from disk is compared as it is, without parsing it into numbers.
  */
-export type SavedWalkEntry = readonly [
-  path: string,
-  dev: string,
-  ino: string,
-  size: string,
-  mtimeNs: string,
-  ctimeNs: string,
-  digest: readonly [id: string, schema: string | null, contentHash: string] | null,
-];
+export const signatureOf = (info: BigIntStats): string =>
+  `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+
+/** What the cache remembers of a file: the signature it was read with, and its digest then. */
+export interface CachedFile {
+  readonly signature: string;
+  readonly digest: FileDigest | null;
+}
 
 /** Per-path stat signatures and digests of the files a walk read (see `WalkOptions.cache`). */
 export class WalkCache {
   /** The root the entries belong to; another root starts the cache over. */
   private root: string | null = null;
   private readonly racyWindowNs: bigint;
-  private files = new Map<string, { readonly signature: Signature; readonly digest: FileDigest | null }>();
+  private files = new Map<string, CachedFile>();
 
   /** `racyWindowNs` defaults to `RACY_WINDOW_NS`; tests lower it. */
   constructor(options: { readonly racyWindowNs?: bigint } = {}) {
@@ -155,36 +138,27 @@ export class WalkCache {
     this.files = new Map();
   }
 
-  /** What the cache holds for `root` (nothing when it holds another's), to keep on disk (ADR 46). */
-  saved(root: string): SavedWalkEntry[] {
-    if (this.root !== root) return [];
-    return [...this.files].map(([path, { signature: s, digest }]) => [
-      path,
-      String(s.dev),
-      String(s.ino),
-      String(s.size),
-      String(s.mtimeNs),
-      String(s.ctimeNs),
-      digest === null ? null : [digest.id, digest.schema, digest.contentHash],
-    ]);
+  /** What the cache holds for `path` under `root` (nothing when it holds another root's), to keep on disk. */
+  saved(root: string, path: string): CachedFile | undefined {
+    return this.root === root ? this.files.get(path) : undefined;
   }
 
-  /** Starts over for `root` with entries kept on disk; the caller has checked where they came from. */
-  restore(root: string, entries: readonly SavedWalkEntry[]): void {
+  /**
+   * Starts over for `root` with entries kept on disk (`signatures[i]` and `digests[i]` for
+   * `paths[i]`; a null signature: not remembered); the caller has checked where they came from.
+   */
+  restore(
+    root: string,
+    paths: readonly string[],
+    signatures: readonly (string | null)[],
+    digests: readonly (FileDigest | null)[],
+  ): void {
     this.clear();
     this.root = root;
-    for (const [path, dev, ino, size, mtimeNs, ctimeNs, digest] of entries) {
-      const signature = {
-        dev: BigInt(dev),
-        ino: BigInt(ino),
-        size: BigInt(size),
-        mtimeNs: BigInt(mtimeNs),
-        ctimeNs: BigInt(ctimeNs),
-      };
-      this.files.set(path, {
-        signature,
-        digest: digest === null ? null : { id: digest[0], schema: digest[1], contentHash: digest[2] },
-      });
+    for (let i = 0; i < paths.length; i++) {
+      const signature = signatures[i];
+      if (signature === null || signature === undefined) continue;
+      this.files.set(paths[i] as string, { signature, digest: digests[i] ?? null });
     }
   }
 
@@ -197,7 +171,7 @@ export class WalkCache {
   /** @internal The digest remembered for `path` if `info` still matches its signature. */
   lookup(path: string, info: BigIntStats): FileDigest | null | undefined {
     const hit = this.files.get(path);
-    return hit !== undefined && matches(hit.signature, info) ? hit.digest : undefined;
+    return hit !== undefined && hit.signature === signatureOf(info) ? hit.digest : undefined;
   }
 
   /** @internal Remembers what was read, unless it changed too recently to be trusted later. */
@@ -285,12 +259,15 @@ async function readMarkdown(abs: string, rel: string, maxBytes: number): Promise
   }
 }
 
-/** Whether a link points at a folder; the target is only stat'ed, never entered. */
-async function linksToDirectory(abs: string): Promise<boolean> {
+/**
+ * Whether a link points at a folder; the target is only stat'ed, never entered. Synchronous,
+ * as the listing around it (see `listFolders`).
+ */
+function linksToDirectory(abs: string): boolean {
   try {
-    return (await stat(abs)).isDirectory();
+    return statSync(abs, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
-    // Dangling or inaccessible: nothing behind it that the walk could have read anyway.
+    // Inaccessible: nothing behind it that the walk could have read anyway.
     return false;
   }
 }
@@ -310,7 +287,7 @@ function cachedDigest(
   cache: WalkCache,
   abs: string,
   rel: string,
-  maxBytes: number,
+  maxBytes: bigint,
 ): FileDigest | null | undefined {
   let info: BigIntStats | undefined;
   try {
@@ -319,7 +296,7 @@ function cachedDigest(
     return undefined; // reading it will say what is wrong
   }
   // Gone, or a link or anything else swapped in since the listing: the read reports it.
-  if (info === undefined || !info.isFile() || info.size > BigInt(maxBytes)) return undefined;
+  if (info === undefined || !info.isFile() || info.size > maxBytes) return undefined;
   return cache.lookup(rel, info);
 }
 
@@ -347,20 +324,20 @@ export const emptyListing = (): Listing => ({
  * semantics, so a link reports as a link, never as its target.
  * @internal shared by the walk and the re-walk of changed paths (walk-changes.ts).
  */
-export async function classifyEntry(
+export function classifyEntry(
   root: string,
   rel: string,
   entry: Pick<Dirent, 'isSymbolicLink' | 'isDirectory' | 'isFile'>,
   listing: Listing,
   maxFiles: number,
-): Promise<string | undefined> {
+): string | undefined {
   const name = rel.slice(rel.lastIndexOf('/') + 1);
   if (entry.isSymbolicLink()) {
     // Only links a reader would care about are reported: Markdown names and folders.
     if (isMarkdownName(name)) {
       listing.diagnostics.push({ code: 'symlink', path: rel, message: 'symbolic link not followed' });
       listing.skipped.push(rel);
-    } else if (!SKIPPED_DIRS.has(name) && (await linksToDirectory(join(root, ...rel.split('/'))))) {
+    } else if (!SKIPPED_DIRS.has(name) && linksToDirectory(join(root, ...rel.split('/')))) {
       listing.diagnostics.push({
         code: 'symlink',
         path: rel,
@@ -385,7 +362,7 @@ export async function classifyEntry(
 
 /**
  * Lists the folders in `stack` (workspace-relative; '' is the root, which must be listable)
- * and every folder below them into `listing`.
+ * and every folder below them into `listing`; `onFolder` hears each folder before its listing.
  * @internal shared by the walk and the re-walk of changed paths.
  */
 export async function listFolders(
@@ -393,6 +370,7 @@ export async function listFolders(
   stack: string[],
   listing: Listing,
   maxFiles: number,
+  onFolder?: (relative: string) => void,
 ): Promise<void> {
   let listed = 0;
   while (stack.length > 0 && !listing.truncated) {
@@ -401,6 +379,7 @@ export async function listFolders(
     // Synchronous, as the signature sweep below and for the same reason: through the thread
     // pool each listing costs several times the call (20,000 files in 530 folders).
     if (++listed % LISTING_BATCH === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    onFolder?.(dirRel);
     let entries;
     try {
       entries = readdirSync(dirAbs, { withFileTypes: true });
@@ -415,9 +394,15 @@ export async function listFolders(
       listing.skippedDirs.push(dirRel);
       continue;
     }
+    const prefix = dirRel === '' ? '' : `${dirRel}/`;
     for (const entry of entries) {
-      const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`;
-      const folder = await classifyEntry(root, rel, entry, listing, maxFiles);
+      const name = entry.name;
+      // The common case, a Markdown file below the bound, without a call: what `classifyEntry` does.
+      if (entry.isFile() && isMarkdownName(name) && listing.candidates.length < maxFiles) {
+        listing.candidates.push(prefix + name);
+        continue;
+      }
+      const folder = classifyEntry(root, prefix + name, entry, listing, maxFiles);
       if (folder !== undefined) stack.push(folder);
       if (listing.truncated) break;
     }
@@ -444,6 +429,7 @@ export async function readCandidates(
 ): Promise<ReadOut> {
   const cache = options.cache;
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const maxBytes = BigInt(maxFileBytes);
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
   const out: ReadOut = { files: [], diagnostics: [], skipped: [] };
   let done = 0;
@@ -455,7 +441,7 @@ export async function readCandidates(
     for (let i = 0; i < candidates.length; i++) {
       if (i > 0 && i % SIGNATURE_BATCH === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const rel = candidates[i] as string;
-      const digest = cachedDigest(cache, sep === '/' ? `${root}/${rel}` : join(root, rel), rel, maxFileBytes);
+      const digest = cachedDigest(cache, sep === '/' ? `${root}/${rel}` : join(root, rel), rel, maxBytes);
       if (digest === undefined) {
         changed.push(rel);
       } else {
@@ -516,7 +502,7 @@ export async function walkWorkspace(root: string, options: WalkOptions = {}): Pr
   cache?.useFor(root);
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
   const listing = emptyListing();
-  await listFolders(root, [''], listing, maxFiles);
+  await listFolders(root, [''], listing, maxFiles, options.onFolder);
   if (listing.truncated) {
     listing.diagnostics.push({
       code: 'too-many-files',

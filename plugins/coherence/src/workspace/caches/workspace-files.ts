@@ -3,7 +3,8 @@ import {
   WalkCache,
   walkChanges,
   walkWorkspace,
-  type SavedWalkEntry,
+  type CachedFile,
+  type FileDigest,
   type WalkResult,
 } from '../../kernel/scan/index.js';
 import { ChangeMonitor } from '../change-monitor.js';
@@ -62,18 +63,20 @@ export class WorkspaceFiles {
       }
     }
     // Marked before walking: a change made during the walk is seen by the next call.
-    this.#monitor.mark();
+    const onFolder = this.#monitor.mark(true);
     const at = Date.now();
     const root = await this.#rootIdentity();
     try {
       this.#lastWalk = await walkWorkspace(this.root, {
         cache: this.#walkCache,
         onProgress: indexing.filesRead,
+        ...(onFolder === undefined ? {} : { onFolder }),
       });
     } catch (error) {
       this.#monitor.forget();
       throw error;
     }
+    this.#monitor.placed(this.#lastWalk.complete);
     this.#whole = { at, root };
     this.#walks.whole += 1;
     return this.#lastWalk;
@@ -89,14 +92,18 @@ export class WorkspaceFiles {
     return { ...this.#walks };
   }
 
-  /** The stat signatures and digests remembered, to keep in the on-disk index. */
-  savedCache(): SavedWalkEntry[] {
-    return this.#walkCache.saved(this.root);
+  /** The stat signature and digest remembered for `path`, to keep in the on-disk index. */
+  cached(path: string): CachedFile | undefined {
+    return this.#walkCache.saved(this.root, path);
   }
 
   /** Signatures read back from a sound index of this workspace (before any walk of this process). */
-  restoreCache(entries: readonly SavedWalkEntry[]): void {
-    if (this.#walkCache.size === 0) this.#walkCache.restore(this.root, entries);
+  restoreCache(
+    paths: readonly string[],
+    signatures: readonly (string | null)[],
+    digests: readonly (FileDigest | null)[],
+  ): void {
+    if (this.#walkCache.size === 0) this.#walkCache.restore(this.root, paths, signatures, digests);
   }
 
   dispose(): void {

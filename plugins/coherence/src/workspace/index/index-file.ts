@@ -14,16 +14,19 @@ import { writeWhole } from '../../files/write-whole.js';
 export const INDEX_DIR = 'index';
 export const INDEX_FILE = 'coherence.json';
 const FORMAT = 'vmark-coherence-index';
-/** Bumped whenever the payload, or what the answers in it mean, changes: an older index is rebuilt. */
-export const INDEX_VERSION = 2;
+/**
+ * Bumped whenever the payload, or what the answers in it mean, changes: an older index is
+ * rebuilt. 3: the payload is a JSON line and one text row per walked file (ADR 77).
+ */
+export const INDEX_VERSION = 3;
 const MAX_INDEX_BYTES = 512 * 1024 * 1024;
 
 export const indexPath = (vmarkDir: string): string => path.join(vmarkDir, INDEX_DIR, INDEX_FILE);
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
-/** The payload of a sound index file of this version, else null (whatever is wrong with it). */
-export async function readIndexFile(vmarkDir: string): Promise<unknown> {
+/** The payload (text) of a sound index file of this version, else null (whatever is wrong with it). */
+export async function readIndexFile(vmarkDir: string): Promise<string | null> {
   let bytes: Buffer;
   try {
     // Bounded: a file that large is no index this writes (20,000 documents make about 8 MB).
@@ -45,18 +48,14 @@ export async function readIndexFile(vmarkDir: string): Promise<unknown> {
   const payload = bytes.subarray(newline + 1);
   if (format !== FORMAT || version !== INDEX_VERSION) return null;
   if (length !== payload.length || digest !== sha256(payload)) return null;
-  try {
-    return JSON.parse(payload.toString('utf8'));
-  } catch {
-    return null;
-  }
+  return payload.toString('utf8');
 }
 
 /**
  * Replaces the index file atomically (temp + fsync + rename). Only where `.vmark/` exists: an
  * index never initializes a workspace (vmark-notes §7.1); false when there was none.
  */
-export async function writeIndexFile(vmarkDir: string, payload: unknown): Promise<boolean> {
+export async function writeIndexFile(vmarkDir: string, payload: string): Promise<boolean> {
   const dir = path.join(vmarkDir, INDEX_DIR);
   try {
     await mkdir(dir);
@@ -68,7 +67,7 @@ export async function writeIndexFile(vmarkDir: string, payload: unknown): Promis
   await writeFile(path.join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch((error: unknown) => {
     if (errorCode(error) !== 'EEXIST') throw error;
   });
-  const body = Buffer.from(JSON.stringify(payload), 'utf8');
+  const body = Buffer.from(payload, 'utf8');
   const header = JSON.stringify({
     format: FORMAT,
     version: INDEX_VERSION,

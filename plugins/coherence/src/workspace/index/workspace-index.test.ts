@@ -183,6 +183,38 @@ describe('the on-disk index', () => {
       },
     ],
     [
+      'an index of the previous format (version 2, one JSON document), under a sound checksum',
+      async () => {
+        const { createHash } = await import('node:crypto');
+        const file = indexPath(path.join(root, '.vmark'));
+        const text = await readFile(file, 'utf8');
+        const now = text.slice(text.indexOf('\n') + 1).split('\n');
+        const head = JSON.parse(now[0] as string) as Record<string, unknown>;
+        const rows = now.slice(1).map((row) => row.split('\t'));
+        // What version 2 held: the walk's digests and the cache's signatures as JSON lists.
+        const body = JSON.stringify({
+          ...head,
+          files: undefined,
+          cache: rows.map(([p, sig, id, schema, hash]) => [
+            p,
+            ...(sig ?? '').split(':'),
+            id ? [id, schema || null, hash] : null,
+          ]),
+          walk: {
+            files: rows.map(([p, , id, schema, hash]) => [p, id ? [id, schema || null, hash] : null]),
+            coverage: head.coverage,
+          },
+        });
+        const header = JSON.stringify({
+          format: 'vmark-coherence-index',
+          version: 2,
+          length: Buffer.byteLength(body),
+          sha256: createHash('sha256').update(body).digest('hex'),
+        });
+        await writeFile(file, `${header}\n${body}`);
+      },
+    ],
+    [
       'a payload of another shape under a sound checksum',
       async () => {
         const { createHash } = await import('node:crypto');

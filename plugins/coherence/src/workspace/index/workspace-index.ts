@@ -9,7 +9,7 @@
  */
 import { stat } from 'node:fs/promises';
 import type { ResolvedContext } from '../../kernel/projection/index.js';
-import { readGitState, digestOf, type WalkResult } from '../../kernel/scan/index.js';
+import { readGitState, digestOf, type FileDigest, type WalkResult } from '../../kernel/scan/index.js';
 import { segmentsMatch, type SegmentMark } from '../../kernel/ledger/index.js';
 import { contextKey } from '../caches/ledger-state.js';
 import type { WorkspaceFiles } from '../caches/workspace-files.js';
@@ -19,7 +19,12 @@ import type { ScanReconciler } from '../scan-reconciler.js';
 import { defaultContext } from '../workspace-contexts.js';
 import type { WorkspaceLedger } from '../workspace-ledger.js';
 import { readIndexFile, writeIndexFile } from './index-file.js';
-import { parseIndexPayload, type IndexPayload, type WalkedDigest } from './index-payload.js';
+import {
+  encodeIndexPayload,
+  parseIndexPayload,
+  type IndexedFiles,
+  type IndexPayload,
+} from './index-payload.js';
 
 /**
  * The index is written once questions have paused this long: writing it (some 8 MB for 20,000
@@ -114,7 +119,7 @@ export class WorkspaceIndex {
     if (remembered === undefined) return this.#writing;
     this.#writing = this.#writing.then(async () => {
       try {
-        await writeIndexFile(this.ledger.vmarkDir, await this.#payload(remembered));
+        await writeIndexFile(this.ledger.vmarkDir, encodeIndexPayload(await this.#payload(remembered)));
       } catch {
         // A read-only or full disk: the next process reads the ledger instead.
       }
@@ -127,9 +132,8 @@ export class WorkspaceIndex {
     return {
       workspace: { root: this.ledger.root, dev: String(root.dev), ino: String(root.ino) },
       segments: r.segments,
-      // The signatures as they are now: each still vouches only for the bytes it was read with.
-      cache: this.files.savedCache(),
-      walk: { files: r.walk.files.map(walkedDigest), coverage: coverageOf(r.walk) },
+      files: this.#indexedFiles(r.walk),
+      coverage: coverageOf(r.walk),
       git: r.git,
       lastHead: r.lastHead,
       observedPaths: r.observedPaths,
@@ -137,6 +141,25 @@ export class WorkspaceIndex {
       until: Number.isFinite(r.until) ? r.until : null,
       edges: r.edges,
     };
+  }
+
+  /**
+   * The walk's files with their digests, and beside each the walk cache's signature as it is
+   * now when it vouches for that very digest (a signature of later bytes with another digest is
+   * left out: that file is read again, and the answer not believed).
+   */
+  #indexedFiles(walk: WalkResult): IndexedFiles {
+    const paths: string[] = [];
+    const digests: (FileDigest | null)[] = [];
+    const signatures: (string | null)[] = [];
+    for (const file of walk.files) {
+      const digest = digestOf(file);
+      const cached = this.files.cached(file.path);
+      paths.push(file.path);
+      digests.push(digest);
+      signatures.push(cached !== undefined && sameDigest(cached.digest, digest) ? cached.signature : null);
+    }
+    return { paths, digests, signatures };
   }
 
   /** The index on disk, if it is sound and this workspace's; restores what it knows that is safe to. */
@@ -153,7 +176,8 @@ export class WorkspaceIndex {
     )
       return null;
     // Signatures vouch for file contents whatever the ledger says, so a walk may use them now.
-    this.files.restoreCache(index.cache);
+    const { paths, signatures, digests } = index.files;
+    this.files.restoreCache(paths, signatures, digests);
     // The answer and the scan's memory only hold for the very ledger they were made from.
     if (!(await segmentsMatch(this.ledger.vmarkDir, index.segments))) return null;
     this.scan.restore(index);
@@ -172,9 +196,10 @@ export class WorkspaceIndex {
   }
 }
 
-function walkedDigest(file: WalkResult['files'][number]): WalkedDigest {
-  const digest = digestOf(file);
-  return [file.path, digest === null ? null : [digest.id, digest.schema, digest.contentHash]];
+function sameDigest(a: FileDigest | null, b: FileDigest | null): boolean {
+  if (a === b) return true;
+  if (a === null || b === null) return false;
+  return a.id === b.id && a.schema === b.schema && a.contentHash === b.contentHash;
 }
 
 /** What a reconciliation takes from a walk besides the files: what it could not see. */
@@ -185,13 +210,10 @@ function coverageOf(walk: WalkResult): string {
 
 /** Whether `walk` found the very files, with the very digests, that the index's answer rests on. */
 function sameWalk(index: IndexPayload, walk: WalkResult): boolean {
-  const saved = index.walk.files;
-  if (saved.length !== walk.files.length || coverageOf(walk) !== index.walk.coverage) return false;
-  return walk.files.every((file, i) => {
-    const [path, digest] = saved[i] as WalkedDigest;
-    const now = digestOf(file);
-    if (path !== file.path) return false;
-    if (digest === null || now === null) return digest === now;
-    return digest[0] === now.id && digest[1] === now.schema && digest[2] === now.contentHash;
-  });
+  const { paths, digests } = index.files;
+  if (paths.length !== walk.files.length || coverageOf(walk) !== index.coverage) return false;
+  // A file found unchanged by its signature carries the very digest object read from the index.
+  return walk.files.every(
+    (file, i) => file.path === paths[i] && sameDigest(digestOf(file), digests[i] ?? null),
+  );
 }
