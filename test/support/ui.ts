@@ -83,24 +83,14 @@ export function visibleText(page: Page): Promise<string> {
   return page.locator('.editor-host .cm-content').innerText();
 }
 
-/** A new blank page at the size the tests and screenshots use. */
-async function newEditorPage(browser: Browser): Promise<Page> {
+/** A new page of `served` with the editor shown, at the size the tests and screenshots use. */
+export async function openEditorPage(browser: Browser, served: Served): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   // Shorter than a test's 30 s, so a wait that never ends fails naming what it waited for.
   page.setDefaultTimeout(20_000);
-  return page;
-}
-
-/** Loads `served` in `page` and waits until the editor is shown. */
-async function showEditor(page: Page, served: Served): Promise<Page> {
   await page.goto(served.url);
   await page.locator('.editor-host .cm-content').waitFor();
   return page;
-}
-
-/** A new page of `served` with the editor shown, at the size the tests and screenshots use. */
-export async function openEditorPage(browser: Browser, served: Served): Promise<Page> {
-  return showEditor(await newEditorPage(browser), served);
 }
 
 /** A test's editor: a fresh vault and VMARK_HOME, `vmark serve` on them, its page, and an AI client. */
@@ -123,13 +113,9 @@ export async function startEditorSession(
   const vault = await realpath(await temp.make('vmark-ui-vault-'));
   const home = await temp.make('vmark-ui-home-');
   for (const [name, text] of Object.entries(files)) await writeFile(path.join(vault, name), text);
-  // Independent steps overlap (a fresh host per test is most of an e2e test's time): the blank
-  // page is made while the host starts, and the AI client connects while the page loads.
-  const [served, blank] = await Promise.all([
-    startServe(['--workspace', vault, '--open', path.join(vault, open)], home),
-    newEditorPage(browser),
-  ]);
-  const [page, client] = await Promise.all([showEditor(blank, served), connectMcp(served)]);
+  const served = await startServe(['--workspace', vault, '--open', path.join(vault, open)], home);
+  const page = await openEditorPage(browser, served);
+  const client = await connectMcp(served);
   return {
     vault,
     home,
@@ -137,7 +123,8 @@ export async function startEditorSession(
     page,
     client,
     async close() {
-      await Promise.all([client.close(), page.close()]);
+      await client.close();
+      await page.close();
       await served.stop();
     },
   };
