@@ -237,6 +237,9 @@ describe('approval dialogs', () => {
 
 describe('approval dialogs, answered without a change', () => {
   onOneHost();
+  // The next test asks on the same page: the last answer's dialog must be gone first, or the next
+  // `dialog().waitFor()` finds the old one still closing and answers it instead of the new one.
+  afterEach(() => dialog().waitFor({ state: 'detached' }));
 
   it.each([
     ['the Deny button', (p: Page) => p.locator('dialog.approval-dialog[open] [data-answer=deny]').click()],
