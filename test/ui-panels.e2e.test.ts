@@ -40,17 +40,33 @@ afterAll(async () => {
   await temp.cleanup();
 });
 
-beforeEach(async () => {
+/** A fresh vault with `vmark serve` on it, its page and an AI client. */
+async function start(): Promise<void> {
   ({ vault, home, served, page, client } = session = await startEditorSession(
     temp,
     browser,
     { 'Welcome.md': WELCOME, 'Other.md': 'other\n' },
     'Welcome.md',
   ));
-});
-afterEach(async () => {
+}
+async function stop(): Promise<void> {
   await session?.close();
-});
+  session = undefined;
+}
+
+/**
+ * Most tests open a folder, write a file or turn a plugin off: each gets a fresh host. Those whose
+ * every request is refused or answered without a change share one (`onOneHost`), and each leaves it
+ * as it found it: no dialog open, the same folder, files and plugins.
+ */
+function fresh(): void {
+  beforeEach(start);
+  afterEach(stop);
+}
+function onOneHost(): void {
+  beforeAll(start);
+  afterAll(stop);
+}
 
 const dialog = () => page.locator('dialog.approval-dialog[open]');
 const openWorkspace = (folderPath: string) =>
@@ -86,6 +102,8 @@ async function rawWindow(): Promise<{
 }
 
 describe('approval dialogs', () => {
+  fresh();
+
   it('asks the person naming the canonical folder, and Allow once opens it in the same call', async () => {
     const folder = await newFolder();
     await mkdir(path.join(folder, 'sub'));
@@ -110,32 +128,6 @@ describe('approval dialogs', () => {
     expect(opened.isError).toBe(false);
     expect(opened.data).toMatchObject({ folderPath: folder, workspaceInstanceId: expect.any(String) });
     await dialog().waitFor({ state: 'detached' });
-  });
-
-  it.each([
-    ['the Deny button', (p: Page) => p.locator('dialog.approval-dialog[open] [data-answer=deny]').click()],
-    ['Esc', (p: Page) => p.keyboard.press('Escape')],
-    ['Enter', (p: Page) => p.keyboard.press('Enter')],
-    [
-      'Enter on the focused Allow button',
-      async (p: Page) => {
-        await p.locator('dialog.approval-dialog[open] [data-answer=allow]').focus();
-        await p.keyboard.press('Enter');
-      },
-    ],
-  ])('refuses the call on %s, and asks again next time', async (_how, answer) => {
-    const folder = await newFolder();
-    const asked = openWorkspace(folder);
-    await dialog().waitFor();
-    await answer(page);
-    const refused = await asked;
-    expect(refused.isError).toBe(true);
-    expect(refused.data).toMatchObject({ needsApproval: true, denied: true, folderPath: folder });
-    // A denial in the dialog is not remembered: the next call asks again.
-    const again = openWorkspace(folder);
-    await dialog().waitFor();
-    await dialog().locator('[data-answer=deny]').click();
-    expect((await again).data).toMatchObject({ denied: true });
   });
 
   it('queues several requests and shows them one at a time', async () => {
@@ -178,22 +170,6 @@ describe('approval dialogs', () => {
     } finally {
       await second.close();
     }
-  });
-
-  it('says plainly when the path is no folder, and an allow then answers INVALID_PATH', async () => {
-    const file = path.join(vault, 'Other.md');
-    const asked = openWorkspace(file);
-    await dialog().waitFor();
-    expect(await dialog().locator('.approval-subject').textContent()).toBe(file);
-    expect(await dialog().locator('.approval-warning').textContent()).toBe(
-      'Cannot be done: this is not a folder (it is a file or another kind of entry), so it cannot be opened, ' +
-        'even if allowed.',
-    );
-    await dialog().locator('[data-answer=allow]').click();
-    expect((await asked).data).toEqual({
-      error: 'INVALID_PATH',
-      message: `Path ${JSON.stringify(file)} is not a folder: it cannot be opened as a workspace`,
-    });
   });
 
   it('asks before save_as replaces a file, naming it and what it holds; Allow once replaces it', async () => {
@@ -259,9 +235,60 @@ describe('approval dialogs', () => {
   });
 });
 
+describe('approval dialogs, answered without a change', () => {
+  onOneHost();
+  // The next test asks on the same page: the last answer's dialog must be gone first, or the next
+  // `dialog().waitFor()` finds the old one still closing and answers it instead of the new one.
+  afterEach(() => dialog().waitFor({ state: 'detached' }));
+
+  it.each([
+    ['the Deny button', (p: Page) => p.locator('dialog.approval-dialog[open] [data-answer=deny]').click()],
+    ['Esc', (p: Page) => p.keyboard.press('Escape')],
+    ['Enter', (p: Page) => p.keyboard.press('Enter')],
+    [
+      'Enter on the focused Allow button',
+      async (p: Page) => {
+        await p.locator('dialog.approval-dialog[open] [data-answer=allow]').focus();
+        await p.keyboard.press('Enter');
+      },
+    ],
+  ])('refuses the call on %s, and asks again next time', async (_how, answer) => {
+    const folder = await newFolder();
+    const asked = openWorkspace(folder);
+    await dialog().waitFor();
+    await answer(page);
+    const refused = await asked;
+    expect(refused.isError).toBe(true);
+    expect(refused.data).toMatchObject({ needsApproval: true, denied: true, folderPath: folder });
+    // A denial in the dialog is not remembered: the next call asks again.
+    const again = openWorkspace(folder);
+    await dialog().waitFor();
+    await dialog().locator('[data-answer=deny]').click();
+    expect((await again).data).toMatchObject({ denied: true });
+  });
+
+  it('says plainly when the path is no folder, and an allow then answers INVALID_PATH', async () => {
+    const file = path.join(vault, 'Other.md');
+    const asked = openWorkspace(file);
+    await dialog().waitFor();
+    expect(await dialog().locator('.approval-subject').textContent()).toBe(file);
+    expect(await dialog().locator('.approval-warning').textContent()).toBe(
+      'Cannot be done: this is not a folder (it is a file or another kind of entry), so it cannot be opened, ' +
+        'even if allowed.',
+    );
+    await dialog().locator('[data-answer=allow]').click();
+    expect((await asked).data).toEqual({
+      error: 'INVALID_PATH',
+      message: `Path ${JSON.stringify(file)} is not a folder: it cannot be opened as a workspace`,
+    });
+  });
+});
+
+const toolNames = async () => (await client.listTools()).tools.map((t) => t.name);
+
 describe('plugin manager', () => {
+  fresh();
   const card = (id: string) => page.locator(`.plugin-card[data-plugin-id="${id}"]`);
-  const toolNames = async () => (await client.listTools()).tools.map((t) => t.name);
 
   it('lists every plugin with its details, and disabling one removes its tools from an open MCP session', async () => {
     let listChanged = 0;
@@ -342,30 +369,13 @@ describe('plugin manager', () => {
     await expect.poll(() => page.locator('.tab .tab-title').allTextContents()).toEqual(['Welcome', 'Other']);
     await expect.poll(() => visibleText(page)).toContain('other');
   });
-
-  it('refuses an unknown plugin id and leaves the enabled state alone', async () => {
-    const other = await rawWindow();
-    try {
-      expect(
-        await other.request('plugins.setEnabled', { id: 'no-such-plugin', enabled: false }),
-      ).toMatchObject({
-        ok: false,
-        error: { code: 'INVALID_ARGUMENT' },
-      });
-      expect(await other.request('plugins.setEnabled', { id: 'workflow', enabled: 'no' })).toMatchObject({
-        ok: false,
-        error: { code: 'INVALID_ARGUMENT' },
-      });
-      expect(await toolNames()).toContain('workflow');
-    } finally {
-      other.close();
-    }
-  });
 });
 
+const diskText = () => readFile(path.join(vault, 'Welcome.md'), 'utf8');
+
 describe('AI edit history', () => {
+  fresh();
   const items = () => page.locator('.history-panel .history-item');
-  const diskText = () => readFile(path.join(vault, 'Welcome.md'), 'utf8');
 
   it('shows an AI write as it happens, and Restore puts the old text back in the editor and on disk', async () => {
     await page.click('.tool-button[data-action=history]');
@@ -429,6 +439,29 @@ describe('AI edit history', () => {
     await page.locator('.history-panel .history-empty', { hasText: 'this file' }).waitFor();
     await page.locator('.history-filter input').uncheck();
     await expect.poll(() => items().count()).toBe(1);
+  });
+});
+
+describe('bad requests from a window, refused without a change', () => {
+  onOneHost();
+
+  it('refuses an unknown plugin id and leaves the enabled state alone', async () => {
+    const other = await rawWindow();
+    try {
+      expect(
+        await other.request('plugins.setEnabled', { id: 'no-such-plugin', enabled: false }),
+      ).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_ARGUMENT' },
+      });
+      expect(await other.request('plugins.setEnabled', { id: 'workflow', enabled: 'no' })).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_ARGUMENT' },
+      });
+      expect(await toolNames()).toContain('workflow');
+    } finally {
+      other.close();
+    }
   });
 
   it('refuses to restore an id that is not in the history, changing nothing', async () => {

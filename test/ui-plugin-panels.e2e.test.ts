@@ -37,17 +37,19 @@ afterAll(async () => {
   await temp.cleanup();
 });
 
-beforeEach(async () => {
+/** A fresh vault, `vmark serve` on it, its page and an AI client. */
+async function start(): Promise<void> {
   ({ vault, served, page, client, home } = session = await startEditorSession(
     temp,
     browser,
     { 'elena.md': '# Elena\n\nElena is a smith.\n', 'chapter-3.md': '# Chapter 3\n' },
     'elena.md',
   ));
-});
-afterEach(async () => {
+}
+async function stop(): Promise<void> {
   await session?.close();
-});
+  session = undefined;
+}
 
 const button = () => page.locator('.tool-button[data-plugin-panel="coherence/breakdown"]');
 const panel = () => page.locator('.plugin-panel[data-plugin-id=coherence][data-panel-id=breakdown]');
@@ -77,6 +79,10 @@ function get(rawPath: string): Promise<{ status: number; type: string; csp: stri
 }
 
 describe('the coherence breakdown panel', () => {
+  // Each test writes the vault, the ledger or the enabled state: a fresh host each.
+  beforeEach(start);
+  afterEach(stop);
+
   it('shows the active workspace, follows an AI write, and shows the edge that went stale', async () => {
     await button().click();
     await panel().waitFor();
@@ -181,6 +187,9 @@ describe('the coherence breakdown panel', () => {
 
 describe("a plugin's ui/ files", () => {
   const module = '/plugins/coherence/ui/dist/breakdown.js';
+  // One host for the requests that change nothing; the test that disables the plugin has its own.
+  beforeAll(start);
+  afterAll(stop);
 
   it('serves the panel module of an active plugin, with the token and the page CSP', async () => {
     const served200 = await get(`${module}?token=${served.token}`);
@@ -208,11 +217,6 @@ describe("a plugin's ui/ files", () => {
     const refused = await get(`${rawPath}?token=${served.token}`);
     expect(refused.status).toBe(404);
     expect(refused.body).not.toContain('"id"');
-  });
-
-  it("stops serving a plugin's files once it is disabled", async () => {
-    expect((await plugins('disable')).code).toBe(0);
-    await expect.poll(async () => (await get(`${module}?token=${served.token}`)).status).toBe(404);
   });
 
   it("routes a panel's requests to its own plugin's provider only", async () => {
@@ -249,5 +253,19 @@ describe("a plugin's ui/ files", () => {
     } finally {
       socket.close();
     }
+  });
+
+  describe('once the plugin is disabled', () => {
+    // It writes the enabled state into VMARK_HOME: a host of its own, not the shared one.
+    beforeEach(async () => {
+      await stop();
+      await start();
+    });
+
+    it("stops serving a plugin's files", async () => {
+      expect((await get(`${module}?token=${served.token}`)).status).toBe(200);
+      expect((await plugins('disable')).code).toBe(0);
+      await expect.poll(async () => (await get(`${module}?token=${served.token}`)).status).toBe(404);
+    });
   });
 });
