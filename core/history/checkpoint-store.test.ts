@@ -1,3 +1,4 @@
+import type * as NodeFs from 'node:fs';
 import { readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -12,6 +13,17 @@ import {
   UnknownCheckpointError,
 } from './checkpoint-store.js';
 
+/** Called with each path the code under test opens synchronously (the index's appends); may throw. */
+const syncOpens = vi.hoisted(() => ({ seen: undefined as ((file: string) => void) | undefined }));
+vi.mock('node:fs', async (importOriginal) => {
+  const actual = await importOriginal<typeof NodeFs>();
+  const openSync: typeof actual.openSync = (file, ...rest) => {
+    syncOpens.seen?.(String(file));
+    return actual.openSync(file, ...rest);
+  };
+  return { ...actual, default: { ...actual, openSync }, openSync };
+});
+
 let home: string;
 let folder: string;
 let index: string;
@@ -24,6 +36,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   vi.restoreAllMocks();
+  syncOpens.seen = undefined;
   await fs.rm(home, { recursive: true, force: true });
 });
 
@@ -121,11 +134,9 @@ describe('CheckpointStore', () => {
     const store = storeWith();
     await store.append(edit('one'));
     const seen: string[][] = [];
-    const open = fs.open.bind(fs);
-    vi.spyOn(fs, 'open').mockImplementation(async (file, flags, mode) => {
-      if (file === index) seen.push(await fs.readdir(folder));
-      return open(file, flags, mode);
-    });
+    syncOpens.seen = (file) => {
+      if (file === index) seen.push(readdirSync(folder));
+    };
     const entry = await store.append(edit('two'));
     expect(seen).toHaveLength(1);
     expect(seen[0]).toContain(`${entry.id}.ckpt`);
@@ -147,14 +158,9 @@ describe('CheckpointStore', () => {
   it('keeps a checkpoint whose index line cannot be appended: durable, reported, and indexed by the next append', async () => {
     const store = storeWith();
     const first = await store.append(edit('one'));
-    const open = fs.open.bind(fs);
-    const failing = vi
-      .spyOn(fs, 'open')
-      .mockImplementation((file, flags, mode) =>
-        file === index
-          ? Promise.reject(Object.assign(new Error('no space'), { code: 'ENOSPC' }))
-          : open(file, flags, mode),
-      );
+    syncOpens.seen = (file) => {
+      if (file === index) throw Object.assign(new Error('no space'), { code: 'ENOSPC' });
+    };
     const onDurable = vi.fn();
     const appended = store.append(edit('two'), onDurable);
     await expect(appended).rejects.toThrow('no space');
@@ -165,7 +171,7 @@ describe('CheckpointStore', () => {
     expect(listed[1]).toEqual(first);
     expect(await store.get(listed[0]!.id)).toMatchObject({ contentBefore: 'two' });
     expect(await fs.readFile(index, 'utf8')).not.toContain(listed[0]!.id);
-    failing.mockRestore();
+    syncOpens.seen = undefined;
     // The next append reads the history whole and writes the missing line.
     const third = await store.append(edit('three'));
     const lines = (await fs.readFile(index, 'utf8')).trim().split('\n');
@@ -429,12 +435,10 @@ describe('CheckpointStore', () => {
 
   it('writes the checkpoints that arrive during a write together: one index append for all of them', async () => {
     const store = storeWith();
-    const open = fs.open.bind(fs);
     let indexAppends = 0;
-    vi.spyOn(fs, 'open').mockImplementation((file, flags, mode) => {
+    syncOpens.seen = (file) => {
       if (file === index) indexAppends++;
-      return open(file, flags, mode);
-    });
+    };
     // The first starts a write at once; the other ten wait for it, and go in the next one.
     const appended = await Promise.all(Array.from({ length: 11 }, (_, i) => store.append(edit(`text ${i}`))));
     expect(indexAppends).toBe(2);
