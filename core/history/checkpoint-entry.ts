@@ -28,6 +28,8 @@ export interface Checkpoint extends CheckpointEntry {
 const TIME_DIGITS = 9;
 const RANDOM_DIGITS = 8;
 const ID_PATTERN = /^ckpt-[0-9a-z]{17}$/;
+/** The length of every checkpoint id. */
+export const CHECKPOINT_ID_LENGTH = 'ckpt-'.length + TIME_DIGITS + RANDOM_DIGITS;
 
 /** `ckpt-` + the time (so ids sort by creation) + random digits. */
 export function newCheckpointId(at: Date): string {

@@ -4,6 +4,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { ownerTag, thisProcess } from '../vault/process-owner.js';
 import { TEMP_SUFFIX } from '../vault/temp-files.js';
 import { type CheckpointEntry, serializeCheckpointFile, serializeEntry } from './checkpoint-entry.js';
 import {
@@ -369,6 +371,37 @@ describe('CheckpointStore', () => {
     const sixth = await fresh.append(edit('six'));
     expect(await fresh.list()).toEqual([sixth, fifth, fourth, third]);
     expect(await filesIn(folder)).not.toContain(`${lost.id}.ckpt`);
+  });
+
+  it('finds again a checkpoint left in the synced temp file of an ended process (its rename undone by a power cut)', async () => {
+    const store = storeWith();
+    const first = await store.append(edit('one'));
+    // A process that has ended: its pid is gone.
+    const dead = ownerTag({ ...thisProcess(), pid: spawnSync(process.execPath, ['-e', '']).pid });
+    const entry = (id: string, text: string): CheckpointEntry => ({
+      ...first,
+      id,
+      // Made just before the first one.
+      createdAt: new Date(Date.parse(first.createdAt) - 1).toISOString(),
+      bytesBefore: Buffer.byteLength(text),
+    });
+    const whole = entry('ckpt-0000000000000000c', 'the replaced text\n');
+    const tempOf = (id: string, owner: string) => path.join(folder, `.${id}.ckpt.${owner}.0123456789ab${TEMP_SUFFIX}`);
+    await fs.writeFile(tempOf(whole.id, dead), serializeCheckpointFile(whole, 'the replaced text\n'));
+    // Cut short while it was written: not whole, not taken.
+    const torn = entry('ckpt-0000000000000000d', 'a longer text\n');
+    await fs.writeFile(tempOf(torn.id, dead), serializeCheckpointFile(torn, 'a longer text\n').slice(0, -4));
+    // Whole, but its process (this one) is alive: it may be renamed any moment; not taken.
+    const live = entry('ckpt-0000000000000000e', 'live\n');
+    await fs.writeFile(tempOf(live.id, ownerTag()), serializeCheckpointFile(live, 'live\n'));
+
+    expect(await storeWith().list()).toEqual([first, whole]);
+    expect(await storeWith().get(whole.id)).toEqual({ ...whole, contentBefore: 'the replaced text\n' });
+    // A store's first append puts it in its place and indexes it.
+    const second = await storeWith().append(edit('two'));
+    expect(await filesIn(folder)).toContain(`${whole.id}.ckpt`);
+    expect(await fs.readFile(index, 'utf8')).toContain(serializeEntry(whole));
+    expect(await store.list()).toEqual([second, first, whole]);
   });
 
   it('passes over an index line whose text file is gone, and drops it when it prunes', async () => {

@@ -15,16 +15,18 @@
  * last line: readers skip it, and the next append starts on a new line. Every change holds
  * `index.lock`, since several vmark processes may share one VMARK_HOME.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Disposable } from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
 import { HostOptionsToken } from '../tokens/host-tokens.js';
 import { writeFileAtomic } from '../vault/atomic-write.js';
-import { TEMP_SUFFIX } from '../vault/temp-files.js';
+import { ownerIsGone } from '../vault/process-owner.js';
+import { classifyTempName, TEMP_SUFFIX } from '../vault/temp-files.js';
 import { errorCode } from '@vmark/sdk';
 import {
+  CHECKPOINT_ID_LENGTH,
   type Checkpoint,
   type CheckpointEntry,
   isCheckpointId,
@@ -102,6 +104,11 @@ interface History {
   readonly entries: CheckpointEntry[];
   /** Checkpoints whose text file is there but whose index line is not (a crash, a failed append). */
   readonly recovered: CheckpointEntry[];
+  /**
+   * Recovered checkpoints still in the temp file a process that has ended wrote and synced, but
+   * whose rename a crash (a power cut: the folder is not synced, ADR 8) undid: id → that file.
+   */
+  readonly inTemp: ReadonlyMap<string, string>;
   /** Ids of index lines whose text is gone (pruned): passed over. */
   readonly textless: ReadonlySet<string>;
   /** The folder's file names when it was read. */
@@ -201,7 +208,9 @@ export class CheckpointStore {
       if (history.textless.has(id)) throw new UnknownCheckpointError(`checkpoint ${id} was pruned`);
       throw new UnknownCheckpointError(`no checkpoint with id ${id}`);
     }
-    const checkpoint = await this.#readText(id);
+    const inTemp = history.inTemp.get(id);
+    const checkpoint =
+      inTemp === undefined ? await this.#readText(id) : parseCheckpointFile(id, (await readIfThere(inTemp)) ?? '');
     // Pruned by another process between reading the history and the text.
     if (checkpoint === undefined) throw new UnknownCheckpointError(`checkpoint ${id} was pruned`);
     return { ...entry, contentBefore: checkpoint.contentBefore };
@@ -358,6 +367,8 @@ export class CheckpointStore {
     if (known !== undefined && !pastSlack(known.count, known.bytes, this.#retention)) return;
     const history = await this.#readHistory();
     // Found again from their text files: their lines, so that the index is whole again.
+    // We hold the lock: no live writer; the temp files were whole and synced when read.
+    for (const [id, temp] of history.inTemp) renameSync(temp, this.#textPath(id));
     if (history.recovered.length > 0) this.#appendLines(history.recovered);
     const { entries } = history;
     const bytes = totalBytes(entries);
@@ -407,15 +418,17 @@ export class CheckpointStore {
       }
     }
     const recovered: CheckpointEntry[] = [];
+    const inTemp = new Map<string, string>();
     for (const name of names) {
-      if (!name.endsWith(TEXT_SUFFIX)) continue;
-      const id = name.slice(0, -TEXT_SUFFIX.length);
-      if (!isCheckpointId(id) || found.has(id)) continue;
-      const text = await readIfThere(path.join(this.folder, name));
+      const id = recoverableId(name);
+      if (id === undefined || found.has(id)) continue;
+      const file = path.join(this.folder, name);
+      const text = await readIfThere(file);
       const checkpoint = text === undefined ? undefined : parseCheckpointFile(id, text);
       if (checkpoint === undefined) continue;
       const { contentBefore: _text, ...entry } = checkpoint;
       recovered.push(entry);
+      if (!name.endsWith(TEXT_SUFFIX)) inTemp.set(id, file);
       textless.delete(id);
       found.add(id);
     }
@@ -423,7 +436,7 @@ export class CheckpointStore {
     // In the order they were made: a recovered checkpoint takes its place among the others,
     // before and after its line is appended alike. Stable: one millisecond's keep their order.
     entries.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
-    return { entries, recovered, textless, names };
+    return { entries, recovered, inTemp, textless, names };
   }
 
   async #readIndex(): Promise<CheckpointEntry[]> {
@@ -437,6 +450,23 @@ export class CheckpointStore {
   #textPath(id: string): string {
     return path.join(this.folder, id + TEXT_SUFFIX);
   }
+}
+
+/**
+ * The id of the checkpoint a file in the folder may hold whole without an index line naming
+ * it: `<id>.ckpt`, or the temp file of one (`.<id>.ckpt.<owner>.<random>.vmark-tmp`) whose
+ * process has ended — a temp file being written by a live one is never taken. Whether it is
+ * whole is for `parseCheckpointFile` to say (its entry gives the text's size).
+ */
+function recoverableId(name: string): string | undefined {
+  if (name.endsWith(TEXT_SUFFIX)) {
+    const id = name.slice(0, -TEXT_SUFFIX.length);
+    return isCheckpointId(id) ? id : undefined;
+  }
+  const id = name.slice(1, 1 + CHECKPOINT_ID_LENGTH);
+  if (!name.startsWith(`.${id}${TEXT_SUFFIX}.`) || !isCheckpointId(id)) return undefined;
+  const temp = classifyTempName(name);
+  return temp.kind === 'temp' && ownerIsGone(temp.owner) ? id : undefined;
 }
 
 /** A file's text, or undefined when there is none. */
