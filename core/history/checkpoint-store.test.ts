@@ -386,7 +386,8 @@ describe('CheckpointStore', () => {
       bytesBefore: Buffer.byteLength(text),
     });
     const whole = entry('ckpt-0000000000000000c', 'the replaced text\n');
-    const tempOf = (id: string, owner: string) => path.join(folder, `.${id}.ckpt.${owner}.0123456789ab${TEMP_SUFFIX}`);
+    const tempOf = (id: string, owner: string) =>
+      path.join(folder, `.${id}.ckpt.${owner}.0123456789ab${TEMP_SUFFIX}`);
     await fs.writeFile(tempOf(whole.id, dead), serializeCheckpointFile(whole, 'the replaced text\n'));
     // Cut short while it was written: not whole, not taken.
     const torn = entry('ckpt-0000000000000000d', 'a longer text\n');

@@ -15,7 +15,16 @@
  * last line: readers skip it, and the next append starts on a new line. Every change holds
  * `index.lock`, since several vmark processes may share one VMARK_HOME.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Disposable } from '@vmark/sdk';
@@ -210,7 +219,9 @@ export class CheckpointStore {
     }
     const inTemp = history.inTemp.get(id);
     const checkpoint =
-      inTemp === undefined ? await this.#readText(id) : parseCheckpointFile(id, (await readIfThere(inTemp)) ?? '');
+      inTemp === undefined
+        ? await this.#readText(id)
+        : parseCheckpointFile(id, (await readIfThere(inTemp)) ?? '');
     // Pruned by another process between reading the history and the text.
     if (checkpoint === undefined) throw new UnknownCheckpointError(`checkpoint ${id} was pruned`);
     return { ...entry, contentBefore: checkpoint.contentBefore };
@@ -387,7 +398,10 @@ export class CheckpointStore {
       const stray = (name.startsWith('ckpt-') && text && !keep.has(name)) || name.endsWith(TEMP_SUFFIX);
       if (stray) await fs.rm(path.join(this.folder, name), { force: true });
     }
-    const stats = await writeFileAtomic(this.#indexPath(), kept.map((e) => serializeEntry(e) + '\n').join(''));
+    const stats = await writeFileAtomic(
+      this.#indexPath(),
+      kept.map((e) => serializeEntry(e) + '\n').join(''),
+    );
     this.#known = { size: Number(stats.size), ino: Number(stats.ino), count: kept.length, bytes: keptBytes };
   }
 
