@@ -310,6 +310,8 @@ export class CheckpointStore {
     }
     // Restorable from here on, whatever happens to the index.
     for (const waiting of written) waiting.onDurable?.();
+    // The answers those release go out first: the index append and the prune below are synchronous in part.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const settle = (error?: unknown) => () => {
       for (const [waiting, reason] of failed) waiting.reject(reason);
       for (const waiting of written) {
