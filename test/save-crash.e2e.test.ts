@@ -1,5 +1,5 @@
 import { watch } from 'node:fs';
-import { mkdir, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -77,17 +77,33 @@ it('leaves alone the temp file of a save still under way in another vmark', asyn
   }
 });
 
-it('a write answered saved: true leaves the text it replaced restorable, even if vmark is killed at once', async () => {
+/** A file for an AI edit to replace, in a new workspace, and a new VMARK_HOME. */
+async function aiEditScene() {
   const workspace = await realpath(await temp.make());
   const home = await temp.make();
   const file = path.join(workspace, 'notes.md');
   const before = 'the text before the AI edit\n'.repeat(1000);
   await writeFile(file, before);
+  return { workspace, home, file, before, folder: path.join(home, 'checkpoints') };
+}
+
+/** `vmark checkpoints list` names the AI write as the newest, and `restore` puts `before` back; its id. */
+async function expectRestorable(home: string, file: string, before: string): Promise<string> {
+  const listed = await runCli(['checkpoints', 'list', '--json'], { VMARK_HOME: home });
+  const [newest] = JSON.parse(listed.stdout) as Array<{ id: string; filePath: string; tool: string }>;
+  expect(newest).toMatchObject({ filePath: file, tool: 'document.write' });
+  const restored = await runCli(['checkpoints', 'restore', newest!.id], { VMARK_HOME: home });
+  expect(restored.code, restored.stderr).toBe(0);
+  expect(await readFile(file, 'utf8')).toBe(before);
+  return newest!.id;
+}
+
+it('a write answered saved: true leaves the text it replaced restorable, even if vmark is killed at once', async () => {
+  const { workspace, home, file, before, folder } = await aiEditScene();
   const { client, transport } = await connectStdio(['--workspace', workspace, '--open', file], home);
   const pid = transport.pid!;
   // The checkpoint folder's lock, held here as another vmark would hold it, keeps the checkpoint
   // from being written until the file itself is on disk and some time has passed.
-  const folder = path.join(home, 'checkpoints');
   await mkdir(folder, { recursive: true });
   let answered = false;
   const answer = await withFileLock(path.join(folder, 'index.lock'), async () => {
@@ -105,11 +121,27 @@ it('a write answered saved: true leaves the text it replaced restorable, even if
   await client.close().catch(() => undefined);
   expect(answer.answeredWhileLocked).toBe(false);
   expect(result.data).toMatchObject({ saved: true });
+  await expectRestorable(home, file, before);
+}, 90_000);
 
-  const listed = await runCli(['checkpoints', 'list', '--json'], { VMARK_HOME: home });
-  const [newest] = JSON.parse(listed.stdout) as Array<{ id: string; filePath: string; tool: string }>;
-  expect(newest).toMatchObject({ filePath: file, tool: 'document.write' });
-  const restored = await runCli(['checkpoints', 'restore', newest!.id], { VMARK_HOME: home });
-  expect(restored.code, restored.stderr).toBe(0);
-  expect(await readFile(file, 'utf8')).toBe(before);
+it('a checkpoint whose index line was never written (killed at the answer) is found again and restorable', async () => {
+  const { workspace, home, file, before, folder } = await aiEditScene();
+  // A folder where the index would be: every index append fails, so the only trace of the
+  // checkpoint is its own file, as when a crash comes between the answer and the index line.
+  await mkdir(path.join(folder, 'index.jsonl'), { recursive: true });
+  const { client, transport } = await connectStdio(['--workspace', workspace, '--open', file], home);
+  const pid = transport.pid!;
+  const result = await call(client, 'document', { action: 'write', content: 'after\n' }).then((answer) => {
+    process.kill(pid, 'SIGKILL');
+    return answer;
+  });
+  await client.close().catch(() => undefined);
+  expect(result.data).toMatchObject({ saved: true });
+  expect(await readFile(file, 'utf8')).toBe('after\n');
+  await rm(path.join(folder, 'index.jsonl'), { recursive: true });
+
+  const id = await expectRestorable(home, file, before);
+  // The restore's own checkpoint was appended by a store that read the history whole: the
+  // line the killed one could not write is in the index now.
+  expect(await readFile(path.join(folder, 'index.jsonl'), 'utf8')).toContain(id);
 }, 90_000);

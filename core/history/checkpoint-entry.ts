@@ -28,6 +28,8 @@ export interface Checkpoint extends CheckpointEntry {
 const TIME_DIGITS = 9;
 const RANDOM_DIGITS = 8;
 const ID_PATTERN = /^ckpt-[0-9a-z]{17}$/;
+/** The length of every checkpoint id. */
+export const CHECKPOINT_ID_LENGTH = 'ckpt-'.length + TIME_DIGITS + RANDOM_DIGITS;
 
 /** `ckpt-` + the time (so ids sort by creation) + random digits. */
 export function newCheckpointId(at: Date): string {
@@ -76,6 +78,30 @@ const entrySchema = z.object({
  */
 export function parseEntry(line: string): CheckpointEntry | undefined {
   return parseJsonAs(entrySchema, line);
+}
+
+/**
+ * A checkpoint's text file (`<id>.ckpt`): its entry's index line, a newline, then the text the
+ * edit replaced. The file describes itself, so a checkpoint whose index line was never written
+ * (the write is acknowledged before that line, ADR 79) is found again from the file alone.
+ */
+export function serializeCheckpointFile(entry: CheckpointEntry, contentBefore: string): string {
+  return `${serializeEntry(entry)}\n${contentBefore}`;
+}
+
+/**
+ * A checkpoint text file's entry and text, or undefined when the file is not one: no whole
+ * entry on its first line, another id than `id` (the name it was found under), or a text of
+ * another size than its entry says.
+ */
+export function parseCheckpointFile(id: string, text: string): Checkpoint | undefined {
+  const newline = text.indexOf('\n');
+  if (newline < 0) return undefined;
+  const entry = parseEntry(text.slice(0, newline));
+  if (entry?.id !== id) return undefined;
+  const contentBefore = text.slice(newline + 1);
+  if (Buffer.byteLength(contentBefore, 'utf8') !== entry.bytesBefore) return undefined;
+  return { ...entry, contentBefore };
 }
 
 /** Every whole entry of an index file's text, oldest first. */

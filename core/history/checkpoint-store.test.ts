@@ -1,15 +1,30 @@
+import type * as NodeFs from 'node:fs';
 import { readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { ownerTag, thisProcess } from '../vault/process-owner.js';
 import { TEMP_SUFFIX } from '../vault/temp-files.js';
+import { type CheckpointEntry, serializeCheckpointFile, serializeEntry } from './checkpoint-entry.js';
 import {
   CheckpointStore,
   type CheckpointStoreOptions,
   type NewCheckpoint,
   UnknownCheckpointError,
 } from './checkpoint-store.js';
+
+/** Called with each path the code under test opens synchronously (the index's appends); may throw. */
+const syncOpens = vi.hoisted(() => ({ seen: undefined as ((file: string) => void) | undefined }));
+vi.mock('node:fs', async (importOriginal) => {
+  const actual = await importOriginal<typeof NodeFs>();
+  const openSync: typeof actual.openSync = (file, ...rest) => {
+    syncOpens.seen?.(String(file));
+    return actual.openSync(file, ...rest);
+  };
+  return { ...actual, default: { ...actual, openSync }, openSync };
+});
 
 let home: string;
 let folder: string;
@@ -23,6 +38,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   vi.restoreAllMocks();
+  syncOpens.seen = undefined;
   await fs.rm(home, { recursive: true, force: true });
 });
 
@@ -74,7 +90,11 @@ describe('CheckpointStore', () => {
 
     // Another store over the same folder (another process) sees the same history.
     expect(await storeWith().list()).toEqual([second, first]);
-    expect(await filesIn(folder)).toEqual([`${first.id}.md`, `${second.id}.md`, 'index.jsonl'].sort());
+    expect(await filesIn(folder)).toEqual([`${first.id}.ckpt`, `${second.id}.ckpt`, 'index.jsonl'].sort());
+    // Each text file carries its own index line first (ADR 79).
+    expect(await fs.readFile(path.join(folder, `${first.id}.ckpt`), 'utf8')).toBe(
+      `${JSON.stringify(first)}\n# 第一版\n`,
+    );
   });
 
   it('tells listeners of each recorded checkpoint, never of a failed one, until disposed', async () => {
@@ -116,14 +136,12 @@ describe('CheckpointStore', () => {
     const store = storeWith();
     await store.append(edit('one'));
     const seen: string[][] = [];
-    const open = fs.open.bind(fs);
-    vi.spyOn(fs, 'open').mockImplementation(async (file, flags, mode) => {
-      if (file === index) seen.push(await fs.readdir(folder));
-      return open(file, flags, mode);
-    });
+    syncOpens.seen = (file) => {
+      if (file === index) seen.push(readdirSync(folder));
+    };
     const entry = await store.append(edit('two'));
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toContain(`${entry.id}.md`);
+    expect(seen[0]).toContain(`${entry.id}.ckpt`);
   });
 
   it('adds no index line when the text cannot be written', async () => {
@@ -133,37 +151,56 @@ describe('CheckpointStore', () => {
     vi.spyOn(fs, 'rename').mockRejectedValueOnce(Object.assign(new Error('disk full'), { code: 'ENOSPC' }));
     await expect(store.append(edit('two'))).rejects.toThrow('disk full');
     expect(await fs.readFile(index, 'utf8')).toBe(before);
-    expect((await filesIn(folder)).filter((n) => n.endsWith('.md'))).toEqual([`${kept.id}.md`]);
+    expect((await filesIn(folder)).filter((n) => n.endsWith('.ckpt'))).toEqual([`${kept.id}.ckpt`]);
     // The store still works after a failure.
     await store.append(edit('three'));
     expect(await store.list()).toHaveLength(2);
   });
 
-  it('removes the text again when the index line cannot be appended', async () => {
+  it('keeps a checkpoint whose index line cannot be appended: durable, reported, and indexed by the next append', async () => {
     const store = storeWith();
-    await store.append(edit('one'));
-    const open = fs.open.bind(fs);
-    vi.spyOn(fs, 'open').mockImplementation((file, flags, mode) =>
-      file === index
-        ? Promise.reject(Object.assign(new Error('no space'), { code: 'ENOSPC' }))
-        : open(file, flags, mode),
+    const first = await store.append(edit('one'));
+    syncOpens.seen = (file) => {
+      if (file === index) throw Object.assign(new Error('no space'), { code: 'ENOSPC' });
+    };
+    const onDurable = vi.fn();
+    const appended = store.append(edit('two'), onDurable);
+    await expect(appended).rejects.toThrow('no space');
+    // Its text is on disk and names itself: a write waiting for it was answered, and rightly.
+    expect(onDurable).toHaveBeenCalledOnce();
+    const listed = await storeWith().list();
+    expect(listed).toHaveLength(2);
+    expect(listed[1]).toEqual(first);
+    expect(await store.get(listed[0]!.id)).toMatchObject({ contentBefore: 'two' });
+    expect(await fs.readFile(index, 'utf8')).not.toContain(listed[0]!.id);
+    syncOpens.seen = undefined;
+    // The next append reads the history whole and writes the missing line.
+    const third = await store.append(edit('three'));
+    const lines = (await fs.readFile(index, 'utf8')).trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { id: string }).id).sort()).toEqual(
+      [first.id, listed[0]!.id, third.id].sort(),
     );
-    await expect(store.append(edit('two'))).rejects.toThrow('no space');
-    expect((await filesIn(folder)).filter((n) => n.endsWith('.md'))).toHaveLength(1);
+    expect(await store.list()).toEqual([third, listed[0], first]);
   });
 
-  it('says a checkpoint is durable once its text and index line are on disk, before the prune', async () => {
+  it('says a checkpoint is durable once its text file is on disk, before its index line and the prune', async () => {
     const store = storeWith({ checkpointRetention: { maxCount: 1, maxBytes: 1000 } });
     const first = await store.append(edit('one'));
     let seenWhenDurable: string[] = [];
+    let listedWhenDurable: Promise<string[]> = Promise.resolve([]);
     const second = store.append(edit('two'), () => {
       seenWhenDurable = [readFileSync(index, 'utf8'), ...readdirSync(folder)];
+      // Another process reading the history then finds it, from its text file.
+      listedWhenDurable = storeWith()
+        .list()
+        .then((entries) => entries.map((e) => e.id));
     });
     const entry = await second;
-    // Both lines were there when it was called: the prune (to one entry) came after.
     expect(seenWhenDurable[0]).toContain(first.id);
-    expect(seenWhenDurable[0]).toContain(entry.id);
-    expect(seenWhenDurable).toContain(`${entry.id}.md`);
+    expect(seenWhenDurable[0]).not.toContain(entry.id);
+    expect(seenWhenDurable).toContain(`${entry.id}.ckpt`);
+    expect(seenWhenDurable).toContain(`${first.id}.ckpt`);
+    expect(await listedWhenDurable).toContain(entry.id);
     expect(await store.list()).toEqual([entry]);
   });
 
@@ -211,7 +248,7 @@ describe('CheckpointStore', () => {
     for (let i = 0; i < 5; i++) entries.push(await store.append(edit(`text ${i}`)));
     const kept = entries.slice(2).reverse();
     expect(await store.list()).toEqual(kept);
-    expect(await filesIn(folder)).toEqual([...kept.map((e) => `${e.id}.md`), 'index.jsonl'].sort());
+    expect(await filesIn(folder)).toEqual([...kept.map((e) => `${e.id}.ckpt`), 'index.jsonl'].sort());
     await expect(store.get(entries[0]!.id)).rejects.toBeInstanceOf(UnknownCheckpointError);
     expect(await store.get(entries[4]!.id)).toMatchObject({ contentBefore: 'text 4' });
   });
@@ -227,7 +264,7 @@ describe('CheckpointStore', () => {
     // Larger than the limit on its own: kept anyway, so the edit just recorded can still be undone.
     const big = await store.append(edit('x'.repeat(50)));
     expect(await store.list()).toEqual([big]);
-    expect(await filesIn(folder)).toEqual([`${big.id}.md`, 'index.jsonl']);
+    expect(await filesIn(folder)).toEqual([`${big.id}.ckpt`, 'index.jsonl']);
   });
 
   it('lets the history grow a tenth past a limit before it prunes, then back to the limit', async () => {
@@ -240,7 +277,7 @@ describe('CheckpointStore', () => {
     expect(await store.list()).toEqual(entries.slice(3).reverse());
     // Rewritten by the prune (a new file), the pruned texts gone.
     expect((await fs.stat(index)).ino).not.toBe(before.ino);
-    expect((await filesIn(folder)).filter((n) => n.endsWith('.md'))).toHaveLength(20);
+    expect((await filesIn(folder)).filter((n) => n.endsWith('.ckpt'))).toHaveLength(20);
   });
 
   it('prunes by whichever limit is smaller', async () => {
@@ -255,11 +292,157 @@ describe('CheckpointStore', () => {
   it('sweeps text and temp files left by crashed appends when it prunes', async () => {
     const store = storeWith({ checkpointRetention: { maxCount: 1, maxBytes: 1000 } });
     await store.append(edit('one'));
+    // Text without a line, as a crash before ADR 79 left it: nothing says what it was.
     await fs.writeFile(path.join(folder, 'ckpt-00000000000000000.md'), 'orphan');
-    await fs.writeFile(path.join(folder, `.ckpt-x.md.abc${TEMP_SUFFIX}`), 'half');
+    // A file named as a checkpoint that is not one.
+    await fs.writeFile(path.join(folder, 'ckpt-00000000000000001.ckpt'), 'not a checkpoint');
+    await fs.writeFile(path.join(folder, `.ckpt-x.ckpt.abc${TEMP_SUFFIX}`), 'half');
     await fs.writeFile(path.join(folder, 'notes.txt'), 'not ours');
+    expect(await store.list()).toHaveLength(1);
     const last = await store.append(edit('two'));
-    expect(await filesIn(folder)).toEqual([`${last.id}.md`, 'index.jsonl', 'notes.txt']);
+    expect(await filesIn(folder)).toEqual([`${last.id}.ckpt`, 'index.jsonl', 'notes.txt']);
+  });
+
+  it('reads a history written before ADR 79 (text files without their entry) and prunes it like the rest', async () => {
+    // As vmark wrote it then: `<id>.md` holding the text alone, and its line in the index.
+    await fs.mkdir(folder, { recursive: true });
+    const legacy = (n: number, text: string): CheckpointEntry => ({
+      id: `ckpt-0${n}000000000000000`,
+      createdAt: `2025-01-0${n}T10:00:00.000Z`,
+      tabId: null,
+      filePath: '/notes/a.md',
+      tool: 'document.write',
+      description: `legacy ${n}`,
+      revisionBefore: 'rev-AAAAAAAA',
+      revisionAfter: 'rev-BBBBBBBB',
+      bytesBefore: Buffer.byteLength(text),
+    });
+    const old = [legacy(1, 'first text\n'), legacy(2, '第二\n')];
+    await fs.writeFile(path.join(folder, `${old[0]!.id}.md`), 'first text\n');
+    await fs.writeFile(path.join(folder, `${old[1]!.id}.md`), '第二\n');
+    await fs.writeFile(index, old.map((e) => serializeEntry(e) + '\n').join(''));
+
+    const store = storeWith({ checkpointRetention: { maxCount: 3, maxBytes: 1000 } });
+    expect(await store.list()).toEqual([...old].reverse());
+    expect(await store.get(old[1]!.id)).toEqual({ ...old[1], contentBefore: '第二\n' });
+    const added = await store.append(edit('new'));
+    expect(await store.list()).toEqual([added, old[1], old[0]]);
+    expect(await store.get(old[0]!.id)).toMatchObject({ contentBefore: 'first text\n' });
+    // Past the limit: the oldest legacy text goes, the other legacy one stays.
+    const newer = await store.append(edit('newer'));
+    expect(await store.list()).toEqual([newer, added, old[1]]);
+    expect(await filesIn(folder)).toEqual(
+      [`${old[1]!.id}.md`, `${added.id}.ckpt`, `${newer.id}.ckpt`, 'index.jsonl'].sort(),
+    );
+    const last = await store.append(edit('last'));
+    expect(await store.list()).toEqual([last, newer, added]);
+    expect(await filesIn(folder)).toEqual(
+      [`${added.id}.ckpt`, `${newer.id}.ckpt`, `${last.id}.ckpt`, 'index.jsonl'].sort(),
+    );
+  });
+
+  it('finds again a checkpoint whose index line a crash left out, in its place, and indexes it on the next append', async () => {
+    const store = storeWith({ checkpointRetention: { maxCount: 4, maxBytes: 1000 } });
+    const first = await store.append(edit('one', { createdAt: new Date('2025-01-01T10:00:00Z') }));
+    const third = await store.append(edit('three', { createdAt: new Date('2025-01-03T10:00:00Z') }));
+    // What a crash right after the write's answer leaves: the text file, and no line.
+    const lost: CheckpointEntry = {
+      ...first,
+      id: 'ckpt-0000000000000000b',
+      createdAt: '2025-01-02T10:00:00.000Z',
+      description: 'the lost one',
+      bytesBefore: Buffer.byteLength('two'),
+    };
+    await fs.writeFile(path.join(folder, `${lost.id}.ckpt`), serializeCheckpointFile(lost, 'two'));
+    const indexBefore = await fs.readFile(index, 'utf8');
+
+    // Another process reading the history (`vmark checkpoints list`) finds it, without writing.
+    expect(await storeWith().list()).toEqual([third, lost, first]);
+    expect(await storeWith().get(lost.id)).toEqual({ ...lost, contentBefore: 'two' });
+    expect(await fs.readFile(index, 'utf8')).toBe(indexBefore);
+
+    // A new store's first append indexes it; a prune keeps it as the checkpoint it is.
+    const fresh = storeWith({ checkpointRetention: { maxCount: 4, maxBytes: 1000 } });
+    const fourth = await fresh.append(edit('four'));
+    expect(await fs.readFile(index, 'utf8')).toContain(serializeEntry(lost));
+    expect(await fresh.list()).toEqual([fourth, third, lost, first]);
+    const fifth = await fresh.append(edit('five'));
+    expect(await fresh.list()).toEqual([fifth, fourth, third, lost]);
+    const sixth = await fresh.append(edit('six'));
+    expect(await fresh.list()).toEqual([sixth, fifth, fourth, third]);
+    expect(await filesIn(folder)).not.toContain(`${lost.id}.ckpt`);
+  });
+
+  it('finds again a checkpoint left in the synced temp file of an ended process (its rename undone by a power cut)', async () => {
+    const store = storeWith();
+    const first = await store.append(edit('one'));
+    // A process that has ended: its pid is gone.
+    const dead = ownerTag({ ...thisProcess(), pid: spawnSync(process.execPath, ['-e', '']).pid });
+    const entry = (id: string, text: string): CheckpointEntry => ({
+      ...first,
+      id,
+      // Made just before the first one.
+      createdAt: new Date(Date.parse(first.createdAt) - 1).toISOString(),
+      bytesBefore: Buffer.byteLength(text),
+    });
+    const whole = entry('ckpt-0000000000000000c', 'the replaced text\n');
+    const tempOf = (id: string, owner: string) =>
+      path.join(folder, `.${id}.ckpt.${owner}.0123456789ab${TEMP_SUFFIX}`);
+    await fs.writeFile(tempOf(whole.id, dead), serializeCheckpointFile(whole, 'the replaced text\n'));
+    // Cut short while it was written: not whole, not taken.
+    const torn = entry('ckpt-0000000000000000d', 'a longer text\n');
+    await fs.writeFile(tempOf(torn.id, dead), serializeCheckpointFile(torn, 'a longer text\n').slice(0, -4));
+    // Whole, but its process (this one) is alive: it may be renamed any moment; not taken.
+    const live = entry('ckpt-0000000000000000e', 'live\n');
+    await fs.writeFile(tempOf(live.id, ownerTag()), serializeCheckpointFile(live, 'live\n'));
+
+    expect(await storeWith().list()).toEqual([first, whole]);
+    expect(await storeWith().get(whole.id)).toEqual({ ...whole, contentBefore: 'the replaced text\n' });
+    // A store's first append puts it in its place and indexes it.
+    const second = await storeWith().append(edit('two'));
+    expect(await filesIn(folder)).toContain(`${whole.id}.ckpt`);
+    expect(await fs.readFile(index, 'utf8')).toContain(serializeEntry(whole));
+    expect(await store.list()).toEqual([second, first, whole]);
+  });
+
+  it('passes over an index line whose text file is gone, and drops it when it prunes', async () => {
+    const store = storeWith({ checkpointRetention: { maxCount: 2, maxBytes: 1000 } });
+    const gone = await store.append(edit('one'));
+    const kept = await store.append(edit('two'));
+    await fs.rm(path.join(folder, `${gone.id}.ckpt`));
+    expect(await store.list()).toEqual([kept]);
+    await expect(store.get(gone.id)).rejects.toThrow(`checkpoint ${gone.id} was pruned`);
+    const third = await store.append(edit('three'));
+    expect(await store.list()).toEqual([third, kept]);
+    const fourth = await store.append(edit('four'));
+    expect(await store.list()).toEqual([fourth, third]);
+    expect(await fs.readFile(index, 'utf8')).not.toContain(gone.id);
+  });
+
+  it('reads the index again only when another process changed it', async () => {
+    const store = storeWith({ checkpointRetention: { maxCount: 6, maxBytes: 1000 } });
+    const readFile = fs.readFile.bind(fs);
+    let indexReads = 0;
+    vi.spyOn(fs, 'readFile').mockImplementation(((file: string, options: unknown) => {
+      if (file === index) indexReads++;
+      return readFile(file, options as BufferEncoding);
+    }) as typeof fs.readFile);
+    await store.append(edit('one'));
+    expect(indexReads).toBe(1);
+    await store.append(edit('two'));
+    await store.append(edit('three'));
+    expect(indexReads).toBe(1);
+    // Another store (process) appends: this one's next append reads the history again.
+    await storeWith().append(edit('four'));
+    const before = indexReads;
+    await store.append(edit('five'));
+    expect(indexReads).toBe(before + 1);
+    await store.append(edit('six'));
+    expect(indexReads).toBe(before + 1);
+    // Past the limit by what it knows (limits under 10 have no slack): it reads the history and prunes.
+    await store.append(edit('seven'));
+    expect(indexReads).toBe(before + 2);
+    expect(await store.list()).toHaveLength(6);
   });
 
   it('refuses unknown, malformed and pruned ids with a clear error', async () => {
@@ -278,18 +461,18 @@ describe('CheckpointStore', () => {
   it('reports text pruned by another process between reading the index and the text', async () => {
     const store = storeWith();
     const entry = await store.append(edit('one'));
-    await fs.rm(path.join(folder, `${entry.id}.md`));
+    await fs.rm(path.join(folder, `${entry.id}.ckpt`));
     await expect(store.get(entry.id)).rejects.toThrow(`checkpoint ${entry.id} was pruned`);
+    // An index line whose text is gone is passed over.
+    expect(await store.list()).toEqual([]);
   });
 
   it('writes the checkpoints that arrive during a write together: one index append for all of them', async () => {
     const store = storeWith();
-    const open = fs.open.bind(fs);
     let indexAppends = 0;
-    vi.spyOn(fs, 'open').mockImplementation((file, flags, mode) => {
+    syncOpens.seen = (file) => {
       if (file === index) indexAppends++;
-      return open(file, flags, mode);
-    });
+    };
     // The first starts a write at once; the other ten wait for it, and go in the next one.
     const appended = await Promise.all(Array.from({ length: 11 }, (_, i) => store.append(edit(`text ${i}`))));
     expect(indexAppends).toBe(2);
@@ -303,13 +486,13 @@ describe('CheckpointStore', () => {
     const rename = fs.rename.bind(fs);
     const texts: string[] = [];
     vi.spyOn(fs, 'rename').mockImplementation((from, to) => {
-      if (String(to).endsWith('.md')) texts.push(path.basename(String(to)));
+      if (String(to).endsWith('.ckpt')) texts.push(path.basename(String(to)));
       return rename(from, to);
     });
     const appended = await Promise.all(Array.from({ length: 11 }, (_, i) => store.append(edit(`text ${i}`))));
     // The first one's write, then only the newest three of the ten that waited for it (written
     // side by side, so in any order).
-    const name = (entry: (typeof appended)[number]) => `${entry.id}.md`;
+    const name = (entry: (typeof appended)[number]) => `${entry.id}.ckpt`;
     expect(texts[0]).toBe(name(appended[0]!));
     expect(texts.slice(1).sort()).toEqual(appended.slice(8).map(name).sort());
     expect(await store.list()).toEqual(appended.slice(8).reverse());
@@ -325,7 +508,7 @@ describe('CheckpointStore', () => {
     const listed = await one.list();
     expect(listed).toHaveLength(5);
     for (const entry of listed) expect(appended).toContainEqual(entry);
-    expect((await filesIn(folder)).filter((n) => n.endsWith('.md'))).toHaveLength(5);
+    expect((await filesIn(folder)).filter((n) => n.endsWith('.ckpt'))).toHaveLength(5);
     for (const entry of listed) await one.get(entry.id);
     expect(await filesIn(folder)).not.toContain('index.lock');
   });

@@ -1,30 +1,48 @@
 /**
  * The AI edit history on disk, in `$VMARK_HOME/checkpoints/`:
  *
- * - `index.jsonl`: one `CheckpointEntry` per line, oldest first, only ever appended
- *   to (pruning aside);
- * - `<id>.md`: the text each edit replaced, written (atomically) before its index
- *   line, so that no line ever names a missing file.
+ * - `<id>.ckpt`: one checkpoint, self-describing: its entry's index line, then the text the
+ *   edit replaced. Written atomically (fsynced, renamed); once it is, the checkpoint is
+ *   restorable, and the write it belongs to may answer (ADR 60, ADR 79);
+ * - `index.jsonl`: one `CheckpointEntry` per line, only ever appended to (pruning aside),
+ *   after the text files it names. A line a crash left out is found again from its text
+ *   file; a line whose text file is gone is passed over.
+ * - `<id>.md`: a checkpoint's text alone, as vmark wrote it before ADR 79; still read, and
+ *   pruned like the rest.
  *
- * An append cut short by a crash leaves a torn last line: readers skip it, and
- * the next append starts on a new line. Every change holds `index.lock`, since
- * several vmark processes may share one VMARK_HOME.
+ * The history is read as the index's entries that still have their text, plus the text files
+ * the index lacks, in the order they were made. An append cut short by a crash leaves a torn
+ * last line: readers skip it, and the next append starts on a new line. Every change holds
+ * `index.lock`, since several vmark processes may share one VMARK_HOME.
  */
-import { fstatSync, mkdirSync, readSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Disposable } from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
 import { HostOptionsToken } from '../tokens/host-tokens.js';
 import { writeFileAtomic } from '../vault/atomic-write.js';
-import { TEMP_SUFFIX } from '../vault/temp-files.js';
+import { ownerIsGone } from '../vault/process-owner.js';
+import { classifyTempName, TEMP_SUFFIX } from '../vault/temp-files.js';
 import { errorCode } from '@vmark/sdk';
 import {
+  CHECKPOINT_ID_LENGTH,
   type Checkpoint,
   type CheckpointEntry,
   isCheckpointId,
   newCheckpointId,
+  parseCheckpointFile,
   parseIndex,
+  serializeCheckpointFile,
   serializeEntry,
 } from './checkpoint-entry.js';
 import { type LockOptions, withFileLock } from '../vault/file-lock.js';
@@ -32,7 +50,10 @@ import { type LockOptions, withFileLock } from '../vault/file-lock.js';
 export const CHECKPOINTS_FOLDER = 'checkpoints';
 export const INDEX_FILE = 'index.jsonl';
 const LOCK_FILE = 'index.lock';
-const CONTENT_SUFFIX = '.md';
+/** A checkpoint's file: its entry, then its text (`serializeCheckpointFile`). */
+const TEXT_SUFFIX = '.ckpt';
+/** A checkpoint's text alone, as written before ADR 79 (existing histories). */
+const LEGACY_TEXT_SUFFIX = '.md';
 
 export interface RetentionLimits {
   readonly maxCount: number;
@@ -73,6 +94,36 @@ interface Waiting {
   readonly reject: (error: unknown) => void;
 }
 
+/**
+ * What this store last knew of the index (its size and inode) and of the history it held: so
+ * that an append that finds the index as it left it need not read it again to know whether
+ * the history is past its limits. Another process's append or prune changes the size or the
+ * inode, and the next append reads the whole history.
+ */
+interface KnownIndex {
+  readonly size: number;
+  readonly ino: number;
+  readonly count: number;
+  readonly bytes: number;
+}
+
+/** The history as read from the folder. */
+interface History {
+  /** Oldest first: the index's entries that have their text, and `recovered`. */
+  readonly entries: CheckpointEntry[];
+  /** Checkpoints whose text file is there but whose index line is not (a crash, a failed append). */
+  readonly recovered: CheckpointEntry[];
+  /**
+   * Recovered checkpoints still in the temp file a process that has ended wrote and synced, but
+   * whose rename a crash (a power cut: the folder is not synced, ADR 8) undid: id → that file.
+   */
+  readonly inTemp: ReadonlyMap<string, string>;
+  /** Ids of index lines whose text is gone (pruned): passed over. */
+  readonly textless: ReadonlySet<string>;
+  /** The folder's file names when it was read. */
+  readonly names: readonly string[];
+}
+
 /** Text files written at once within one batch: enough to share the disk's flushes, few enough for any fd limit. */
 const PARALLEL_WRITES = 8;
 
@@ -89,6 +140,7 @@ export class CheckpointStore {
   #waiting: Waiting[] = [];
   #waitingBytes = 0;
   #writing = false;
+  #known: KnownIndex | undefined;
   readonly #listeners = new Set<(entry: CheckpointEntry) => void>();
 
   constructor(@inject(HostOptionsToken) options: CheckpointStoreOptions) {
@@ -102,9 +154,11 @@ export class CheckpointStore {
    * written that the retention would prune as soon as they were written (newer ones waiting
    * fill the limits by themselves) are never written: they resolve at once, as pruned ones.
    *
-   * `onDurable` is called as soon as the checkpoint can be restored after a crash (its text and
-   * index line synced), before the prune that follows: what waits for that alone (a write's
-   * answer, ADR 60) does not wait for the prune. It is not called for a checkpoint that fails.
+   * `onDurable` is called as soon as the checkpoint can be restored after a crash (its
+   * self-describing text file synced and renamed, ADR 79), before its index line and the prune
+   * that follow: what waits for that alone (a write's answer, ADR 60) waits for one sync. It is
+   * not called for a checkpoint whose text could not be written. A checkpoint whose index line
+   * or prune then fails rejects, and is still in the history (found from its text file).
    */
   append(checkpoint: NewCheckpoint, onDurable?: () => void): Promise<CheckpointEntry> {
     const createdAt = checkpoint.createdAt ?? new Date();
@@ -149,7 +203,7 @@ export class CheckpointStore {
 
   /** Every checkpoint, newest first. */
   async list(): Promise<CheckpointEntry[]> {
-    return (await this.#readIndex()).reverse();
+    return (await this.#readHistory()).entries.reverse();
   }
 
   /** @throws UnknownCheckpointError for an id that is not in the history (or whose text was pruned). */
@@ -157,15 +211,36 @@ export class CheckpointStore {
     if (!isCheckpointId(id)) {
       throw new UnknownCheckpointError(`${JSON.stringify(id)} is not a checkpoint id (ids look like ckpt-…)`);
     }
-    const entry = (await this.#readIndex()).findLast((e) => e.id === id);
-    if (!entry) throw new UnknownCheckpointError(`no checkpoint with id ${id}`);
-    try {
-      return { ...entry, contentBefore: await fs.readFile(this.#contentPath(id), 'utf8') };
-    } catch (error) {
-      // Pruned by another process between reading the index and the text.
-      if (errorCode(error) === 'ENOENT') throw new UnknownCheckpointError(`checkpoint ${id} was pruned`);
-      throw error;
+    const history = await this.#readHistory();
+    const entry = history.entries.findLast((e) => e.id === id);
+    if (!entry) {
+      if (history.textless.has(id)) throw new UnknownCheckpointError(`checkpoint ${id} was pruned`);
+      throw new UnknownCheckpointError(`no checkpoint with id ${id}`);
     }
+    const inTemp = history.inTemp.get(id);
+    const checkpoint =
+      inTemp === undefined
+        ? await this.#readText(id)
+        : parseCheckpointFile(id, (await readIfThere(inTemp)) ?? '');
+    // Pruned by another process between reading the history and the text.
+    if (checkpoint === undefined) throw new UnknownCheckpointError(`checkpoint ${id} was pruned`);
+    return { ...entry, contentBefore: checkpoint.contentBefore };
+  }
+
+  /**
+   * A checkpoint's text, from its file (or, from a history written before ADR 79, its legacy
+   * file); undefined when neither is there.
+   * @throws Error for a `.ckpt` file that is not a whole checkpoint of that id.
+   */
+  async #readText(id: string): Promise<{ contentBefore: string } | undefined> {
+    const text = await readIfThere(this.#textPath(id));
+    if (text !== undefined) {
+      const checkpoint = parseCheckpointFile(id, text);
+      if (checkpoint === undefined) throw new Error(`the text file of checkpoint ${id} is damaged`);
+      return checkpoint;
+    }
+    const legacy = await readIfThere(path.join(this.folder, id + LEGACY_TEXT_SUFFIX));
+    return legacy === undefined ? undefined : { contentBefore: legacy };
   }
 
   async #locked<T>(work: () => Promise<T>): Promise<T> {
@@ -213,9 +288,10 @@ export class CheckpointStore {
   }
 
   /**
-   * Each text file first (atomically, before any index line names it), then one index append
-   * for the batch, then one prune. A checkpoint whose text could not be written fails alone.
-   * Returns what settles each checkpoint's append.
+   * Each text file (self-describing, atomically) first: once they are on disk the checkpoints
+   * are restorable and their writes may answer. Then one index append for the batch, unsynced
+   * (a line a crash loses is found again from its text file), then one prune. A checkpoint
+   * whose text could not be written fails alone. Returns what settles each checkpoint's append.
    */
   async #appendBatch(batch: readonly Waiting[]): Promise<() => void> {
     const failed: Array<[Waiting, unknown]> = [];
@@ -223,13 +299,19 @@ export class CheckpointStore {
     for (let start = 0; start < batch.length; start += PARALLEL_WRITES) {
       const slice = batch.slice(start, start + PARALLEL_WRITES);
       const outcomes = await Promise.allSettled(
-        slice.map((waiting) => writeFileAtomic(this.#contentPath(waiting.entry.id), waiting.contentBefore)),
+        slice.map(({ entry, contentBefore }) =>
+          writeFileAtomic(this.#textPath(entry.id), serializeCheckpointFile(entry, contentBefore)),
+        ),
       );
       outcomes.forEach((outcome, i) => {
         if (outcome.status === 'fulfilled') written.push(slice[i]!);
         else failed.push([slice[i]!, outcome.reason]);
       });
     }
+    // Restorable from here on, whatever happens to the index.
+    for (const waiting of written) waiting.onDurable?.();
+    // The answers those release go out first: the index append and the prune below are synchronous in part.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const settle = (error?: unknown) => () => {
       for (const [waiting, reason] of failed) waiting.reject(reason);
       for (const waiting of written) {
@@ -239,91 +321,206 @@ export class CheckpointStore {
     };
     if (written.length === 0) return settle();
     try {
-      await this.#appendLines(written.map((waiting) => serializeEntry(waiting.entry)));
-      for (const waiting of written) waiting.onDurable?.();
-    } catch (error) {
-      await Promise.all(
-        written.map((waiting) =>
-          fs.rm(this.#contentPath(waiting.entry.id), { force: true }).catch(() => undefined),
-        ),
-      );
-      return settle(error);
-    }
-    try {
+      this.#appendLines(written.map((waiting) => waiting.entry));
       await this.#prune();
     } catch (error) {
+      // The next append reads the history whole, and indexes what this one could not.
+      this.#known = undefined;
       return settle(error);
     }
     return settle();
   }
 
-  async #appendLines(lines: readonly string[]): Promise<void> {
-    const handle = await fs.open(this.#indexPath(), 'a+');
+  /**
+   * Appends the entries' lines to the index. Synchronous, like the lock it runs under: a few
+   * hundred bytes a line into the page cache, where three thread-pool trips (open, write, close)
+   * kept the lock, and so the next write's checkpoint, waiting on a busy machine (ADR 79).
+   */
+  #appendLines(entries: readonly CheckpointEntry[]): void {
+    const fd = openSync(this.#indexPath(), 'a+');
     try {
-      // A stat and a one-byte read: synchronous, cheaper than two trips through the thread pool (ADR 47).
-      const { size } = fstatSync(handle.fd);
+      const { size, ino } = fstatSync(fd);
       let torn = false;
       if (size > 0) {
         const last = Buffer.alloc(1);
-        readSync(handle.fd, last, 0, 1, size - 1);
+        readSync(fd, last, 0, 1, size - 1);
         torn = last[0] !== 0x0a;
       }
       // One write for the batch's lines, so that a crash can tear at most the last line written.
-      await handle.write(`${torn ? '\n' : ''}${lines.map((line) => `${line}\n`).join('')}`);
-      await handle.datasync();
+      // Not synced: the text files the lines name are, and describe themselves (ADR 79).
+      const text = Buffer.from(
+        `${torn ? '\n' : ''}${entries.map((entry) => `${serializeEntry(entry)}\n`).join('')}`,
+        'utf8',
+      );
+      let written = 0;
+      while (written < text.length) written += writeSync(fd, text, written, text.length - written);
+      const known = this.#known;
+      this.#known =
+        known !== undefined && known.size === size && known.ino === ino
+          ? {
+              size: size + text.length,
+              ino,
+              count: known.count + entries.length,
+              bytes: known.bytes + totalBytes(entries),
+            }
+          : undefined;
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   }
 
-  /** Keeps the newest checkpoints within both limits (always the newest one), and removes the rest. */
+  /**
+   * Keeps the newest checkpoints within both limits (always the newest one), and removes the
+   * rest, once the history is past its slack. Reads the whole history only when this store
+   * does not know it (its first append, or another process changed the index) or it is past
+   * the slack; such a read also indexes the checkpoints whose line is missing.
+   */
   async #prune(): Promise<void> {
-    const entries = await this.#readIndex();
-    if (!pastSlack(entries, this.#retention)) return;
-    const { firstKept } = retained(entries, this.#retention);
+    const known = this.#known;
+    if (known !== undefined && !pastSlack(known.count, known.bytes, this.#retention)) return;
+    const history = await this.#readHistory();
+    // Found again from their text files: their lines, so that the index is whole again.
+    // We hold the lock: no live writer; the temp files were whole and synced when read.
+    for (const [id, temp] of history.inTemp) renameSync(temp, this.#textPath(id));
+    if (history.recovered.length > 0) this.#appendLines(history.recovered);
+    const { entries } = history;
+    const bytes = totalBytes(entries);
+    this.#known = knownIndex(this.#indexPath(), entries.length, bytes);
+    if (!pastSlack(entries.length, bytes, this.#retention)) return;
+    const { firstKept, bytes: keptBytes } = retained(entries, this.#retention);
     if (firstKept === 0) return;
     const kept = entries.slice(firstKept);
-    await writeFileAtomic(this.#indexPath(), kept.map((e) => serializeEntry(e) + '\n').join(''));
-    // After the index no longer names them. Also sweeps text left by an append that crashed
-    // before its index line, and temp files of a crashed atomic write: we hold the lock, so none is live.
-    const keep = new Set(kept.map((e) => e.id + CONTENT_SUFFIX));
-    for (const name of await fs.readdir(this.folder)) {
-      const stray =
-        (name.startsWith('ckpt-') && name.endsWith(CONTENT_SUFFIX) && !keep.has(name)) ||
-        name.endsWith(TEMP_SUFFIX);
+    // The texts first: a crash in between leaves index lines without text, which readers pass
+    // over, not texts without lines, which they would bring back. Also sweeps text no entry
+    // names (left by an append before ADR 79 that crashed before its line, or not a checkpoint)
+    // and temp files of a crashed atomic write: we hold the lock, so none is live.
+    const keep = new Set(kept.flatMap((e) => [e.id + TEXT_SUFFIX, e.id + LEGACY_TEXT_SUFFIX]));
+    for (const name of history.names) {
+      const text = name.endsWith(TEXT_SUFFIX) || name.endsWith(LEGACY_TEXT_SUFFIX);
+      const stray = (name.startsWith('ckpt-') && text && !keep.has(name)) || name.endsWith(TEMP_SUFFIX);
       if (stray) await fs.rm(path.join(this.folder, name), { force: true });
     }
+    const stats = await writeFileAtomic(
+      this.#indexPath(),
+      kept.map((e) => serializeEntry(e) + '\n').join(''),
+    );
+    this.#known = { size: Number(stats.size), ino: Number(stats.ino), count: kept.length, bytes: keptBytes };
+  }
+
+  /**
+   * The history: the index read first, then the folder listed, so that a checkpoint another
+   * process appends in between is found from its text file, and one it prunes is passed over.
+   */
+  async #readHistory(): Promise<History> {
+    const indexed = await this.#readIndex();
+    let names: string[];
+    try {
+      names = await fs.readdir(this.folder);
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') throw error;
+      names = [];
+    }
+    const files = new Set(names);
+    const found = new Set<string>();
+    const entries: CheckpointEntry[] = [];
+    const textless = new Set<string>();
+    for (const entry of indexed) {
+      if (found.has(entry.id)) continue;
+      if (files.has(entry.id + TEXT_SUFFIX) || files.has(entry.id + LEGACY_TEXT_SUFFIX)) {
+        found.add(entry.id);
+        entries.push(entry);
+      } else {
+        textless.add(entry.id);
+      }
+    }
+    const recovered: CheckpointEntry[] = [];
+    const inTemp = new Map<string, string>();
+    for (const name of names) {
+      const id = recoverableId(name);
+      if (id === undefined || found.has(id)) continue;
+      const file = path.join(this.folder, name);
+      const text = await readIfThere(file);
+      const checkpoint = text === undefined ? undefined : parseCheckpointFile(id, text);
+      if (checkpoint === undefined) continue;
+      const { contentBefore: _text, ...entry } = checkpoint;
+      recovered.push(entry);
+      if (!name.endsWith(TEXT_SUFFIX)) inTemp.set(id, file);
+      textless.delete(id);
+      found.add(id);
+    }
+    entries.push(...recovered);
+    // In the order they were made: a recovered checkpoint takes its place among the others,
+    // before and after its line is appended alike. Stable: one millisecond's keep their order.
+    entries.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+    return { entries, recovered, inTemp, textless, names };
   }
 
   async #readIndex(): Promise<CheckpointEntry[]> {
-    try {
-      return parseIndex(await fs.readFile(this.#indexPath(), 'utf8'));
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return [];
-      throw error;
-    }
+    return parseIndex((await readIfThere(this.#indexPath())) ?? '');
   }
 
   #indexPath(): string {
     return path.join(this.folder, INDEX_FILE);
   }
 
-  #contentPath(id: string): string {
-    return path.join(this.folder, id + CONTENT_SUFFIX);
+  #textPath(id: string): string {
+    return path.join(this.folder, id + TEXT_SUFFIX);
   }
 }
 
 /**
- * Whether `entries` are past a limit by more than a tenth of it. A history at its limits would
- * otherwise rewrite the index (an fsync) and list the folder on every append; with the slack it
- * does so once every tenth of the limit (50 appends at the default 500), back down to the limits.
+ * The id of the checkpoint a file in the folder may hold whole without an index line naming
+ * it: `<id>.ckpt`, or the temp file of one (`.<id>.ckpt.<owner>.<random>.vmark-tmp`) whose
+ * process has ended — a temp file being written by a live one is never taken. Whether it is
+ * whole is for `parseCheckpointFile` to say (its entry gives the text's size).
  */
-function pastSlack(entries: readonly CheckpointEntry[], retention: RetentionLimits): boolean {
-  const slack = (limit: number) => limit + Math.floor(limit / 10);
-  if (entries.length > slack(retention.maxCount)) return true;
+function recoverableId(name: string): string | undefined {
+  if (name.endsWith(TEXT_SUFFIX)) {
+    const id = name.slice(0, -TEXT_SUFFIX.length);
+    return isCheckpointId(id) ? id : undefined;
+  }
+  const id = name.slice(1, 1 + CHECKPOINT_ID_LENGTH);
+  if (!name.startsWith(`.${id}${TEXT_SUFFIX}.`) || !isCheckpointId(id)) return undefined;
+  const temp = classifyTempName(name);
+  return temp.kind === 'temp' && ownerIsGone(temp.owner) ? id : undefined;
+}
+
+/** A file's text, or undefined when there is none. */
+async function readIfThere(file: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** What a store knows after reading the whole history under the lock; undefined if the index cannot be looked at. */
+function knownIndex(indexPath: string, count: number, bytes: number): KnownIndex | undefined {
+  try {
+    // Metadata under the lock, synchronous (ADR 47).
+    const { size, ino } = statSync(indexPath);
+    return { size, ino, count, bytes };
+  } catch {
+    return undefined;
+  }
+}
+
+function totalBytes(entries: readonly CheckpointEntry[]): number {
   let bytes = 0;
   for (const entry of entries) bytes += entry.bytesBefore;
-  return bytes > slack(retention.maxBytes);
+  return bytes;
+}
+
+/**
+ * Whether a history of `count` checkpoints and `bytes` of text is past a limit by more than a
+ * tenth of it. A history at its limits would otherwise rewrite the index (an fsync) and list
+ * the folder on every append; with the slack it does so once every tenth of the limit (50
+ * appends at the default 500), back down to the limits.
+ */
+function pastSlack(count: number, bytes: number, retention: RetentionLimits): boolean {
+  const slack = (limit: number) => limit + Math.floor(limit / 10);
+  return count > slack(retention.maxCount) || bytes > slack(retention.maxBytes);
 }
 
 /**

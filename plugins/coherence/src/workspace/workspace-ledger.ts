@@ -1,5 +1,5 @@
 /** One workspace's ledger: reading it (from where the last read stopped) and appending to this writer's segment. */
-import { access } from 'node:fs/promises';
+import { accessSync } from 'node:fs';
 import path from 'node:path';
 import { uuidv7 } from '../kernel/identity/index.js';
 import {
@@ -40,12 +40,13 @@ export class WorkspaceLedger {
     return { writer: this.writer, now: this.clock.now, newId: this.clock.newId };
   }
 
-  async initialized(): Promise<boolean> {
+  initialized(): Promise<boolean> {
+    // Asked on every save (capture's first identity): a look at metadata, synchronous (ADR 47, ADR 79).
     try {
-      await access(this.vmarkDir);
-      return true;
+      accessSync(this.vmarkDir);
+      return Promise.resolve(true);
     } catch {
-      return false;
+      return Promise.resolve(false);
     }
   }
 
