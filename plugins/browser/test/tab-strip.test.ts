@@ -39,6 +39,13 @@ const rig = personHostForFile((server) => {
   );
   image('/icons/huge.png', 'image/png', Buffer.concat([PNG, Buffer.alloc(MAX_FAVICON_BYTES)]));
   image('/icons/lying.png', 'image/png', '<script>alert(1)</script>');
+  // Committed at once, its title parsed later, and never loaded: its image is never answered.
+  server.route('/late-title', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.write(`<!doctype html><html><head><!--${' '.repeat(2048)}-->`);
+    setTimeout(() => res.end('<title>Late</title></head><body><img src="/never-answered"></body>'), 400);
+  });
+  server.route('/never-answered', () => undefined);
 });
 
 const origin = () => `http://a.test:${rig.server.port}`;
@@ -100,6 +107,20 @@ describe('a browser tab in the strip', () => {
       expect(rig.server.count(icon), path).toBeGreaterThan(0);
       await rig.kit.call('browser', { action: 'close', tabId });
     }
+  });
+
+  it('shows the title of a page that never finishes loading, parsed after the page committed', async () => {
+    const opened = await rig.kit.call('browser', {
+      action: 'open',
+      url: `${origin()}/late-title`,
+      timeoutMs: 200,
+    });
+    expect(opened.data).toMatchObject({ error: 'TIMEOUT' });
+    const { tabId } = opened.data as { tabId: string };
+    await expect
+      .poll(() => browserTabs(rig.kit).find((tab) => tab.id === tabId)?.title, { timeout: 10_000 })
+      .toBe('Late');
+    await rig.kit.call('browser', { action: 'close', tabId });
   });
 
   it('is closed by the person from the strip, an AI tab as browser.close closes it', async () => {

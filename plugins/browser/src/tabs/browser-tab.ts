@@ -90,6 +90,9 @@ export class BrowserTab {
       this.#loading = true;
       this.#tellChanged();
     });
+    // The title is parsed after the commit that `framenavigated` reports, and a page whose
+    // images never arrive has no `load`: its title is taken once the document is parsed.
+    page.on('domcontentloaded', () => void this.#refreshTitle());
     page.on('load', () => {
       this.#loading = false;
       this.#tellChanged();
