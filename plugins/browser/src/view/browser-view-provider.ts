@@ -42,6 +42,9 @@ export interface BrowserViewServices {
   readonly settings: BrowserSettings;
 }
 
+/** The longest a history step waits for the one before it to load. */
+const STEP_WAIT_MS = 3000;
+
 const tabParams = z.object({ tabId: z.string().min(1).max(200) }).strict();
 const inputParams = z.object({ tabId: z.string().min(1).max(200), input: z.unknown() }).strict();
 const pictureParams = z
@@ -151,14 +154,23 @@ function stateOf(registry: TabRegistry, tab: BrowserTab): ViewMessage {
   };
 }
 
+/** Each tab's last history step, so that the next one starts after it (see `history`). */
+const lastStep = new WeakMap<BrowserTab, Promise<unknown>>();
+
 function history(tab: BrowserTab, direction: 'back' | 'forward' | 'reload'): Record<string, never> {
-  // Started, not waited for: the view follows the page by its state and picture.
-  const going =
+  // Started, not waited for: the view follows the page by its state and picture. A step reads
+  // the tab's history when it starts, so a forward clicked while back is still under way waits
+  // for it (at most a few seconds: a page that never loads holds nothing up for long).
+  const previous = lastStep.get(tab) ?? Promise.resolve();
+  const settled = Promise.race([previous, new Promise((resolve) => setTimeout(resolve, STEP_WAIT_MS))]);
+  const going = settled.then(() =>
     direction === 'back'
       ? tab.page.goBack({ timeout: 0 })
       : direction === 'forward'
         ? tab.page.goForward({ timeout: 0 })
-        : tab.page.reload({ timeout: 0 });
-  void going.catch(() => undefined);
+        : tab.page.reload({ timeout: 0 }),
+  );
+  const step = going.catch(() => undefined);
+  lastStep.set(tab, step);
   return {};
 }
