@@ -70,21 +70,23 @@ for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234567
 export function markFileNames(text: string, mask: Uint8Array): void {
   let dot = text.indexOf('.');
   while (dot !== -1) {
-    // Every alternative needs one of `A-Z a-z 0-9 _ . / \\` right after the dot (an
-    // extension's first letter, the second dot of `../` or a separator, a dot folder's
-    // first character): a sentence's full stop is passed over without the pattern.
-    if (!FOLLOWS_DOT[text.charCodeAt(dot + 1)]) {
-      dot = text.indexOf('.', dot + 1);
-      continue;
-    }
-    FILE_NAME_AT_DOT.lastIndex = dot;
-    const match = FILE_NAME_AT_DOT.exec(text);
-    if (match) {
-      const end = dot + match[0].length;
-      mask.fill(1, dot, end);
-      dot = text.indexOf('.', end);
-    } else {
-      dot = text.indexOf('.', dot + 1);
-    }
+    const end = fileNameEnd(text, dot);
+    if (end !== -1) mask.fill(1, dot, end);
+    dot = text.indexOf('.', end !== -1 ? end : dot + 1);
   }
+}
+
+/**
+ * Where the file name or path whose dot is `text[dot]` ends, or -1 when the pattern does not
+ * match at that dot. Tried at each dot in turn, past the end of each match, it gives the
+ * matches of a global scan.
+ */
+export function fileNameEnd(text: string, dot: number): number {
+  // Every alternative needs one of `A-Z a-z 0-9 _ . / \` right after the dot (an
+  // extension's first letter, the second dot of `../` or a separator, a dot folder's
+  // first character): a sentence's full stop is passed over without the pattern.
+  if (!FOLLOWS_DOT[text.charCodeAt(dot + 1)]) return -1;
+  FILE_NAME_AT_DOT.lastIndex = dot;
+  const match = FILE_NAME_AT_DOT.exec(text);
+  return match ? dot + match[0].length : -1;
 }

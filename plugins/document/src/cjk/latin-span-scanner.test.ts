@@ -7,6 +7,7 @@ import {
   NEEDS_DIGIT_COMMA_DIGIT,
   NEEDS_DIGIT_DOT_DIGIT,
   NEEDS_URL,
+  isTechnical,
   spanNeeds,
   technicalMask,
 } from './latin-span-scanner.js';
@@ -81,5 +82,51 @@ describe('spanNeeds', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('isTechnical', () => {
+  // Technical tokens and their near misses, file names (CJK ones too), prose around them.
+  const piece = fc.constantFrom(
+    ...'.,:;@/\\-_ \t\naZw09中文。（'.split(''),
+    'https://example.com/a?b=1,2.',
+    'www.example.com',
+    'user@example.com',
+    'v1.2.3',
+    '12:30',
+    '1,000',
+    'Node.js',
+    '3.14',
+    'e.g.',
+    '...',
+    '../docs/a.md',
+    '.github/',
+    '筆記.txt',
+    'x.json5',
+    '(b)',
+  );
+  const text = fc.array(piece, { maxLength: 24 }).map((parts) => parts.join(''));
+
+  it('answers what the whole mask says, at every index, asked in any order', () => {
+    expect(isTechnical('访问https://example.com/docs获取', 4)).toBe(true);
+    expect(isTechnical('中文,English', 2)).toBe(false);
+    expect(isTechnical('见notes/中文筆記.md。', 11)).toBe(true);
+    expect(isTechnical('见notes/中文筆記.md。', 14)).toBe(false);
+    fc.assert(
+      fc.property(text, fc.array(fc.nat(), { maxLength: 40 }), (input, order) => {
+        const mask = technicalMask(input);
+        // Every index in order, then some again out of order: the answers do not depend on
+        // which spans and dots earlier questions made it look at.
+        const asked = [...mask.keys(), ...order.map((pick) => pick % (input.length + 1))];
+        for (const index of asked) expect(isTechnical(input, index)).toBe(mask[index] === 1);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('starts over for each text', () => {
+    expect(isTechnical('约3.14倍', 2)).toBe(true);
+    expect(isTechnical('约3,14倍', 2)).toBe(false);
+    expect(isTechnical('约3.14倍', 2)).toBe(true);
   });
 });

@@ -10,7 +10,7 @@
  */
 
 import { isAsciiAlnum as isAlnum, isAsciiDigit as isDigit } from './char-classes.js';
-import { markFileNames } from './file-names.js';
+import { fileNameEnd, markFileNames } from './file-names.js';
 
 /**
  * What a span must hold for a token pattern to be tried on it (each pattern needs one):
@@ -55,8 +55,8 @@ let lastMask: Uint8Array | undefined;
 /**
  * A mask over `text`: 1 where a character belongs to a technical token. One pass to
  * find the spans, one regex pass per token kind inside each span, one for file names:
- * linear in the text.
- * The last mask is kept: several rules of one pass ask about the same text.
+ * linear in the text. The rules ask `isTechnical` instead, which works out only what a
+ * question needs; this whole-text form is its oracle (the tests hold one to the other).
  */
 export function technicalMask(text: string): Uint8Array {
   if (text === lastText && lastMask) return lastMask;
@@ -66,6 +66,9 @@ export function technicalMask(text: string): Uint8Array {
   return lastMask;
 }
 
+/** A unit a span is made of: printable ASCII or a tab. */
+const isSpanUnit = (code: number) => (code >= 0x20 && code <= 0x7e) || code === 0x09;
+
 function scan(text: string): Uint8Array {
   const mask = new Uint8Array(text.length);
   let start = -1;
@@ -74,8 +77,7 @@ function scan(text: string): Uint8Array {
   let marked = false;
   for (let index = 0; index <= text.length; index++) {
     const code = index < text.length ? text.charCodeAt(index) : 0x0a;
-    const latin = (code >= 0x20 && code <= 0x7e) || code === 0x09;
-    if (latin) {
+    if (isSpanUnit(code)) {
       if (start === -1) start = index;
       if (code === 0x2e || code === 0x3a || code === 0x2c || code === 0x40) marked = true;
     } else if (start !== -1) {
@@ -88,6 +90,65 @@ function scan(text: string): Uint8Array {
     }
   }
   return mask;
+}
+
+// What `isTechnical` has worked out about the text it was last asked about: the span it
+// last looked at (with its token mask, null when it holds no token), how far the file-name
+// scan has come (the next dot to try, -1 past the last) and the names found so far, as
+// [from, to) pairs in order.
+let lookupText: string | undefined;
+let spanFrom = 0;
+let spanTo = 0;
+let spanMask: Uint8Array | null = null;
+let nextDot = -1;
+const fileNames: number[] = [];
+
+/**
+ * Whether `text[index]` belongs to a technical token: `technicalMask(text)[index] === 1`,
+ * without the whole mask. A span's tokens depend on the span alone (the patterns run on its
+ * slice), so only the span holding `index` is scanned; a file name starts at a dot, so the
+ * file-name scan only needs to have tried the dots up to `index`. The rules ask about a few
+ * marks of a text (issue 18: the whole mask, rebuilt for each changed text, cost more than
+ * the rules asking).
+ */
+export function isTechnical(text: string, index: number): boolean {
+  if (text !== lookupText) {
+    lookupText = text;
+    spanFrom = spanTo = 0;
+    spanMask = null;
+    nextDot = text.indexOf('.');
+    fileNames.length = 0;
+  }
+  return inTechnicalSpan(text, index) || inFileName(text, index);
+}
+
+function inTechnicalSpan(text: string, index: number): boolean {
+  if (index < spanFrom || index >= spanTo) {
+    if (!isSpanUnit(text.charCodeAt(index))) return false;
+    let from = index;
+    while (from > 0 && isSpanUnit(text.charCodeAt(from - 1))) from--;
+    let to = index + 1;
+    while (to < text.length && isSpanUnit(text.charCodeAt(to))) to++;
+    spanFrom = from;
+    spanTo = to;
+    const needs = spanNeeds(text, from, to);
+    spanMask = needs === 0 ? null : new Uint8Array(to - from);
+    if (spanMask) markSpan(text.slice(from, to), 0, spanMask, needs);
+  }
+  return spanMask !== null && spanMask[index - spanFrom] === 1;
+}
+
+function inFileName(text: string, index: number): boolean {
+  while (nextDot !== -1 && nextDot <= index) {
+    const end = fileNameEnd(text, nextDot);
+    if (end !== -1) fileNames.push(nextDot, end);
+    nextDot = text.indexOf('.', end !== -1 ? end : nextDot + 1);
+  }
+  // The pairs are ordered and disjoint: only the last one starting at or before `index` can hold it.
+  for (let pair = fileNames.length - 2; pair >= 0; pair -= 2) {
+    if (fileNames[pair]! <= index) return index < fileNames[pair + 1]!;
+  }
+  return false;
 }
 
 /** ASCII lower case of a unit (other units as they are). */

@@ -9,7 +9,7 @@
  * Everything is on one line: hyphens at a line edge may be Markdown (a setext
  * underline), and a rule must never join lines.
  */
-import { technicalMask } from '../latin-span-scanner.js';
+import { isTechnical } from '../latin-span-scanner.js';
 import { CJK_CONTEXT, endsBlockMarker, NO_SPACE_AFTER, NO_SPACE_BEFORE, STICKY } from './patterns.js';
 
 const CJK_CONTEXT_CHAR = new RegExp(`^${CJK_CONTEXT}$`, 'u');
@@ -18,15 +18,13 @@ const DOUBLE_HYPHEN = new RegExp(`${SIDE}[ \\t]*(-{2,})[ \\t]*(?=${SIDE})`, 'gu'
 
 export function convertDashes(text: string): string {
   if (!text.includes('--')) return text;
-  let mask: Uint8Array | undefined;
   return text.replace(
     DOUBLE_HYPHEN,
     (match: string, left: string, hyphens: string, right: string, offset: number) => {
       // At least one side must be CJK: `a--b` is not Chinese.
       if (!CJK_CONTEXT_CHAR.test(left) && !CJK_CONTEXT_CHAR.test(right)) return match;
-      mask ??= technicalMask(text);
       const dashAt = offset + match.indexOf(hyphens);
-      if (mask[dashAt] === 1) return match;
+      if (isTechnical(text, dashAt)) return match;
       return `${left}${spaceAfter(left)}——${spaceBefore(right)}`;
     },
   );

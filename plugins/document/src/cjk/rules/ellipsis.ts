@@ -2,7 +2,7 @@
  * `ellipsisNormalization` (universal): a spaced ellipsis `. . .` becomes `...`, and an
  * ellipsis followed by a word gets exactly one space after it (`然后... 继续`).
  */
-import { technicalMask } from '../latin-span-scanner.js';
+import { isTechnical } from '../latin-span-scanner.js';
 import { STICKY } from './patterns.js';
 
 /**
@@ -32,14 +32,12 @@ export function normalizeEllipsis(text: string): string {
         lead === '' || STICKY.includes(lead) ? `${lead}${space}...` : `${lead}...`,
       );
   if (!result.includes('...')) return result;
-  let mask: Uint8Array | undefined;
   const source = result;
   result = source.replace(ELLIPSIS_BEFORE_WORD, (match: string, offset: number) => {
     const next = source.charAt(offset + match.length);
     // A digit range (`1...10`) is not an ellipsis; a URL's dots are not either.
     if (/[0-9]/.test(next) && /[0-9]/.test(source.charAt(offset - 1))) return match;
-    mask ??= technicalMask(source);
-    if (mask[offset] === 1) return match;
+    if (isTechnical(source, offset)) return match;
     return '... ';
   });
   return result;

@@ -15,7 +15,7 @@ import {
   isAsciiDigit as isDigit,
   isCjkCodePoint,
 } from '../char-classes.js';
-import { technicalMask } from '../latin-span-scanner.js';
+import { isTechnical } from '../latin-span-scanner.js';
 
 /** Indexed by UTF-16 unit below `@`: the fullwidth form of `, . ! ? ; :`, or undefined. */
 const FULLWIDTH: readonly (string | undefined)[] = (() => {
@@ -45,7 +45,6 @@ export function normalizeFullwidthPunctuation(text: string): string {
   const parts: string[] = [];
   let cursor = 0;
   let lastConverted = -2;
-  let mask: Uint8Array | undefined;
   // A loop over the units rather than `matchAll`, reading neighbours as units: no match
   // object and no one-character string per mark (issue 18).
   for (let index = 0; index < text.length; index++) {
@@ -59,8 +58,7 @@ export function normalizeFullwidthPunctuation(text: string): string {
     // `，` once the first is converted, so one scan settles the whole run.
     const leftIsCjk = lastConverted === index - 1 || cjkBefore(text, index);
     if (!leftIsCjk && !cjkAfter(text, index + 1)) continue;
-    mask ??= technicalMask(text);
-    if (mask[index] === 1) continue;
+    if (isTechnical(text, index)) continue;
     parts.push(text.slice(cursor, index), full);
     cursor = index + 1;
     lastConverted = index;

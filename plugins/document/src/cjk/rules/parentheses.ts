@@ -9,7 +9,7 @@
  * two rules blindly would leave `中文 （注意） 中文`). Whitespace at a line edge is
  * indentation and stays.
  */
-import { technicalMask } from '../latin-span-scanner.js';
+import { isTechnical } from '../latin-span-scanner.js';
 import { CJK, STICKY } from './patterns.js';
 
 const CJK_THEN_OPEN = new RegExp(`(${CJK})\\(`, 'gu');
@@ -25,12 +25,10 @@ const CJK_PARENTHESIZED = new RegExp(`([ \\t]*)\\([ \\t]*(${CJK}[^()\\n]*?)([ \\
 
 export function normalizeFullwidthParentheses(text: string): string {
   if (!text.includes('(')) return text;
-  let mask: Uint8Array | undefined;
   return text.replace(
     CJK_PARENTHESIZED,
     (match: string, before: string, inner: string, innerEnd: string, after: string, offset: number) => {
-      mask ??= technicalMask(text);
-      if (mask[offset + before.length] === 1) return match;
+      if (isTechnical(text, offset + before.length)) return match;
       const end = offset + match.length;
       // Spaces stay at a line edge (indentation) and next to a sticky character, where
       // removing them could turn it into markup (`$ （` → `$（` could open math).

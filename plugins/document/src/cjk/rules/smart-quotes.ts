@@ -14,7 +14,7 @@
  * A curly quote the author typed is never turned back into a straight one.
  */
 import { charAt, charBefore, isCjkCodePoint, isCjkLetter } from '../char-classes.js';
-import { technicalMask } from '../latin-span-scanner.js';
+import { isTechnical } from '../latin-span-scanner.js';
 import type { CjkFormattingSettings } from '../settings.js';
 import { pairQuotes, type QuoteKind, type QuotePair } from './quote-pairing.js';
 
@@ -29,8 +29,7 @@ const HAS_QUOTE = /["'“”‘’]/;
 
 export function convertSmartQuotes(text: string, settings: QuoteSettings): string {
   if (!HAS_QUOTE.test(text)) return text;
-  let mask: Uint8Array | undefined;
-  const pairs = pairQuotes(text, (index) => (mask ??= technicalMask(text))[index] === 1);
+  const pairs = pairQuotes(text, (index) => isTechnical(text, index));
   if (pairs.length === 0) return text;
   const replacements = new Map<number, string>();
   for (const pair of pairs) {
