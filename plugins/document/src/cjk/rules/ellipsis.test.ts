@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeEllipsis } from './ellipsis.js';
+import { ELLIPSIS_BEFORE_WORD, normalizeEllipsis } from './ellipsis.js';
 
 describe('normalizeEllipsis', () => {
   it('joins a spaced ellipsis', () => {
@@ -39,5 +40,23 @@ describe('normalizeEllipsis', () => {
   it('never joins lines', () => {
     expect(normalizeEllipsis('.\n.\n.')).toBe('.\n.\n.');
     expect(normalizeEllipsis('然后...\n继续')).toBe('然后...\n继续');
+  });
+});
+
+describe('ELLIPSIS_BEFORE_WORD', () => {
+  // The pattern as it was written first, with the look back before the dots.
+  const LOOK_BACK_FIRST = /(?<=[^\s"'“‘「『(（[【《])\.\.\.(?!\.)[ \t]*(?=[\p{L}\p{N}])/gu;
+  const matches = (pattern: RegExp, text: string) =>
+    [...text.matchAll(pattern)].map((match) => [match.index, match[0]]);
+
+  it('finds the matches of the pattern with the look back first', () => {
+    const piece = fc.constantFrom(...'.. \t\n"\'“‘「『(（[【《a中1𠀀-'.split(''), '...', '....', '𠀀');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 20 }), (parts) => {
+        const text = parts.join('');
+        expect(matches(ELLIPSIS_BEFORE_WORD, text)).toEqual(matches(LOOK_BACK_FIRST, text));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

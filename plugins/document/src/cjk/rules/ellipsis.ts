@@ -19,8 +19,12 @@ const SPACED_ELLIPSIS = /([^\s.]?)([ \t]*)\.[ \t]+\.[ \t]+\.(?:[ \t]+\.)*/g;
  * because a space between `...` and a closing bracket or quote (`(等等...)`,
  * `"Wait..."`) would detach them; and only after a word, because a leading ellipsis
  * (`"...and then"`) belongs to the word it precedes.
+ *
+ * The look back at the word sits after the first dot, not before it: the same test of the
+ * same character, but the search can jump from dot to dot instead of trying it everywhere
+ * (issue 18; the test holds it to the pattern with the look back first).
  */
-const ELLIPSIS_BEFORE_WORD = /(?<=[^\s"'“‘「『(（[【《])\.\.\.(?!\.)[ \t]*(?=[\p{L}\p{N}])/gu;
+export const ELLIPSIS_BEFORE_WORD = /\.(?<=[^\s"'“‘「『(（[【《]\.)\.\.(?!\.)[ \t]*(?=[\p{L}\p{N}])/gu;
 
 const HAS_SPACED_DOTS = /\.[ \t]+\./;
 
