@@ -64,6 +64,19 @@ for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234567
 }
 
 /**
+ * Indexed by UTF-16 unit below 0x80: what a match can hold. It is a dot and then only ASCII
+ * letters and digits (an extension), dots, or a dot folder's `A-Z a-z 0-9 _ -`: the
+ * look-arounds take nothing, and a path's CJK name comes before the dot.
+ */
+const IN_MATCH = new Uint8Array(0x80);
+for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.') {
+  IN_MATCH[char.charCodeAt(0)] = 1;
+}
+
+/** Whether a file-name match can hold the UTF-16 unit `code`. */
+export const mayBeInFileName = (code: number): boolean => IN_MATCH[code] === 1;
+
+/**
  * Marks (sets to 1) in `mask` the characters of `text` that make a dot part of a file name or
  * path. The matches are the leftmost, non-overlapping ones a global scan would find.
  */

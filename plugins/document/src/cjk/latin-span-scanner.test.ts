@@ -101,6 +101,7 @@ describe('isTechnical', () => {
     '...',
     '../docs/a.md',
     '.github/',
+    '.vs-code_1/',
     '筆記.txt',
     'x.json5',
     '(b)',

@@ -10,7 +10,7 @@
  */
 
 import { isAsciiAlnum as isAlnum, isAsciiDigit as isDigit } from './char-classes.js';
-import { fileNameEnd, markFileNames } from './file-names.js';
+import { fileNameEnd, markFileNames, mayBeInFileName } from './file-names.js';
 
 /**
  * What a span must hold for a token pattern to be tried on it (each pattern needs one):
@@ -139,6 +139,8 @@ function inTechnicalSpan(text: string, index: number): boolean {
 }
 
 function inFileName(text: string, index: number): boolean {
+  // A comma, colon, quote or parenthesis is in no file name: no scan.
+  if (!mayBeInFileName(text.charCodeAt(index))) return false;
   while (nextDot !== -1 && nextDot <= index) {
     const end = fileNameEnd(text, nextDot);
     if (end !== -1) fileNames.push(nextDot, end);
