@@ -21,7 +21,6 @@
  *   node bench/browser-frames.mjs [--quick]
  */
 /* global document, requestAnimationFrame, MutationObserver, window */
-import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { createServer } from 'node:http';
 import os from 'node:os';
@@ -29,6 +28,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { launchChromium, startServe } from './editor-latency.mjs';
+import { cpuSeconds } from './process-cpu.mjs';
 import { fmtMs, fmtRatio, quantile, ratio, round, summarize, table } from './stats.mjs';
 
 const PEER_NAME = 'raw CDP Page.startScreencast in Node';
@@ -83,13 +83,6 @@ const until = async (check, ms = 30_000) => {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 };
-
-/** CPU seconds (user + system) a process has used, from /proc. */
-function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime are fields 14 and 15 of the line; [0] here is field 3.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 async function peerRun(browser, pages, counts) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });

@@ -8,7 +8,11 @@
  *
  *   node bench/run.mjs [--quick] [--cold-runs N] [--small-iters N] [--large-iters N] [--huge-iters N]
  *                      [--warmup N] [--only cold,small,large,huge,cjk,workflow,coherence,editor,load,browser,act,frames,reader,quickopen,search] [--tmp DIR] [--keep]
- *                      [--vmark-node-arg=ARG]... [--peer-node-arg=ARG]...
+ *                      [--vmark-node-arg=ARG]... [--peer-node-arg=ARG]... [--baseline CLI]
+ *
+ * `--baseline CLI` (e.g. another checkout's core/dist/bundle/main.js) runs that build as a third
+ * server in the round trips, interleaved with this one and the peer, with its own VMARK_HOME and
+ * file: a before/after of the two builds under one load.
  *
  * Environment: BENCH_QUICK=1, BENCH_COLD_RUNS, BENCH_SMALL_ITERS, BENCH_LARGE_ITERS,
  * BENCH_WARMUP, BENCH_ONLY, BENCH_TMPDIR.
@@ -22,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { documentAt, markdownBody, markerLine } from './markdown-fixture.mjs';
 import { callTool, closeAll, connectStdio } from './mcp-stdio.mjs';
+import { cpuSeconds } from './process-cpu.mjs';
 import { runBrowserActBench } from './browser-act.mjs';
 import { runBrowserFramesBench } from './browser-frames.mjs';
 import { runBrowserSnapshotBench } from './browser-snapshot.mjs';
@@ -91,6 +96,7 @@ function readOptions() {
       keep: { type: 'boolean' },
       'vmark-node-arg': { type: 'string', multiple: true },
       'peer-node-arg': { type: 'string', multiple: true },
+      baseline: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -132,6 +138,7 @@ function readOptions() {
     keep: values.keep ?? false,
     vmarkNodeArgs: values['vmark-node-arg'] ?? [],
     peerNodeArgs: values['peer-node-arg'] ?? [],
+    baseline: values.baseline === undefined ? null : path.resolve(values.baseline),
   };
 }
 
@@ -148,27 +155,35 @@ function fileHelp() {
   --keep                  keep the temp folder (for inspection)
   --vmark-node-arg=ARG    extra node flag for the vmark server, e.g. --vmark-node-arg=--cpu-prof (repeatable)
   --peer-node-arg=ARG     the same for the peer server
+  --baseline CLI          another build's core/dist/bundle/main.js, run as a third server in the
+                          round trips (interleaved, own VMARK_HOME): before/after under one load
 `;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Servers
 
-function vmarkServer(context, extraArgs = []) {
+function vmarkServer(context, extraArgs = [], build = { name: 'vmark', cli: VMARK_CLI, home: context.home }) {
   return {
-    name: 'vmark',
+    name: build.name,
     command: process.execPath,
     args: [
       ...context.options.vmarkNodeArgs,
-      VMARK_CLI,
+      build.cli,
       'mcp',
       '--workspace',
       context.workspace,
       ...extraArgs,
     ],
-    env: { VMARK_HOME: context.home },
+    env: { VMARK_HOME: build.home },
     cwd: context.root,
   };
+}
+
+/** The `--baseline` build: another checkout's CLI, with a VMARK_HOME of its own (its history apart). */
+function baselineBuild(context) {
+  const cli = context.options.baseline;
+  return cli === null ? null : { name: 'baseline', cli, home: path.join(context.root, 'home-baseline') };
 }
 
 function peerServer(context) {
@@ -225,6 +240,88 @@ async function benchColdStart(context) {
 // ---------------------------------------------------------------------------------------------
 // 2. Read + write round trips of one file
 
+/** CPU seconds a server process has used; null where /proc cannot tell. */
+function cpuOf(pid) {
+  try {
+    return pid === null || pid === undefined ? null : cpuSeconds(pid);
+  } catch {
+    return null;
+  }
+}
+
+/** Every ordering of `items`. */
+function permutations(items) {
+  if (items.length <= 1) return [items];
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
+}
+
+/**
+ * A vmark server's read → write step on `file` (open in it), checking after the clock stops that
+ * the read returned the last write and the write saved.
+ */
+async function vmarkRunnerFor(server, file, body) {
+  const state = await callTool(server, 'session', { action: 'get_state' });
+  const tab = state.windows.flatMap((w) => w.tabs).find((t) => t.filePath === file);
+  if (!tab) throw new Error(`${server.name}: no tab for ${file} in session.get_state`);
+  const who = server.name;
+  return {
+    tabId: tab.id,
+    lastRevision: tab.revision,
+    expected: documentAt(body, 0),
+    truncatedReads: 0,
+    async step(iteration) {
+      const next = documentAt(body, iteration);
+      const t0 = performance.now();
+      const read = await callTool(server, 'document', { action: 'read', tabId: this.tabId });
+      const t1 = performance.now();
+      // A read over the 75,000-byte output bound comes back as a truncation envelope
+      // without a revision; the bench is the only writer, so the last write's revision holds.
+      const revision = read.truncated === true ? this.lastRevision : read.revision;
+      const written = await callTool(server, 'document', {
+        action: 'write',
+        tabId: this.tabId,
+        content: next,
+        expected_revision: revision,
+      });
+      const t2 = performance.now();
+      // Checked after the clock stops.
+      if (read.truncated === true) {
+        this.truncatedReads++;
+        const bytes = Buffer.byteLength(JSON.stringify(this.expectedRead(), null, 2));
+        if (read.bytes_total !== bytes)
+          fail(`${who} read reported ${read.bytes_total} bytes, expected ${bytes}`);
+        if (!this.expectedPrefix().startsWith(read.preview.slice(0, 200)))
+          fail(`${who} read preview mismatch`);
+      } else {
+        if (read.content !== this.expected)
+          fail(`${who} read returned other content (iteration ${iteration})`);
+        if (read.revision !== this.lastRevision)
+          fail(`${who} read revision ${read.revision} ≠ ${this.lastRevision}`);
+      }
+      if (written.saved !== true) fail(`${who} write did not save: ${JSON.stringify(written)}`);
+      if (typeof written.revision !== 'string' || written.revision === revision)
+        fail(`${who} write returned no new revision: ${JSON.stringify(written)}`);
+      this.lastRevision = written.revision;
+      this.expected = next;
+      return { read: t1 - t0, write: t2 - t1, total: t2 - t0 };
+    },
+    expectedRead() {
+      return {
+        content: this.expected,
+        revision: this.lastRevision,
+        filePath: file,
+        kind: 'markdown',
+        dirty: false,
+      };
+    },
+    expectedPrefix() {
+      return JSON.stringify(this.expectedRead(), null, 2);
+    },
+  };
+}
+
 async function benchRoundTrip(context, sizeKey) {
   const size = SIZES[sizeKey];
   const iterations = context.options.iterations[sizeKey];
@@ -237,69 +334,19 @@ async function benchRoundTrip(context, sizeKey) {
 
   const vmark = await connectStdio(vmarkServer(context, ['--open', files.vmark]));
   const peer = await connectStdio(peerServer(context));
+  const build = baselineBuild(context);
+  const baseline =
+    build && files.baseline
+      ? await connectStdio(vmarkServer(context, ['--open', files.baseline], build))
+      : null;
   try {
     // As a real client does: the SDK then checks each result against the tool's output schema.
     await vmark.client.listTools();
     await peer.client.listTools();
+    await baseline?.client.listTools();
 
-    const state = await callTool(vmark, 'session', { action: 'get_state' });
-    const tab = state.windows.flatMap((w) => w.tabs).find((t) => t.filePath === files.vmark);
-    if (!tab) throw new Error(`vmark: no tab for ${files.vmark} in session.get_state`);
-
-    const vmarkRunner = {
-      tabId: tab.id,
-      lastRevision: tab.revision,
-      expected: documentAt(body, 0),
-      truncatedReads: 0,
-      async step(iteration) {
-        const next = documentAt(body, iteration);
-        const t0 = performance.now();
-        const read = await callTool(vmark, 'document', { action: 'read', tabId: this.tabId });
-        const t1 = performance.now();
-        // A read over the 75,000-byte output bound comes back as a truncation envelope
-        // without a revision; the bench is the only writer, so the last write's revision holds.
-        const revision = read.truncated === true ? this.lastRevision : read.revision;
-        const written = await callTool(vmark, 'document', {
-          action: 'write',
-          tabId: this.tabId,
-          content: next,
-          expected_revision: revision,
-        });
-        const t2 = performance.now();
-        // Checked after the clock stops.
-        if (read.truncated === true) {
-          this.truncatedReads++;
-          const bytes = Buffer.byteLength(JSON.stringify(this.expectedRead(), null, 2));
-          if (read.bytes_total !== bytes)
-            fail(`vmark read reported ${read.bytes_total} bytes, expected ${bytes}`);
-          if (!this.expectedPrefix().startsWith(read.preview.slice(0, 200)))
-            fail('vmark read preview mismatch');
-        } else {
-          if (read.content !== this.expected)
-            fail(`vmark read returned other content (iteration ${iteration})`);
-          if (read.revision !== this.lastRevision)
-            fail(`vmark read revision ${read.revision} ≠ ${this.lastRevision}`);
-        }
-        if (written.saved !== true) fail(`vmark write did not save: ${JSON.stringify(written)}`);
-        if (typeof written.revision !== 'string' || written.revision === revision)
-          fail(`vmark write returned no new revision: ${JSON.stringify(written)}`);
-        this.lastRevision = written.revision;
-        this.expected = next;
-        return { read: t1 - t0, write: t2 - t1, total: t2 - t0 };
-      },
-      expectedRead() {
-        return {
-          content: this.expected,
-          revision: this.lastRevision,
-          filePath: files.vmark,
-          kind: 'markdown',
-          dirty: false,
-        };
-      },
-      expectedPrefix() {
-        return JSON.stringify(this.expectedRead(), null, 2);
-      },
-    };
+    const vmarkRunner = await vmarkRunnerFor(vmark, files.vmark, body);
+    const baselineRunner = baseline && (await vmarkRunnerFor(baseline, files.baseline, body));
 
     const peerRunner = {
       expected: documentAt(body, 0),
@@ -316,32 +363,42 @@ async function benchRoundTrip(context, sizeKey) {
       },
     };
 
+    const runners = { vmark: vmarkRunner, peer: peerRunner };
+    if (baselineRunner) runners.baseline = baselineRunner;
+    const fileOf = { vmark: files.vmark, peer: files.peer, baseline: files.baseline };
     const checkDisk = async () => {
-      const [onDiskVmark, onDiskPeer] = await Promise.all([
-        fs.readFile(files.vmark, 'utf8'),
-        fs.readFile(files.peer, 'utf8'),
-      ]);
-      if (onDiskVmark !== vmarkRunner.expected)
-        fail(`vmark: ${files.vmark} does not hold the last written content`);
-      if (onDiskPeer !== peerRunner.expected)
-        fail(`peer: ${files.peer} does not hold the last written content`);
+      for (const [who, runner] of Object.entries(runners)) {
+        if ((await fs.readFile(fileOf[who], 'utf8')) !== runner.expected)
+          fail(`${who}: ${fileOf[who]} does not hold the last written content`);
+      }
     };
 
-    const samples = { vmark: [], peer: [] };
+    const samples = Object.fromEntries(Object.keys(runners).map((who) => [who, []]));
     const total = warmup + iterations;
+    // Every order in turn, so that each server follows each other as often (a write leaves work
+    // behind it, a checkpoint's index append, the disk's journal, that the next call meets).
+    const orders = permutations(Object.keys(runners));
+    const servers = { vmark, peer, baseline };
+    // CPU each server spent over the timed rounds: a figure the machine's load hardly moves.
+    const cpuAt = () => Object.fromEntries(Object.keys(runners).map((who) => [who, cpuOf(servers[who].pid)]));
+    let cpuBefore = warmup === 0 ? cpuAt() : null;
     for (let i = 1; i <= total; i++) {
-      // Alternate who goes first, so neither always runs right after the other's disk writes.
-      const order = i % 2 === 0 ? ['vmark', 'peer'] : ['peer', 'vmark'];
+      const order = orders[i % orders.length];
       for (const who of order) {
-        const runner = who === 'vmark' ? vmarkRunner : peerRunner;
-        const timing = await runner.step(i);
+        const timing = await runners[who].step(i);
         if (i > warmup) samples[who].push(timing);
       }
       // Every write must have reached the disk; checked outside the timed calls.
       await checkDisk();
       if (i > warmup) progress(i - warmup, iterations);
+      if (i === warmup) cpuBefore = cpuAt();
     }
+    const cpuAfter = cpuAt();
     await checkDisk();
+    const cpuMsPerRound = (who) =>
+      cpuBefore[who] === null || cpuAfter[who] === null
+        ? null
+        : ((cpuAfter[who] - cpuBefore[who]) * 1000) / iterations;
 
     const stat = (who, key) => summarize(samples[who].map((s) => s[key]));
     return {
@@ -350,12 +407,37 @@ async function benchRoundTrip(context, sizeKey) {
       iterations,
       warmup,
       vmark_read_truncated: vmarkRunner.truncatedReads > 0,
-      vmark: { read: stat('vmark', 'read'), write: stat('vmark', 'write'), total: stat('vmark', 'total') },
-      peer: { read: stat('peer', 'read'), write: stat('peer', 'write'), total: stat('peer', 'total') },
+      vmark: {
+        read: stat('vmark', 'read'),
+        write: stat('vmark', 'write'),
+        total: stat('vmark', 'total'),
+        cpuMs: cpuMsPerRound('vmark'),
+      },
+      peer: {
+        read: stat('peer', 'read'),
+        write: stat('peer', 'write'),
+        total: stat('peer', 'total'),
+        cpuMs: cpuMsPerRound('peer'),
+      },
+      ...(baselineRunner && {
+        baseline: {
+          read: stat('baseline', 'read'),
+          write: stat('baseline', 'write'),
+          total: stat('baseline', 'total'),
+          cpuMs: cpuMsPerRound('baseline'),
+        },
+        // Per round, this build over the baseline: both met the same moment's load.
+        paired: {
+          read: summarize(samples.vmark.map((s, k) => s.read / samples.baseline[k].read)),
+          write: summarize(samples.vmark.map((s, k) => s.write / samples.baseline[k].write)),
+          total: summarize(samples.vmark.map((s, k) => s.total / samples.baseline[k].total)),
+        },
+      }),
     };
   } finally {
     await vmark.close();
     await peer.close();
+    await baseline?.close();
   }
 }
 
@@ -471,6 +553,45 @@ function roundTripReport(rt) {
     row('read', 'read'),
     row('write (+ save)', 'write'),
     row('read + write', 'total'),
+    [
+      'server CPU per round trip',
+      fmtCpu(rt.vmark.cpuMs),
+      '',
+      fmtCpu(rt.peer.cpuMs),
+      '',
+      fmtRatio(ratio(rt.vmark.cpuMs ?? Number.NaN, rt.peer.cpuMs ?? Number.NaN)),
+      '',
+    ],
+  ]);
+}
+
+function fmtCpu(ms) {
+  return ms === null || ms === undefined ? 'n/a' : fmtMs(ms);
+}
+
+/** The `--baseline` build next to this one: its medians, and this build over it per round. */
+function baselineReport(rt) {
+  const row = (label, key) => [
+    label,
+    fmtMs(rt.vmark[key].median),
+    fmtMs(rt.baseline[key].median),
+    fmtRatio(ratio(rt.baseline[key].median, rt.peer[key].median)),
+    fmtRatio(rt.paired[key].median),
+    fmtRatio(rt.paired[key].p90),
+  ];
+  return table([
+    ['this build vs --baseline', 'vmark med', 'baseline med', 'baseline/peer', 'paired med', 'paired p90'],
+    row('read', 'read'),
+    row('write (+ save)', 'write'),
+    row('read + write', 'total'),
+    [
+      'server CPU per round trip',
+      fmtCpu(rt.vmark.cpuMs),
+      fmtCpu(rt.baseline.cpuMs),
+      fmtRatio(ratio(rt.baseline.cpuMs ?? Number.NaN, rt.peer.cpuMs ?? Number.NaN)),
+      fmtRatio(ratio(rt.vmark.cpuMs ?? Number.NaN, rt.baseline.cpuMs ?? Number.NaN)),
+      '',
+    ],
   ]);
 }
 
@@ -545,10 +666,10 @@ async function main() {
       context.files[key] = {
         vmark: path.join(context.workspace, `vmark-${key}.md`),
         peer: path.join(context.workspace, `peer-${key}.md`),
+        ...(options.baseline && { baseline: path.join(context.workspace, `baseline-${key}.md`) }),
       };
       // Separate files: vmark refuses to save over a file someone else changed since it read it.
-      await fs.writeFile(context.files[key].vmark, initial);
-      await fs.writeFile(context.files[key].peer, initial);
+      for (const file of Object.values(context.files[key])) await fs.writeFile(file, initial);
     }
 
     log(
@@ -612,6 +733,7 @@ async function main() {
       const rt = results[key];
       if (!rt) continue;
       log(roundTripReport(rt));
+      if (rt.paired) log('\n' + baselineReport(rt));
       if (rt.vmark_read_truncated)
         log(
           `  note: vmark's document.read of the ${rt.label} file returns the 75,000-byte truncation envelope, ` +
@@ -702,7 +824,24 @@ async function main() {
         read: part('read'),
         write: part('write'),
         read_write: part('total'),
+        server_cpu_ms: {
+          vmark: rt.vmark.cpuMs === null ? null : round(rt.vmark.cpuMs),
+          peer: rt.peer.cpuMs === null ? null : round(rt.peer.cpuMs),
+        },
       };
+      if (rt.paired) {
+        summary[name].baseline = {
+          cli: options.baseline,
+          read_write: statJson(rt.baseline.total),
+          server_cpu_ms: rt.baseline.cpuMs === null ? null : round(rt.baseline.cpuMs),
+          ratio_median: round(ratio(rt.baseline.total.median, rt.peer.total.median)),
+          paired_over_baseline: {
+            read: round(rt.paired.read.median),
+            write: round(rt.paired.write.median),
+            read_write: round(rt.paired.total.median),
+          },
+        };
+      }
       summary.targets[name] = verdict(ratio(rt.vmark.total.median, rt.peer.total.median), TARGETS.round_trip);
     }
 

@@ -17,13 +17,21 @@ import {
 
 /** Called with each path the code under test opens synchronously (the index's appends); may throw. */
 const syncOpens = vi.hoisted(() => ({ seen: undefined as ((file: string) => void) | undefined }));
+/** Called with each synchronous rename (from, to) before it is made (a checkpoint's text file); may throw. */
+const syncRenames = vi.hoisted(() => ({
+  seen: undefined as ((from: string, to: string) => void) | undefined,
+}));
 vi.mock('node:fs', async (importOriginal) => {
   const actual = await importOriginal<typeof NodeFs>();
   const openSync: typeof actual.openSync = (file, ...rest) => {
     syncOpens.seen?.(String(file));
     return actual.openSync(file, ...rest);
   };
-  return { ...actual, default: { ...actual, openSync }, openSync };
+  const renameSync: typeof actual.renameSync = (from, to) => {
+    syncRenames.seen?.(String(from), String(to));
+    actual.renameSync(from, to);
+  };
+  return { ...actual, default: { ...actual, openSync, renameSync }, openSync, renameSync };
 });
 
 let home: string;
@@ -39,8 +47,17 @@ beforeEach(async () => {
 afterEach(async () => {
   vi.restoreAllMocks();
   syncOpens.seen = undefined;
+  syncRenames.seen = undefined;
   await fs.rm(home, { recursive: true, force: true });
 });
+
+/** The next synchronous rename (a checkpoint's text file put in place) fails with `error`. */
+function failNextRename(error: Error): void {
+  syncRenames.seen = () => {
+    syncRenames.seen = undefined;
+    throw error;
+  };
+}
 
 function storeWith(options: Partial<CheckpointStoreOptions> = {}): CheckpointStore {
   return new CheckpointStore({ home, ...options });
@@ -106,7 +123,7 @@ describe('CheckpointStore', () => {
       throw new Error('panel gone');
     });
     const first = await store.append(edit('one'));
-    vi.spyOn(fs, 'rename').mockRejectedValueOnce(Object.assign(new Error('disk full'), { code: 'ENOSPC' }));
+    failNextRename(Object.assign(new Error('disk full'), { code: 'ENOSPC' }));
     await expect(store.append(edit('two'))).rejects.toThrow('disk full');
     expect(seen).toEqual([first.id]);
     subscription.dispose();
@@ -148,7 +165,7 @@ describe('CheckpointStore', () => {
     const store = storeWith();
     const kept = await store.append(edit('one'));
     const before = await fs.readFile(index, 'utf8');
-    vi.spyOn(fs, 'rename').mockRejectedValueOnce(Object.assign(new Error('disk full'), { code: 'ENOSPC' }));
+    failNextRename(Object.assign(new Error('disk full'), { code: 'ENOSPC' }));
     await expect(store.append(edit('two'))).rejects.toThrow('disk full');
     expect(await fs.readFile(index, 'utf8')).toBe(before);
     expect((await filesIn(folder)).filter((n) => n.endsWith('.ckpt'))).toEqual([`${kept.id}.ckpt`]);
@@ -207,7 +224,7 @@ describe('CheckpointStore', () => {
   it('never says a checkpoint that failed is durable', async () => {
     const store = storeWith();
     await store.append(edit('one'));
-    vi.spyOn(fs, 'rename').mockRejectedValueOnce(Object.assign(new Error('disk full'), { code: 'ENOSPC' }));
+    failNextRename(Object.assign(new Error('disk full'), { code: 'ENOSPC' }));
     const onDurable = vi.fn();
     await expect(store.append(edit('two'), onDurable)).rejects.toThrow('disk full');
     expect(onDurable).not.toHaveBeenCalled();
@@ -483,12 +500,10 @@ describe('CheckpointStore', () => {
 
   it('never writes, nor keeps waiting, the text of a checkpoint its retention would prune at once', async () => {
     const store = storeWith({ checkpointRetention: { maxCount: 3, maxBytes: 1024 } });
-    const rename = fs.rename.bind(fs);
     const texts: string[] = [];
-    vi.spyOn(fs, 'rename').mockImplementation((from, to) => {
-      if (String(to).endsWith('.ckpt')) texts.push(path.basename(String(to)));
-      return rename(from, to);
-    });
+    syncRenames.seen = (_from, to) => {
+      if (to.endsWith('.ckpt')) texts.push(path.basename(to));
+    };
     const appended = await Promise.all(Array.from({ length: 11 }, (_, i) => store.append(edit(`text ${i}`))));
     // The first one's write, then only the newest three of the ten that waited for it (written
     // side by side, so in any order).

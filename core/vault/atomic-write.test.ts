@@ -1,3 +1,5 @@
+import type * as NodeFs from 'node:fs';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +8,18 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writeFileAtomic } from './atomic-write.js';
 import { ownerTag } from './process-owner.js';
 import { TEMP_SUFFIX } from './temp-files.js';
+
+/** Called with each synchronous rename the code under test makes, before it; may throw. */
+const syncRenames = vi.hoisted(() => ({ seen: undefined as ((from: string) => void) | undefined }));
+
+vi.mock('node:fs', async (importOriginal) => {
+  const actual = await importOriginal<typeof NodeFs>();
+  const renameSync: typeof actual.renameSync = (from, to) => {
+    syncRenames.seen?.(String(from));
+    actual.renameSync(from, to);
+  };
+  return { ...actual, default: { ...actual, renameSync }, renameSync };
+});
 
 let tmp: string;
 let target: string;
@@ -17,6 +31,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   vi.restoreAllMocks();
+  syncRenames.seen = undefined;
   await fs.rm(tmp, { recursive: true, force: true });
 });
 
@@ -188,8 +203,12 @@ describe('crash safety', () => {
   it('a failure at the rename step (a simulated crash) leaves the original intact and no temp file', async () => {
     await fs.writeFile(target, 'ORIGINAL');
     const crash = Object.assign(new Error('EIO: simulated failure, rename'), { code: 'EIO' });
-    const rename = vi.spyOn(fs, 'rename').mockRejectedValueOnce(crash);
+    const rename = vi.fn(() => {
+      throw crash;
+    });
+    syncRenames.seen = rename;
     await expect(writeFileAtomic(target, 'NEW CONTENT')).rejects.toBe(crash);
+    syncRenames.seen = undefined;
     expect(rename).toHaveBeenCalledOnce();
     expect(await fs.readFile(target, 'utf8')).toBe('ORIGINAL');
     expect(await tempFilesIn(tmp)).toEqual([]);
@@ -199,12 +218,13 @@ describe('crash safety', () => {
     await fs.writeFile(target, 'ORIGINAL');
     const payload = 'x'.repeat(1 << 20);
     let tempAtRename = '';
-    vi.spyOn(fs, 'rename').mockImplementationOnce(async (from) => {
-      tempAtRename = String(from);
-      expect(await fs.readFile(from, 'utf8')).toBe(payload);
+    syncRenames.seen = (from) => {
+      tempAtRename = from;
+      expect(readFileSync(from, 'utf8')).toBe(payload);
       throw Object.assign(new Error('stop before rename'), { code: 'EIO' });
-    });
+    };
     await expect(writeFileAtomic(target, payload)).rejects.toThrow('stop before rename');
+    syncRenames.seen = undefined;
     // The temp file sat next to the target, hidden, and was cleaned up.
     expect(path.dirname(tempAtRename)).toBe(tmp);
     // Named after this process, so that a sweep can tell it from one a crash left.

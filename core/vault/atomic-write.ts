@@ -12,8 +12,9 @@
  * The looks at metadata (stat, fstat) are synchronous: each takes microseconds, where a trip
  * through libuv's thread pool costs a save far more on a busy machine (ADR 47). So are the temp
  * file's create and close, and the write of a small file (`SMALL_WRITE`, tens of microseconds
- * into the page cache; ADR 79). The fsync, and the write of a larger file, stay asynchronous:
- * their time grows with the file and the disk.
+ * into the page cache; ADR 79), and the rename that ends `writeFileAtomic` (ADR 80: after the
+ * fsync it was one more trip before a checkpoint's write could answer). The fsync, and the
+ * write of a larger file, stay asynchronous: their time grows with the file and the disk.
  */
 import {
   type BigIntStats,
@@ -23,13 +24,13 @@ import {
   fstatSync,
   fsync,
   openSync,
+  renameSync,
   rmSync,
   type Stats,
   statSync,
   write,
   writeSync,
 } from 'node:fs';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { DomainError } from '@vmark/sdk';
@@ -53,9 +54,13 @@ export interface StagedFile {
 export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<BigIntStats> {
   const staged = await stageFile(target, data);
   try {
-    await fs.rename(staged.temp, target);
+    renameSync(staged.temp, target);
   } catch (error) {
-    await fs.rm(staged.temp, { force: true }).catch(() => undefined);
+    try {
+      rmSync(staged.temp, { force: true });
+    } catch {
+      // Left for the sweep of temp files at the next start (`sweep-temp-files.ts`).
+    }
     throw error;
   }
   return staged.stats;

@@ -106,6 +106,45 @@ describe('replaceIfUnchanged', () => {
     expect(await fs.readFile(file, 'utf8')).toBe('replaced\n');
   });
 
+  describe('the file opened while the new bytes are synced', () => {
+    it('is looked at again under the lock: a copy put in its place with the same bytes is saved over', async () => {
+      await fs.writeFile(file, 'base\n');
+      const expected = await known();
+      // A new inode at the name after the early open, holding what the host knows.
+      const probe = at('staged', async () => {
+        await fs.writeFile(`${file}.copy`, 'base\n');
+        await fs.rename(`${file}.copy`, file);
+      });
+      const outcome = await replaceIfUnchanged(file, ours, expected, { probe });
+      expect(outcome.kind).toBe('written');
+      expect(await fs.readFile(file, 'utf8')).toBe('ours\n');
+      expect(await leftovers()).toEqual([]);
+    });
+
+    it('is not trusted once another file took its name: that file is kept and reported', async () => {
+      await fs.writeFile(file, 'base\n');
+      const expected = await known();
+      const probe = at('staged', async () => {
+        await fs.writeFile(`${file}.theirs`, 'replaced\n');
+        await fs.rename(`${file}.theirs`, file);
+      });
+      const outcome = await replaceIfUnchanged(file, ours, expected, { probe });
+      expect(outcome).toMatchObject({ kind: 'changed', found: { bytes: Buffer.from('replaced\n') } });
+      expect(await fs.readFile(file, 'utf8')).toBe('replaced\n');
+      expect(await leftovers()).toEqual([]);
+    });
+
+    it('is not trusted once it was deleted: nothing is brought back', async () => {
+      await fs.writeFile(file, 'base\n');
+      const expected = await known();
+      const outcome = await replaceIfUnchanged(file, ours, expected, {
+        probe: at('staged', () => fs.rm(file)),
+      });
+      expect(outcome).toEqual({ kind: 'changed', found: null });
+      expect(await fs.readdir(dir)).toEqual([]);
+    });
+  });
+
   it('does not bring back a file deleted during the save, and says there is none', async () => {
     await fs.writeFile(file, 'base\n');
     const expected = await known();

@@ -14,7 +14,9 @@
  *   between that look and the rename itself, a few microseconds (ADR 24).
  *
  * The new bytes are written and fsynced to a temp file before the lock is taken, so the lock
- * is held for a few system calls whatever the size of the file.
+ * is held for a few system calls whatever the size of the file. The file to be replaced is
+ * opened while that fsync runs (its thread-pool trip overlaps the sync instead of following
+ * it); under the lock it is looked at afresh, and opened again if another file took its name.
  */
 import { type BigIntStats, fstatSync, lstatSync, renameSync, rmSync } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
@@ -23,7 +25,7 @@ import { errorCode } from '@vmark/sdk';
 import { type DiskState, diskStateOf, fingerprint } from './file-fingerprint.js';
 import { withFileLock } from './file-lock.js';
 import { type LateWrite, watchForLateWrites } from './late-writes.js';
-import { openRegularFile, readWholeFile } from './open-regular-file.js';
+import { type OpenedFile, openRegularFile, readWholeFile } from './open-regular-file.js';
 import { saveLockPathFor } from './temp-files.js';
 
 /** The file as a save found it, when it was not what the host expected. */
@@ -65,15 +67,33 @@ export async function replaceIfUnchanged(
   options: GuardedReplaceOptions = {},
 ): Promise<GuardedOutcome> {
   const probe = options.probe ?? (() => undefined);
-  const staged = await stageFile(target, data);
+  const [stagedOutcome, openedOutcome] = await Promise.allSettled([
+    stageFile(target, data),
+    openRegularFile(target),
+  ]);
+  // Opened early, closed by whoever ends up holding it: the check below, or the finally.
+  let early = openedOutcome.status === 'fulfilled' ? openedOutcome.value : null;
+  const closeEarly = async () => {
+    const left = early;
+    early = null;
+    if (left?.kind === 'file') await left.handle.close().catch(() => undefined);
+  };
+  if (stagedOutcome.status === 'rejected') {
+    await closeEarly();
+    throw stagedOutcome.reason;
+  }
+  const staged = stagedOutcome.value;
   const written = diskStateOf(staged.stats, data);
   try {
+    if (openedOutcome.status === 'rejected') throw openedOutcome.reason;
     await probe('staged');
     return await withFileLock(
       saveLockPathFor(target),
       async () => {
         await probe('locked');
-        const current = await openRegularFile(target);
+        const opened = early!;
+        early = null;
+        const current = await lookAgain(target, opened);
         if (current.kind === 'not-a-file') return { kind: 'changed', found: null };
         if (current.kind === 'missing') {
           if (expected !== null) return { kind: 'changed', found: null };
@@ -104,9 +124,26 @@ export async function replaceIfUnchanged(
       { timeoutMs: options.lockTimeoutMs },
     );
   } finally {
+    await closeEarly();
     // Renamed away on success (a look at a missing name, microseconds); a leftover on any other path.
     removeQuietly(staged.temp);
   }
+}
+
+/**
+ * The file at `target` now, under the lock, from what was opened before it: the same handle
+ * with fresh stats while the name still leads to the opened inode, else (replaced, removed,
+ * or nothing opened) a new open.
+ */
+async function lookAgain(target: string, opened: OpenedFile): Promise<OpenedFile> {
+  if (opened.kind === 'file') {
+    const atName = lstatOrNull(target);
+    if (atName !== null && atName.ino === opened.stats.ino && atName.dev === opened.stats.dev) {
+      return { kind: 'file', handle: opened.handle, stats: fstatSync(opened.handle.fd, { bigint: true }) };
+    }
+    await opened.handle.close();
+  }
+  return openRegularFile(target);
 }
 
 function removeQuietly(file: string): void {

@@ -130,9 +130,10 @@ function assertNotProtected(
 /** Device and inode of what `target` names, or null when it does not exist or has no stable inode. */
 function identityOf(target: string): string | null {
   try {
-    const info = statSync(target, { bigint: true });
+    // A missing folder (most workspaces have no `.vmark`) is answered without an error built and thrown.
+    const info = statSync(target, { bigint: true, throwIfNoEntry: false });
     // Some file systems report inode 0 for everything: no identity to compare.
-    return info.ino === 0n ? null : `${info.dev}:${info.ino}`;
+    return info === undefined || info.ino === 0n ? null : `${info.dev}:${info.ino}`;
   } catch {
     return null;
   }
