@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 const helper = (chunkFiles: number): SweepThread => {
-  const thread = new SweepThread({ chunkFiles, fromFiles: 1 });
+  const thread = new SweepThread({ chunkFiles, fromFiles: 1, spare: () => true });
   threads.push(thread);
   return thread;
 };
@@ -66,6 +66,16 @@ describe('the signature sweep', () => {
     // The helper takes every chunk before the main thread looks.
     while (sweep.helperChunks < listed.length) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await sweep.finish(listed)).toEqual(listed.map((rel) => statSignature(join(root, rel), MAX)));
+  });
+
+  it('leaves the helper unstarted when no core is to spare', async () => {
+    const listed = await tree();
+    const thread = new SweepThread({ chunkFiles: 1, fromFiles: 1, spare: () => false });
+    threads.push(thread);
+    const sweep = new SignatureSweep(root, MAX, 100, thread);
+    sweep.offer(listed);
+    expect(await sweep.finish(listed)).toEqual(listed.map((rel) => statSignature(join(root, rel), MAX)));
+    expect(sweep.helperChunks).toBe(0);
   });
 
   it('sweeps on the main thread what a helper that stopped left', async () => {

@@ -5,9 +5,12 @@
  * walk a helper thread (`SweepThread`) takes chunks of the list while the listing still runs and
  * the main thread reads the index; once free, the main thread sweeps the chunks the helper has not
  * started, from the end. Each chunk is claimed in a shared array before it is swept, so it is swept
- * exactly once; if the helper fails, the main thread sweeps what it left.
+ * exactly once; if the helper fails, the main thread sweeps what it left. On a machine already busier
+ * than its cores the helper is not started: it would only share this process's part of the CPU
+ * with the main thread, and its start costs more than it saves there (ADR 82; as `make -l`).
  */
 import { lstatSync, type BigIntStats } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
@@ -97,21 +100,34 @@ const CHUNK_FILES = 256;
 /** Walks of fewer files are swept on the main thread alone: starting the helper costs more. */
 const THREAD_FROM_FILES = 2048;
 
+/** Whether a core is to spare: the load average (over a minute) below the number of cores. */
+const coreToSpare = (): boolean => (loadavg()[0] ?? 0) < availableParallelism();
+
 /**
- * The helper thread of a workspace's walks, started at the first walk large enough to use it and
- * kept (unreferenced while idle) until `dispose`. Keep one per workspace for the process' life.
+ * The helper thread of a workspace's walks, started at the first walk large enough to use it
+ * while a core is to spare, and kept (unreferenced while idle) until `dispose`. Keep one per
+ * workspace for the process' life.
  */
 export class SweepThread {
   readonly chunkFiles: number;
   readonly fromFiles: number;
+  /** Asked at each large walk: false keeps that walk's sweep on the main thread. */
+  readonly spare: () => boolean;
   #worker: Worker | undefined;
   readonly #sweeps = new Map<number, SignatureSweep>();
   #nextSweep = 0;
 
-  /** `chunkFiles` and `fromFiles` default to what suits large trees; tests lower them. */
-  constructor(options: { readonly chunkFiles?: number; readonly fromFiles?: number } = {}) {
+  /** `chunkFiles` and `fromFiles` default to what suits large trees; tests lower them and say a core is to spare. */
+  constructor(
+    options: {
+      readonly chunkFiles?: number;
+      readonly fromFiles?: number;
+      readonly spare?: () => boolean;
+    } = {},
+  ) {
     this.chunkFiles = Math.max(1, options.chunkFiles ?? CHUNK_FILES);
     this.fromFiles = options.fromFiles ?? THREAD_FROM_FILES;
+    this.spare = options.spare ?? coreToSpare;
   }
 
   dispose(): void {
@@ -193,6 +209,10 @@ export class SignatureSweep {
     if (thread === undefined || this.#helperLost) return;
     if (this.#id === undefined) {
       if (candidates.length < thread.fromFiles) return;
+      if (!thread.spare()) {
+        this.#helperLost = true; // not asked again for this walk
+        return;
+      }
       try {
         this.#id = thread.join(this);
       } catch {

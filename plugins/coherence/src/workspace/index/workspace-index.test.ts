@@ -59,7 +59,7 @@ function workspace(at = root): CoherenceWorkspace {
       newId: () => uuid(0x100000 + Math.floor(Math.random() * 0xfffff) * 16 + (n++ % 16)),
     },
     // Every walk's signatures are swept with the helper thread, as a large workspace's are (ADR 82).
-    new SweepThread({ chunkFiles: 1, fromFiles: 1 }),
+    new SweepThread({ chunkFiles: 1, fromFiles: 1, spare: () => true }),
   );
   open.push(w);
   return w;
