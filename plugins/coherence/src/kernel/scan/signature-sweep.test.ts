@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -28,6 +28,8 @@ async function tree(): Promise<string[]> {
     const rel = `d${i % 3}/f${String(i).padStart(2, '0')}.md`;
     await mkdir(join(root, `d${i % 3}`), { recursive: true });
     await writeFile(join(root, rel), 'x'.repeat(i));
+    // An mtime apart from the ctime, so that every field of the signature tells.
+    await utimes(join(root, rel), new Date(2_000_000 + i), new Date(3_000_000 + i));
     listed.push(rel);
   }
   await mkdir(join(root, 'folder.md'));
