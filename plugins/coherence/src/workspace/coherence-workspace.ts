@@ -9,6 +9,7 @@ import type { CurrentClaimRow } from '../kernel/projection/index.js';
 import type { CaptureRequest } from '../capture/plan-capture.js';
 import type { GrantRecord } from '../delegation/grant-record.js';
 import type { ResolveReceipt, ResolveRequest } from '../resolution/resolve-edge.js';
+import type { SweepThread } from '../kernel/scan/index.js';
 import { LedgerState } from './caches/ledger-state.js';
 import { WorkspaceIndex } from './index/workspace-index.js';
 import { WorkspaceFiles } from './caches/workspace-files.js';
@@ -37,10 +38,12 @@ export class CoherenceWorkspace {
     /** The person's record of their grants, in `$VMARK_HOME` (ADR 23). */
     private readonly grants: GrantRecord,
     clock: Clock = systemClock,
+    /** The helper thread of large walks' signature sweeps (ADR 82); tests give one that takes small walks too. */
+    sweeper?: SweepThread,
   ) {
     const ledger = (this.#ledger = new WorkspaceLedger(root, writer, clock));
     this.vmarkDir = ledger.vmarkDir;
-    const files = (this.#files = new WorkspaceFiles(root, ledger.vmarkDir));
+    const files = (this.#files = new WorkspaceFiles(root, ledger.vmarkDir, sweeper));
     const derived = new LedgerState(clock.now);
     ledger.onRead((read) => derived.follow(read));
     const scan = new ScanReconciler(ledger, files, derived);

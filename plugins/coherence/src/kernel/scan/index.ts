@@ -6,3 +6,4 @@ export * from './git-state.js';
 export * from './git-classifier.js';
 export * from './reconcile.js';
 export * from './scan.js';
+export * from './signature-sweep.js';

@@ -151,6 +151,30 @@ describe('walkWorkspace with a WalkCache', () => {
     expect(third.files[0]?.digest).toEqual(digestFile(Buffer.from(doc(1, 'A'))));
   });
 
+  it('consults the cache only once `cacheReady` settles, so what is restored meanwhile counts', async () => {
+    await put('a.md', doc(1, 'a'));
+    await put('sub/b.md', doc(2, 'b'));
+    const earlier = fresh();
+    const first = await walkWorkspace(root, { cache: earlier });
+    const paths = first.files.map((f) => f.path);
+    const saved = paths.map((p) => earlier.saved(root, p));
+    const cache = fresh();
+    // Restored a while after the walk started (a new process reading its index meanwhile).
+    const cacheReady = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        cache.restore(
+          root,
+          paths,
+          saved.map((s) => s?.signature ?? null),
+          saved.map((s) => s?.digest ?? null),
+        );
+        resolve();
+      }, 100),
+    );
+    const walked = await walkWorkspace(root, { cache, cacheReady });
+    expect(howRead(walked)).toEqual({ 'a.md': 'cached', 'sub/b.md': 'cached' });
+  });
+
   it('reads a file again when it was replaced by another with the same size and times', async () => {
     await put('a.md', doc(1, 'a'));
     await put('other.md', doc(1, 'b'));

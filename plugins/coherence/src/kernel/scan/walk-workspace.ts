@@ -5,10 +5,11 @@
  * reported and skipped. The walk uses an explicit stack, so directory depth costs heap, not
  * call stack, and the number of files read is bounded.
  */
-import { constants, lstatSync, readdirSync, statSync, type BigIntStats, type Dirent } from 'node:fs';
+import { constants, readdirSync, statSync, type BigIntStats, type Dirent } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { digestFile, type FileDigest } from './file-digest.js';
+import { SignatureSweep, signatureOf, type SweepThread } from './signature-sweep.js';
 import { errorCode } from '@vmark/sdk';
 
 /** Directory names never entered, at any depth: coherence state, git internals, dependencies. */
@@ -94,6 +95,16 @@ export interface WalkOptions {
    * places the watches, and a change made after a folder's listing is seen (ADR 77).
    */
   readonly onFolder?: (relative: string) => void;
+  /**
+   * Sweeps the signatures of a large walk beside the main thread (ADR 82). Keep one per
+   * workspace for the process' life, as the cache.
+   */
+  readonly sweeper?: SweepThread;
+  /**
+   * The cache is consulted only once this settles: the caller restores it meanwhile (from the
+   * on-disk index), while the walk lists the tree and sweeps the signatures.
+   */
+  readonly cacheReady?: PromiseLike<unknown>;
 }
 
 /**
@@ -102,14 +113,6 @@ export interface WalkOptions {
  * was (git's "racily clean" entries). Generous, to cover coarse file-system clocks.
  */
 export const RACY_WINDOW_NS = 2_000_000_000n;
-
-/**
- * A file's stat signature — device, inode, size, mtime and ctime in nanoseconds, decimal, in
- * that order, `:`-separated — as kept in memory and on disk (ADR 46, 77): one string, so a
- * signature read back from disk is compared as it is, without parsing it into numbers.
- */
-export const signatureOf = (info: BigIntStats): string =>
-  `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 
 /** What the cache remembers of a file: the signature it was read with, and its digest then. */
 export interface CachedFile {
@@ -168,10 +171,10 @@ export class WalkCache {
     this.root = root;
   }
 
-  /** @internal The digest remembered for `path` if `info` still matches its signature. */
-  lookup(path: string, info: BigIntStats): FileDigest | null | undefined {
+  /** @internal The digest remembered for `path` if `signature` (`signatureOf`) is still its signature. */
+  lookup(path: string, signature: string): FileDigest | null | undefined {
     const hit = this.files.get(path);
-    return hit !== undefined && hit.signature === signatureOf(info) ? hit.digest : undefined;
+    return hit !== undefined && hit.signature === signature ? hit.digest : undefined;
   }
 
   /** @internal Remembers what was read, unless it changed too recently to be trusted later. */
@@ -272,33 +275,8 @@ function linksToDirectory(abs: string): boolean {
   }
 }
 
-/** Files lstat()ed between two turns of the event loop when checking signatures. */
-const SIGNATURE_BATCH = 1024;
 /** Folders listed between two turns of the event loop. */
 const LISTING_BATCH = 64;
-
-/**
- * The remembered digest of a file whose signature is unchanged, else undefined. Synchronous on
- * purpose: a warm walk is one lstat per file, and through the thread pool each costs several
- * times the call itself (20,000 files: ~300 ms async against ~60 ms in a row). Callers yield
- * to the event loop every `SIGNATURE_BATCH` files.
- */
-function cachedDigest(
-  cache: WalkCache,
-  abs: string,
-  rel: string,
-  maxBytes: bigint,
-): FileDigest | null | undefined {
-  let info: BigIntStats | undefined;
-  try {
-    info = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
-  } catch {
-    return undefined; // reading it will say what is wrong
-  }
-  // Gone, or a link or anything else swapped in since the listing: the read reports it.
-  if (info === undefined || !info.isFile() || info.size > maxBytes) return undefined;
-  return cache.lookup(rel, info);
-}
 
 /** What listing folders found: files to read, and what could not be listed or read as text. */
 export interface Listing {
@@ -371,6 +349,7 @@ export async function listFolders(
   listing: Listing,
   maxFiles: number,
   onFolder?: (relative: string) => void,
+  sweep?: SignatureSweep,
 ): Promise<void> {
   let listed = 0;
   while (stack.length > 0 && !listing.truncated) {
@@ -378,7 +357,10 @@ export async function listFolders(
     const dirAbs = dirRel === '' ? root : join(root, ...dirRel.split('/'));
     // Synchronous, as the signature sweep below and for the same reason: through the thread
     // pool each listing costs several times the call (20,000 files in 530 folders).
-    if (++listed % LISTING_BATCH === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (++listed % LISTING_BATCH === 0) {
+      sweep?.offer(listing.candidates);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     onFolder?.(dirRel);
     let entries;
     try {
@@ -417,8 +399,21 @@ export interface ReadOut {
 }
 
 /**
+ * The signature sweep of a walk through `options.cache`, to be offered the listing as it grows;
+ * none without a cache, or with an empty one that nothing will restore (every file is read).
+ * @internal shared by the walk and the re-walk of changed paths.
+ */
+export function sweepFor(root: string, options: WalkOptions): SignatureSweep | undefined {
+  const { cache, cacheReady } = options;
+  if (cache === undefined || (cache.size === 0 && cacheReady === undefined)) return undefined;
+  const maxBytes = BigInt(options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
+  return new SignatureSweep(root, maxBytes, options.maxFiles ?? DEFAULT_MAX_FILES, options.sweeper);
+}
+
+/**
  * Reads the `candidates` (through `cache`, when given: only files whose signature changed are
- * read); `walkStartNs` is when the walk began, for the cache's racy rule.
+ * read, the signatures coming from `sweep`); `walkStartNs` is when the walk began, for the
+ * cache's racy rule.
  * @internal shared by the walk and the re-walk of changed paths.
  */
 export async function readCandidates(
@@ -426,22 +421,24 @@ export async function readCandidates(
   candidates: readonly string[],
   options: WalkOptions,
   walkStartNs: bigint,
+  sweep: SignatureSweep | undefined = sweepFor(root, options),
 ): Promise<ReadOut> {
   const cache = options.cache;
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const maxBytes = BigInt(maxFileBytes);
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
   const out: ReadOut = { files: [], diagnostics: [], skipped: [] };
   let done = 0;
   const progressed = () => options.onProgress?.(++done, candidates.length);
   let toRead: readonly string[] = candidates;
-  if (cache !== undefined) {
-    // Unchanged files first, in one synchronous sweep per batch; only the rest is read.
+  if (cache !== undefined && sweep !== undefined) {
+    // Unchanged files first, by their signatures; only the rest is read.
+    const signatures = await sweep.finish(candidates);
+    await options.cacheReady;
     const changed: string[] = [];
     for (let i = 0; i < candidates.length; i++) {
-      if (i > 0 && i % SIGNATURE_BATCH === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const rel = candidates[i] as string;
-      const digest = cachedDigest(cache, sep === '/' ? `${root}/${rel}` : join(root, rel), rel, maxBytes);
+      const signature = signatures[i] ?? null;
+      const digest = signature === null ? undefined : cache.lookup(rel, signature);
       if (digest === undefined) {
         changed.push(rel);
       } else {
@@ -502,14 +499,15 @@ export async function walkWorkspace(root: string, options: WalkOptions = {}): Pr
   cache?.useFor(root);
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
   const listing = emptyListing();
-  await listFolders(root, [''], listing, maxFiles, options.onFolder);
+  const sweep = sweepFor(root, options);
+  await listFolders(root, [''], listing, maxFiles, options.onFolder, sweep);
   if (listing.truncated) {
     listing.diagnostics.push({
       code: 'too-many-files',
       message: `more than ${maxFiles} Markdown files; the scan stopped listing`,
     });
   }
-  const read = await readCandidates(root, listing.candidates, options, walkStartNs);
+  const read = await readCandidates(root, listing.candidates, options, walkStartNs, sweep);
   // Only what this walk read or confirmed stays: deleted, unreadable and unlisted paths go.
   cache?.retain(new Set(read.files.map((f) => f.path)));
   return walkResult(

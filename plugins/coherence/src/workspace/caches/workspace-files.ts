@@ -1,5 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import {
+  SweepThread,
   WalkCache,
   walkChanges,
   walkWorkspace,
@@ -24,6 +25,8 @@ const WHOLE_WALK_EVERY_MS = 5 * 60_000;
 export class WorkspaceFiles {
   /** Lets a walk re-read only the files whose stat signature changed since the last one. */
   readonly #walkCache = new WalkCache();
+  /** Sweeps the signatures of a large walk beside the main thread (ADR 82). */
+  readonly #sweeper: SweepThread;
   /** Says what changed since the last walk, so that only that is looked at again. */
   readonly #monitor: ChangeMonitor;
   #lastWalk: WalkResult | undefined;
@@ -34,11 +37,17 @@ export class WorkspaceFiles {
   constructor(
     private readonly root: string,
     vmarkDir: string,
+    sweeper = new SweepThread(),
   ) {
     this.#monitor = new ChangeMonitor(root, vmarkDir);
+    this.#sweeper = sweeper;
   }
 
-  async walk(indexing = new IndexProgress()): Promise<WalkResult> {
+  /**
+   * `cacheReady`: the walk lists the tree and sweeps the signatures meanwhile, and consults what
+   * it remembers of the files only once this settles (the caller restores it from the index).
+   */
+  async walk(indexing = new IndexProgress(), cacheReady?: PromiseLike<unknown>): Promise<WalkResult> {
     const last = this.#lastWalk;
     const whole = this.#whole;
     const changes = last === undefined || whole === undefined ? undefined : await this.#monitor.take();
@@ -49,6 +58,7 @@ export class WorkspaceFiles {
           Date.now() - whole.at < WHOLE_WALK_EVERY_MS && (await this.#rootIdentity()) === whole.root
             ? await walkChanges(this.root, last, changes.paths, {
                 cache: this.#walkCache,
+                sweeper: this.#sweeper,
                 onProgress: indexing.filesRead,
               })
             : null;
@@ -69,8 +79,10 @@ export class WorkspaceFiles {
     try {
       this.#lastWalk = await walkWorkspace(this.root, {
         cache: this.#walkCache,
+        sweeper: this.#sweeper,
         onProgress: indexing.filesRead,
         ...(onFolder === undefined ? {} : { onFolder }),
+        ...(cacheReady === undefined ? {} : { cacheReady }),
       });
     } catch (error) {
       this.#monitor.forget();
@@ -108,6 +120,7 @@ export class WorkspaceFiles {
 
   dispose(): void {
     this.#monitor.dispose();
+    this.#sweeper.dispose();
   }
 
   /** The root folder as a device and inode: another folder put in its place is walked whole. */

@@ -17,6 +17,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GrantRecord } from '../../delegation/grant-record.js';
 import { contentHashOfBytes, revisionId } from '../../kernel/identity/index.js';
 import { appendEntries, createEntry, ensureLayout, type LedgerEntry } from '../../kernel/ledger/index.js';
+import { SweepThread } from '../../kernel/scan/index.js';
 import { CoherenceWorkspace } from '../coherence-workspace.js';
 import { indexPath, INDEX_VERSION } from './index-file.js';
 
@@ -49,10 +50,17 @@ const hashOf = (text: string): string => contentHashOfBytes(Buffer.from(text, 'u
 
 function workspace(at = root): CoherenceWorkspace {
   let n = 0;
-  const w = new CoherenceWorkspace(at, WRITER, new GrantRecord(path.join(base, 'home')), {
-    now: () => new Date(),
-    newId: () => uuid(0x100000 + Math.floor(Math.random() * 0xfffff) * 16 + (n++ % 16)),
-  });
+  const w = new CoherenceWorkspace(
+    at,
+    WRITER,
+    new GrantRecord(path.join(base, 'home')),
+    {
+      now: () => new Date(),
+      newId: () => uuid(0x100000 + Math.floor(Math.random() * 0xfffff) * 16 + (n++ % 16)),
+    },
+    // Every walk's signatures are swept with the helper thread, as a large workspace's are (ADR 82).
+    new SweepThread({ chunkFiles: 1, fromFiles: 1, spare: () => true }),
+  );
   open.push(w);
   return w;
 }

@@ -70,10 +70,24 @@ export class WorkspaceIndex {
    */
   async answer(indexing: IndexProgress): Promise<McpEdgeRow[] | null> {
     this.postpone();
-    if (this.#believed === undefined) this.#believed = await this.#load();
+    let walked: WalkResult | undefined;
+    if (this.#believed === undefined) {
+      // The walk lists the tree and sweeps the signatures while the index is read; it consults
+      // the signatures the index restores once that is done (ADR 82).
+      const loading = this.#load();
+      const walking = this.files.walk(
+        indexing,
+        loading.catch(() => null),
+      );
+      const [loaded, walk] = await Promise.allSettled([loading, walking]);
+      if (loaded.status === 'rejected') throw loaded.reason;
+      if (walk.status === 'rejected') throw walk.reason;
+      this.#believed = loaded.value;
+      walked = walk.value;
+    }
     const index = this.#believed;
     if (index === null) return null;
-    if (await this.#stands(index, await this.files.walk(indexing))) return index.edges.slice();
+    if (await this.#stands(index, walked ?? (await this.files.walk(indexing)))) return index.edges.slice();
     this.#believed = null;
     return null;
   }
