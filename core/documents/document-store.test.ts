@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChangeOrigin, HostHooks } from '@vmark/sdk';
+import { ChangeSet } from '@codemirror/state';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHostHooks } from '../hooks/host-hooks.js';
 import { HostVault } from '../vault/host-vault.js';
@@ -536,5 +537,31 @@ describe('saveAs onto another path', () => {
     await store.replace(id, 'edited\n', { origin: EDITOR });
     await store.saveAs(id, file, { confirm: () => Promise.reject(new Error('must not ask')) });
     expect(await disk()).toBe('edited\n');
+  });
+});
+
+describe('an editor’s changes applied to the store’s text (ADR 81)', () => {
+  it('become the buffer’s text under a new revision, seen whole by a tap and by a save', async () => {
+    const written: { before: string; after: string; head: string | undefined }[] = [];
+    hooks.documentWritten.tap('test', ({ before, after }) =>
+      written.push({ before: before.content, after: after.content, head: after.head?.(3) }),
+    );
+    const { revision } = store.get(id);
+    const text = store.textOf(id).apply(ChangeSet.of({ from: 4, insert: '\nline 2' }, 5));
+    const after = await store.replace(id, text, { expectedRevision: revision, origin: EDITOR });
+    expect(after).toMatchObject({ content: 'base\nline 2\n', dirty: true });
+    expect(after.revision).not.toBe(revision);
+    expect(written).toEqual([{ before: 'base\n', after: 'base\nline 2\n', head: 'bas' }]);
+    await store.save(id);
+    expect(await disk()).toBe('base\nline 2\n');
+  });
+
+  it('that put back what they replace change nothing: no revision, no event', async () => {
+    let events = 0;
+    hooks.documentWritten.tap('test', () => void events++);
+    const { revision } = store.get(id);
+    const same = store.textOf(id).apply(ChangeSet.of({ from: 0, to: 4, insert: 'base' }, 5));
+    const after = await store.replace(id, same, { expectedRevision: revision, origin: EDITOR });
+    expect([after.revision, after.dirty, events]).toEqual([revision, false, 0]);
   });
 });

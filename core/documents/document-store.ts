@@ -14,6 +14,7 @@ import type {
   SaveOutcome,
   Vault,
   WriteOptions,
+  WriteProposal,
 } from '@vmark/sdk';
 import {
   DocumentKindsToken,
@@ -35,6 +36,7 @@ import { sweepTempFiles } from '../vault/sweep-temp-files.js';
 import { saveLockPathFor } from '../vault/temp-files.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { readTextFile } from './read-text-file.js';
+import { DocumentText } from './document-text.js';
 import { newRevision } from './revision.js';
 import { WriteAcks } from './write-acks.js';
 
@@ -56,7 +58,7 @@ interface ConflictState {
 interface DocumentRecord {
   readonly id: string;
   filePath: string | null;
-  content: string;
+  text: DocumentText;
   revision: string;
   kind: string;
   /** The text differs from the file as this host last read or wrote it. */
@@ -137,6 +139,11 @@ export class HostDocumentStore implements DocumentStore {
     return snapshotOf(this.#record(documentId));
   }
 
+  /** The text a document holds now, as the store keeps it: the editors' authority applies their changes to it. */
+  textOf(documentId: string): DocumentText {
+    return this.#record(documentId).text;
+  }
+
   read(documentId: string, origin: ChangeOrigin, options: ReadOptions = {}): DocumentSnapshot {
     const record = this.#record(documentId);
     // An AI client is served the disk's text with the conflict: what it writes next may replace it.
@@ -148,17 +155,24 @@ export class HostDocumentStore implements DocumentStore {
     return document;
   }
 
-  replace(documentId: string, content: string, options: ReplaceOptions): Promise<DocumentSnapshot> {
+  /** `content` may be a `DocumentText` (an editor's changes applied to the rope: no copy of the text). */
+  replace(
+    documentId: string,
+    content: string | DocumentText,
+    options: ReplaceOptions,
+  ): Promise<DocumentSnapshot> {
     return this.#acknowledged(documentId, async () => {
       const record = this.#record(documentId);
       checkRevision(record, options.expectedRevision);
-      const proposed = await this.#propose(record, content, options);
+      const text = typeof content === 'string' ? DocumentText.of(content) : content;
+      const proposed = await this.#propose(record, text, options);
       if (proposed !== null) this.#applyEdit(record, proposed, options);
       return snapshotOf(record);
     });
   }
 
-  write(documentId: string, content: string, options: WriteOptions): Promise<SaveOutcome> {
+  write(documentId: string, written: string, options: WriteOptions): Promise<SaveOutcome> {
+    const content = DocumentText.of(written);
     return this.#acknowledged(documentId, async () => {
       const record = this.#record(documentId);
       checkRevision(record, options.expectedRevision);
@@ -256,7 +270,7 @@ export class HostDocumentStore implements DocumentStore {
     });
     return this.#acknowledged(documentId, async () => {
       const record = this.#record(documentId);
-      const content = await this.#proposeSave(record, record.content, null);
+      const content = await this.#proposeSave(record, record.text.string, null);
       const outcome = await this.#replaceFile(record, canonicalTarget, content, existing?.disk ?? null);
       if (outcome.kind === 'changed') {
         if (existing === null) throw alreadyExists(canonicalTarget);
@@ -273,7 +287,7 @@ export class HostDocumentStore implements DocumentStore {
       record.disk = outcome.disk;
       record.conflict = null;
       record.edited = false;
-      record.kind = this.kinds.detect(record.filePath, record.content);
+      record.kind = this.#detect(record.filePath, record.text);
       record.watch = this.#watch(record);
       const saved = snapshotOf(record);
       if (existing !== null) {
@@ -325,7 +339,7 @@ export class HostDocumentStore implements DocumentStore {
         const from = record.filePath!;
         record.watch?.dispose();
         record.filePath = to;
-        record.kind = this.kinds.detect(to, record.content);
+        record.kind = this.#detect(to, record.text);
         record.watch = this.#watch(record);
         return { documentId: record.id, from, to };
       });
@@ -361,21 +375,30 @@ export class HostDocumentStore implements DocumentStore {
    * text would not change.
    * @throws DomainError `READ_ONLY` when a tap vetoes.
    */
-  async #propose(record: DocumentRecord, content: string, options: ReplaceOptions): Promise<string | null> {
-    if (content === record.content) return null;
-    const proposal = await this.hooks.beforeDocumentWrite.promise({
+  async #propose(
+    record: DocumentRecord,
+    content: DocumentText,
+    options: ReplaceOptions,
+  ): Promise<DocumentText | null> {
+    if (record.text.equals(content)) return null;
+    // The text is built for a tap only if it reads it: a keystroke in a rope stays a rope.
+    const asked: WriteProposal = {
       document: snapshotOf(record),
-      content,
+      get content() {
+        return content.string;
+      },
       origin: options.origin,
-    });
+    };
+    const proposal = await this.hooks.beforeDocumentWrite.promise(asked);
     if (proposal.veto !== undefined) {
       throw new DomainError('READ_ONLY', `The change was refused: ${proposal.veto}`);
     }
-    return proposal.content === record.content ? null : proposal.content;
+    const proposed = proposal === asked ? content : DocumentText.of(proposal.content);
+    return record.text.equals(proposed) ? null : proposed;
   }
 
   /** A change to the buffer that is not on disk yet. */
-  #applyEdit(record: DocumentRecord, content: string, options: ReplaceOptions): void {
+  #applyEdit(record: DocumentRecord, content: DocumentText, options: ReplaceOptions): void {
     const before = snapshotOf(record);
     this.#setContent(record, content);
     record.edited = true;
@@ -398,16 +421,17 @@ export class HostDocumentStore implements DocumentStore {
    */
   async #writeThrough(
     record: DocumentRecord,
-    proposed: string,
+    proposed: DocumentText,
     options: ReplaceOptions,
   ): Promise<SaveOutcome> {
-    const content = await this.#proposeSave(record, proposed, options.origin);
+    const content = await this.#proposeSave(record, proposed.string, options.origin);
     // What the host adds on saving may make the write what the document already holds.
-    if (content === record.content) return { revision: record.revision, saved: true };
+    if (record.text.equals(content)) return { revision: record.revision, saved: true };
+    const shownText = content === proposed.string ? proposed : DocumentText.of(content);
     const expected = record.disk;
     let shown = false;
     const show = () => {
-      if (!shown) this.#applyEdit(record, content, options);
+      if (!shown) this.#applyEdit(record, shownText, options);
       shown = true;
     };
     let outcome;
@@ -475,9 +499,9 @@ export class HostDocumentStore implements DocumentStore {
 
   /** Host-managed metadata entered the buffer: the text changes, the revision and dirty state do not. */
   #setHostContent(record: DocumentRecord, content: string): void {
-    if (content === record.content) return;
+    if (record.text.equals(content)) return;
     const before = snapshotOf(record);
-    record.content = content;
+    record.text = DocumentText.of(content);
     record.kind = this.kinds.detect(record.filePath, content);
     this.hooks.documentWritten.call({ before, after: snapshotOf(record), origin: { kind: 'host' } });
   }
@@ -495,7 +519,7 @@ export class HostDocumentStore implements DocumentStore {
       if (record.disk?.sha256 === file.disk.sha256) {
         record.disk = outcome.disk;
         if (!record.edited && record.conflict === null) this.#setHostContent(record, next);
-        else this.#setHostContent(record, edit(record.content) ?? record.content);
+        else this.#setHostContent(record, edit(record.text.string) ?? record.text.string);
       }
       return next;
     }
@@ -530,7 +554,7 @@ export class HostDocumentStore implements DocumentStore {
       return snapshotOf(record);
     }
     const revision = record.revision;
-    const content = await this.#proposeSave(record, record.content, null);
+    const content = await this.#proposeSave(record, record.text.string, null);
     const outcome = await this.#replaceFile(
       record,
       target,
@@ -595,7 +619,7 @@ export class HostDocumentStore implements DocumentStore {
       const renamedTo = record.disk && (await findByInode(path.dirname(record.filePath), record.disk.ino));
       if (renamedTo && !(await changedOnDisk(renamedTo, record.disk))) {
         record.filePath = renamedTo;
-        record.kind = this.kinds.detect(record.filePath, record.content);
+        record.kind = this.#detect(record.filePath, record.text);
         return;
       }
       this.#conflictFound(record, 'deleted-on-disk', null);
@@ -628,11 +652,11 @@ export class HostDocumentStore implements DocumentStore {
     record.disk = found.disk;
     record.conflict = null;
     record.edited = false;
-    if (text === record.content) {
+    if (record.text.equals(text)) {
       if (before.dirty) this.hooks.documentStateChanged.call({ document: snapshotOf(record) });
       return;
     }
-    this.#setContent(record, text);
+    this.#setContent(record, DocumentText.of(text));
     this.hooks.documentWritten.call({ before, after: snapshotOf(record), origin: { kind: 'disk' } });
   }
 
@@ -658,10 +682,15 @@ export class HostDocumentStore implements DocumentStore {
     this.hooks.documentStateChanged.call({ document: snapshotOf(record) });
   }
 
-  #setContent(record: DocumentRecord, content: string): void {
-    record.content = content;
-    record.kind = this.kinds.detect(record.filePath, content);
+  #setContent(record: DocumentRecord, text: DocumentText): void {
+    record.text = text;
+    record.kind = this.#detect(record.filePath, text);
     record.revision = newRevision();
+  }
+
+  /** The kind, building the text only for a kind that reads it at this path. */
+  #detect(filePath: string | null, text: DocumentText): string {
+    return this.kinds.detect(filePath, () => text.string);
   }
 
   #add(
@@ -673,7 +702,7 @@ export class HostDocumentStore implements DocumentStore {
     const record: DocumentRecord = {
       id: `doc-${this.#nextId++}`,
       filePath,
-      content,
+      text: DocumentText.of(content),
       revision: newRevision(),
       kind,
       edited: false,
@@ -724,18 +753,27 @@ function checkRevision(record: DocumentRecord, expected: string | undefined): vo
 
 const isDirty = (record: DocumentRecord): boolean => record.edited || record.conflict !== null;
 
+/** The record as it is now; `content` is the text's string, built on first read (ADR 81). */
 function snapshotOf(record: DocumentRecord): DocumentSnapshot {
-  const { id, filePath, content, revision, kind, conflict } = record;
-  const snapshot = { id, filePath, content, revision, kind, dirty: isDirty(record) };
-  if (!conflict) return snapshot;
+  const { id, filePath, text, revision, kind, conflict } = record;
   return {
-    ...snapshot,
-    conflict: {
-      reason: conflict.reason,
-      message: CONFLICT_MESSAGES[conflict.reason],
-      diskContent: conflict.observedText,
-      diskSha256: conflict.observed?.sha256 ?? null,
+    id,
+    filePath,
+    get content() {
+      return text.string;
     },
+    head: (length) => text.slice(0, Math.min(length, text.length)),
+    revision,
+    kind,
+    dirty: isDirty(record),
+    ...(conflict && {
+      conflict: {
+        reason: conflict.reason,
+        message: CONFLICT_MESSAGES[conflict.reason],
+        diskContent: conflict.observedText,
+        diskSha256: conflict.observed?.sha256 ?? null,
+      },
+    }),
   };
 }
 

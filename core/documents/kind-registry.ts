@@ -30,8 +30,12 @@ export class KindRegistry implements DocumentKinds {
     return this.#kinds.map((k) => k.id);
   }
 
-  detect(filePath: string | null, content: string): string {
-    const kind = this.#kinds.find((k) => k.detect(filePath, content));
+  detect(filePath: string | null, content: string | (() => string)): string {
+    let text = typeof content === 'string' ? content : undefined;
+    const read = () => (text ??= (content as () => string)());
+    const kind = this.#kinds.find((k) =>
+      k.detect(filePath, k.readsContent?.(filePath) === false ? '' : read()),
+    );
     if (!kind) throw new NoKindError();
     return kind.id;
   }

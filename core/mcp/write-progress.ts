@@ -17,10 +17,13 @@ const STAGES = 3;
  */
 export function reportLargeWrites(hooks: HostHooks): Disposable {
   const taps = pluginHooks(hooks, 'write-progress');
-  const stage = (content: string, done: number, message: (size: string) => string) => {
+  // `text` is read only inside a tool call: an editor's keystroke does not build a rope's text for it.
+  const stage = (text: { readonly content: string }, done: number, message: (size: string) => string) => {
     const call = currentCall();
+    if (call === undefined) return;
+    const content = text.content;
     // A UTF-16 unit is at most 3 bytes of UTF-8: most texts are told small without encoding them.
-    if (call === undefined || content.length * 3 < LARGE_WRITE_BYTES) return;
+    if (content.length * 3 < LARGE_WRITE_BYTES) return;
     const bytes = Buffer.byteLength(content, 'utf8');
     if (bytes < LARGE_WRITE_BYTES) return;
     call.progress.report(done, STAGES, message(`${(bytes / 1024 / 1024).toFixed(1)} MiB`));
@@ -28,18 +31,16 @@ export function reportLargeWrites(hooks: HostHooks): Disposable {
   const store = new DisposableStore();
   store.add(
     taps.tapWaterfall('beforeDocumentWrite', (proposal) => {
-      stage(proposal.content, 1, (size) => `staging ${size}`);
+      stage(proposal, 1, (size) => `staging ${size}`);
       return proposal;
     }),
   );
   store.add(
     taps.tapWaterfall('beforeDocumentSave', (proposal) => {
-      stage(proposal.content, 2, (size) => `saving ${size} to disk`);
+      stage(proposal, 2, (size) => `saving ${size} to disk`);
       return proposal;
     }),
   );
-  store.add(
-    taps.tap('documentSaved', ({ document }) => stage(document.content, 3, (size) => `saved ${size}`)),
-  );
+  store.add(taps.tap('documentSaved', ({ document }) => stage(document, 3, (size) => `saved ${size}`)));
   return store;
 }

@@ -28,13 +28,13 @@ export function acceptEditorReport(
     return { accepted: true };
   }
   const documentId = workbench.resolveTab(report.tabId).documentId;
-  const { text, version } = authority.snapshot(documentId);
-  if (report.version !== version) return { accepted: false };
+  if (report.version !== authority.version(documentId)) return { accepted: false };
+  // Sent on every cursor move: the length is read from the store's text, its string not built.
   focusedEditor.report(page, {
     ...report,
     documentId,
     revision: documents.get(documentId).revision,
-    length: text.length,
+    length: documents.textOf(documentId).length,
   });
   return { accepted: true };
 }

@@ -77,6 +77,36 @@ describe('minimalChange', () => {
     expect(touched).toEqual([[9, 12, 'new']]);
   });
 
+  it('keeps the common prefix and suffix of long texts, found block by block, to the character', () => {
+    // Texts of several 1024-character blocks: one character changed anywhere, a surrogate pair included.
+    const long = fc.array(fc.constantFrom('line of text\n', '😀', '漢', 'x'), {
+      minLength: 400,
+      maxLength: 900,
+    });
+    const edit = fc.record({ at: fc.nat(), insert: fc.constantFrom('', 'y', '😁', '\n'), cut: fc.nat(2) });
+    fc.assert(
+      fc.property(long, edit, (parts, { at, insert, cut }) => {
+        const before = parts.join('');
+        const from = at % (before.length + 1);
+        const after = before.slice(0, from) + insert + before.slice(from + cut);
+        expect(apply(before, after)).toBe(after);
+        let prefix = 0;
+        while (prefix < Math.min(before.length, after.length) && before[prefix] === after[prefix]) prefix++;
+        const changes = ChangeSet.fromJSON(minimalChange(before, after));
+        const touched: number[] = [];
+        changes.iterChanges((fromA, toA) => touched.push(fromA, toA));
+        if (before === after) {
+          expect(touched).toEqual([]);
+          return;
+        }
+        // Starts at the first difference (a character earlier to keep a surrogate pair whole).
+        expect(prefix - touched[0]!).toBeLessThanOrEqual(1);
+        expect(touched[touched.length - 1]! - touched[0]!).toBeLessThanOrEqual(cut + 2);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('changes nothing for equal texts, CRLF included', () => {
     expect(ChangeSet.fromJSON(minimalChange('a\r\nb', 'a\r\nb')).empty).toBe(true);
     expect(apply('a\r\nb\r\n', 'a\r\nc\r\n')).toBe('a\r\nc\r\n');

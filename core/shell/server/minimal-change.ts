@@ -4,6 +4,8 @@ import { diffLines } from './line-diff.js';
 
 /** More inserted plus deleted lines than this and the changed span is replaced as one. */
 const MAX_LINE_EDITS = 400;
+/** Characters compared at once while trimming the common prefix and suffix of a 1 MB write. */
+const BLOCK = 1024;
 
 interface Replacement {
   readonly from: number;
@@ -73,13 +75,25 @@ function trimmed(
   afterTo: number,
 ): { from: number; to: number; afterFrom: number; afterTo: number } | null {
   const limit = Math.min(to - from, afterTo - afterFrom);
+  // Equal blocks first (a slice is a view, its comparison a memory compare), then character by character.
   let prefix = 0;
+  while (
+    prefix + BLOCK <= limit &&
+    before.slice(from + prefix, from + prefix + BLOCK) ===
+      after.slice(afterFrom + prefix, afterFrom + prefix + BLOCK)
+  )
+    prefix += BLOCK;
   while (prefix < limit && before.charCodeAt(from + prefix) === after.charCodeAt(afterFrom + prefix))
     prefix++;
   if (prefix === to - from && prefix === afterTo - afterFrom) return null;
   // Never split a surrogate pair: the editor would see half a character.
   if (prefix > 0 && isHighSurrogate(before.charCodeAt(from + prefix - 1))) prefix--;
   let suffix = 0;
+  while (
+    suffix + BLOCK <= limit - prefix &&
+    before.slice(to - suffix - BLOCK, to - suffix) === after.slice(afterTo - suffix - BLOCK, afterTo - suffix)
+  )
+    suffix += BLOCK;
   while (
     suffix < limit - prefix &&
     before.charCodeAt(to - 1 - suffix) === after.charCodeAt(afterTo - 1 - suffix)

@@ -24,6 +24,7 @@ export const markdownKind: DocumentKind = {
   id: 'markdown',
   priority: 0,
   detect: (filePath) => isMarkdownPath(filePath),
+  readsContent: () => false,
 };
 
 /**
@@ -34,4 +35,5 @@ export const textKind: DocumentKind = {
   id: 'text',
   priority: -1,
   detect: () => true,
+  readsContent: () => false,
 };

@@ -20,4 +20,7 @@ export const workflowKind: DocumentKind = {
   detect: (filePath, content) =>
     (filePath !== null && looksLikeWorkflowPath(filePath)) ||
     ((filePath === null || /\.ya?ml$/i.test(filePath)) && looksLikeWorkflowYaml(content)),
+  // A Markdown note's kind is asked on every keystroke: its text is not built for it.
+  readsContent: (filePath) =>
+    filePath === null || (!looksLikeWorkflowPath(filePath) && /\.ya?ml$/i.test(filePath)),
 };

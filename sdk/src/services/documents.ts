@@ -7,7 +7,17 @@ export interface DocumentSnapshot {
   readonly id: string;
   /** Absolute path on disk, or `null` for an untitled buffer. */
   readonly filePath: string | null;
+  /**
+   * The whole text. The host may build it only when first read (it holds a large document as
+   * a rope while a person types): a reader on every change that needs only part of it asks
+   * `head` (host API 1.12.0).
+   */
   readonly content: string;
+  /**
+   * The first `length` characters (all of them when the text is shorter), without building the
+   * whole text (host API 1.12.0; absent from older hosts' snapshots: read `content`).
+   */
+  readonly head?: (length: number) => string;
   /** `rev-` + 8 random alphanumerics; changes on every content change. */
   readonly revision: string;
   readonly kind: string;
@@ -135,12 +145,21 @@ export interface DocumentKind {
   readonly priority: number;
   /** Whether this kind claims a document at `filePath` (null if untitled) with this text. */
   detect(filePath: string | null, content: string): boolean;
+  /**
+   * False when `detect` decides from the path alone for this path: the host then need not build
+   * the text of a large document on every keystroke to ask, and passes `''` (host API 1.12.0).
+   * Absent: the content is always read.
+   */
+  readsContent?(filePath: string | null): boolean;
 }
 
 export interface DocumentKinds {
   register(kind: DocumentKind): Disposable;
   /** Registered kind ids, highest priority first. */
   list(): string[];
-  /** @throws Error when no registered kind claims the document. */
-  detect(filePath: string | null, content: string): string;
+  /**
+   * `content` may be given as a function: called only if a kind reads the content for this path.
+   * @throws Error when no registered kind claims the document.
+   */
+  detect(filePath: string | null, content: string | (() => string)): string;
 }

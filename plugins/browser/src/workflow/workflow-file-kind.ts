@@ -18,4 +18,5 @@ export const workflowFileKind: DocumentKind = {
   priority: 10,
   // By name only: a Markdown note that happens to start with `site:` front matter stays Markdown.
   detect: (filePath) => filePath !== null && isWorkflowFilePath(filePath),
+  readsContent: () => false,
 };

@@ -37,6 +37,7 @@ import type { CaptureRequest, CapturedDocument } from './plan-capture.js';
 import {
   type Identity,
   identityOf,
+  identityOfDocument,
   identityProblem,
   isMarkdownFile,
   isTrackedDocument,
@@ -183,8 +184,13 @@ export class CaptureController {
     } else if (origin.kind === 'editor') {
       this.#pending.set(after.id, {
         filePath,
-        before: before.content,
-        after: after.content,
+        // Read when the save is captured, not on every keystroke (a large note is held as a rope).
+        get before() {
+          return before.content;
+        },
+        get after() {
+          return after.content;
+        },
         inputs: [],
         byClient: false,
         agent: { type: 'human' },
@@ -228,7 +234,7 @@ export class CaptureController {
   }
 
   #remember(document: DocumentSnapshot): void {
-    const identity = identityOf(document.content);
+    const identity = identityOfDocument(document);
     if (identity !== null) this.#identities.set(document.id, identity);
   }
 

@@ -98,6 +98,18 @@ describe('backlinks', () => {
     expect(await index.backlinks('beta.md')).toEqual([]);
   });
 
+  it('reads a buffer given as a function once for keystrokes queued together, the last one', async () => {
+    const { index } = vault({ 'beta.md': '# Beta\n', 'gamma.md': '# Gamma\n', 'a.md': 'none\n' });
+    const reads: string[] = [];
+    const typed = (text: string) => () => (reads.push(text), text);
+    index.setBuffer('a.md', typed('[[beta]]\n'));
+    index.setBuffer('a.md', typed('[[beta]] [[gamma]]\n'));
+    index.setBuffer('a.md', typed('[[gamma]]\n'));
+    expect(paths(await index.backlinks('gamma.md'))).toEqual(['a.md:1']);
+    expect(await index.backlinks('beta.md')).toEqual([]);
+    expect(reads).toEqual(['[[gamma]]\n']);
+  });
+
   it('leaves out a note past the bound, and files that are not notes', async () => {
     const { files, index } = vault({
       'beta.md': '# Beta\n',

@@ -69,6 +69,8 @@ export class RootLinkIndex implements Disposable {
   readonly #notes = new Map<string, readonly IndexedLink[]>();
   /** Notes whose text comes from an open buffer, not the disk, until it is saved or closed. */
   readonly #buffers = new Set<string>();
+  /** The last `setBuffer` call of each note whose turn has not come yet. */
+  readonly #latestBuffer = new Map<string, object>();
   readonly #queue = new SerialQueue();
   readonly #watch: Disposable;
   #disposed = false;
@@ -84,16 +86,23 @@ export class RootLinkIndex implements Disposable {
     this.ready = this.#queue.run(() => this.#build());
   }
 
-  /** An open note's text, as the person has it now (null: back to the file's). */
-  setBuffer(relativePath: string, text: string | null): void {
+  /**
+   * An open note's text, as the person has it now (null: back to the file's). Given as a
+   * function, it is read only when its turn in the queue comes and no later call for the note
+   * waits behind it: keystrokes typed meanwhile index the text once, not once each.
+   */
+  setBuffer(relativePath: string, text: string | (() => string) | null): void {
+    const call = {};
+    this.#latestBuffer.set(relativePath, call);
     void this.#queue.run(async () => {
-      if (this.#disposed) return;
+      if (this.#disposed || this.#latestBuffer.get(relativePath) !== call) return;
+      this.#latestBuffer.delete(relativePath);
       if (text === null) {
         this.#buffers.delete(relativePath);
         await this.#read(relativePath);
       } else {
         this.#buffers.add(relativePath);
-        this.#notes.set(relativePath, indexLinks(text));
+        this.#notes.set(relativePath, indexLinks(typeof text === 'string' ? text : text()));
       }
       this.changed();
     });

@@ -112,7 +112,7 @@ export class LinkPanels implements Disposable {
     const index = root === null ? undefined : this.#indexes.get(root);
     if (index === undefined || root === null) return;
     const relative = toVault(root, document.filePath);
-    if (isNote(relative)) index.setBuffer(relative, document.dirty ? document.content : null);
+    if (isNote(relative)) index.setBuffer(relative, document.dirty ? () => document.content : null);
   }
 
   dispose(): void {
