@@ -21,6 +21,8 @@ let vault: string;
 let home: string;
 let dataHome: string;
 let page: Page;
+// The end-to-end files share one process (vitest.config.ts): the trash folder set below goes back.
+const dataHomeBefore = process.env.XDG_DATA_HOME;
 
 const INDEX = 'See [[Plan]] and [the plan](notes/Plan.md).\n';
 
@@ -28,6 +30,8 @@ beforeAll(async () => {
   browser = await launchChromium();
 });
 afterAll(async () => {
+  if (dataHomeBefore === undefined) delete process.env.XDG_DATA_HOME;
+  else process.env.XDG_DATA_HOME = dataHomeBefore;
   await browser?.close();
   await temp.cleanup();
 });
