@@ -16,8 +16,9 @@ import {
   type Workbench,
 } from '@vmark/sdk';
 import { type BrowserEngine, firstLine, type Posture } from '../engine/browser-engine.js';
-import { TIMED_OUT, within } from '../time-bound.js';
+import { TIMED_OUT } from '../time-bound.js';
 import { BrowserTab, type ClosedReason, type TabOwner, tabClosedError } from './browser-tab.js';
+import { closePage } from './close-page.js';
 import { TabAttachments } from './tab-attachment.js';
 import { TabLease } from './tab-lease.js';
 
@@ -188,12 +189,7 @@ export class TabRegistry implements Disposable {
    *   not confirm it within CLOSE_DEADLINE_MS (the tab is then still listed until it does).
    */
   async close(tab: BrowserTab): Promise<void> {
-    // Settled either way: a close that fails after the deadline is no unhandled rejection.
-    const closing = tab.page.close().then(
-      () => undefined,
-      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
-    );
-    const outcome = await within(closing, CLOSE_DEADLINE_MS);
+    const outcome = await closePage(tab.page, CLOSE_DEADLINE_MS);
     if (outcome === undefined) {
       tab.markClosed('closed');
       return;
