@@ -1,14 +1,16 @@
 /**
- * A light protected-region scanner for the narrow transforms (`cjk-spacing`,
- * `cjk-punctuation`): one pass over the lines and one over each paragraph's inline
- * text, instead of a full @lezer/markdown parse (ADR 58).
+ * A light protected-region scanner: one pass over the lines and one over each
+ * paragraph's inline text, instead of a full @lezer/markdown parse (ADR 58, ADR 84).
  *
- * It finds what `scanMarkdown` finds that a narrow rewrite could touch — fenced code,
- * code spans, escapes, character references, and the syntax of inline links and images
- * — with @lezer/markdown's own rules for those (ported below), and leaves out the
- * Markdown punctuation (`#`, `>`, list and emphasis marks, thematic breaks, hard breaks):
- * those hold no CJK letter, no ASCII letter or digit next to a CJK letter, and no
- * `,.!?;:()` next to one, so protecting them or not changes no narrow rewrite.
+ * For the narrow transforms (`cjk-spacing`, `cjk-punctuation`) it finds what
+ * `scanMarkdown` finds that a narrow rewrite could touch — fenced code, code spans,
+ * escapes, character references, and the syntax of inline links and images — with
+ * @lezer/markdown's own rules for those (ported below), and leaves out the Markdown
+ * punctuation (`#`, `>`, list and emphasis marks, thematic breaks, hard breaks): those
+ * hold no CJK letter, no ASCII letter or digit next to a CJK letter, and no `,.!?;:()`
+ * next to one, so protecting them or not changes no narrow rewrite. For `cjk-format`
+ * (`marks`) it finds that punctuation too, emphasis resolved as lezer resolves it, and
+ * then gives exactly `scanMarkdown`'s regions.
  *
  * It covers a subset of Markdown on purpose. When a document holds anything outside it
  * (raw HTML or an autolink — any `<` —, tabs, CR, tables, reference links and
