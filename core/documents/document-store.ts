@@ -25,12 +25,14 @@ import {
   VaultToken,
 } from '@vmark/sdk';
 import { inject, injectable } from 'inversify';
-import { HostHooksToken } from '../tokens/host-tokens.js';
+import { HostHooksToken, HostOptionsToken } from '../tokens/host-tokens.js';
+import type { HostOptions } from '../tokens/host-options.js';
 import { LogHub } from '../log/log-hub.js';
 import { changedOnDisk, type DiskState } from '../vault/file-fingerprint.js';
 import { withFileLock } from '../vault/file-lock.js';
 import { type FoundFile, type GuardedOutcome, replaceIfUnchanged } from '../vault/guarded-replace.js';
 import type { LateWrite } from '../vault/late-writes.js';
+import { type LockSources, lockSourcesOfHome } from '../vault/lock-source.js';
 import { quotePath } from '../vault/path-scope.js';
 import { sweepTempFiles } from '../vault/sweep-temp-files.js';
 import { saveLockPathFor } from '../vault/temp-files.js';
@@ -100,6 +102,8 @@ export class HostDocumentStore implements DocumentStore {
   readonly #queue = new KeyedQueue();
   /** Folders already cleared of temp files that a crashed vmark left (once per host). */
   readonly #swept = new Set<string>();
+  /** What the save locks are taken with (ADR 87). */
+  readonly #lockSources: LockSources | undefined;
 
   constructor(
     @inject(DocumentKindsToken) private readonly kinds: DocumentKinds,
@@ -108,7 +112,11 @@ export class HostDocumentStore implements DocumentStore {
     @inject(FolderWatcher) private readonly watcher: FolderWatcher,
     @inject(LogHub) private readonly log: LogHub,
     @inject(WriteAcks) private readonly acks: WriteAcks,
-  ) {}
+    // Optional for tests that build a store by hand: their save locks are created, as before.
+    @inject(HostOptionsToken) options?: Pick<HostOptions, 'home'>,
+  ) {
+    this.#lockSources = options && lockSourcesOfHome(options.home);
+  }
 
   /** Reads a file (already resolved to its canonical path) into a new buffer. */
   async open(canonicalPath: string): Promise<DocumentSnapshot> {
@@ -479,6 +487,7 @@ export class HostDocumentStore implements DocumentStore {
   ): Promise<GuardedOutcome> {
     return replaceIfUnchanged(target, Buffer.from(content, 'utf8'), expected, {
       onLateWrite: (late) => this.#lateWrite(record.id, target, late),
+      lockSources: this.#lockSources,
     });
   }
 
@@ -588,7 +597,9 @@ export class HostDocumentStore implements DocumentStore {
       .run(documentId, async () => {
         if (late.kind === 'append') {
           try {
-            await withFileLock(saveLockPathFor(target), () => appendFile(target, late.suffix));
+            await withFileLock(saveLockPathFor(target), () => appendFile(target, late.suffix), {
+              sources: this.#lockSources,
+            });
           } catch (error) {
             await this.#replayFailed(documentId, target, late.suffix, error);
             return;

@@ -46,6 +46,7 @@ import {
   serializeEntry,
 } from './checkpoint-entry.js';
 import { type LockOptions, withFileLock } from '../vault/file-lock.js';
+import { lockSourcesOfHome } from '../vault/lock-source.js';
 
 export const CHECKPOINTS_FOLDER = 'checkpoints';
 export const INDEX_FILE = 'index.jsonl';
@@ -146,7 +147,7 @@ export class CheckpointStore {
   constructor(@inject(HostOptionsToken) options: CheckpointStoreOptions) {
     this.folder = path.join(options.home, CHECKPOINTS_FOLDER);
     this.#retention = options.checkpointRetention ?? DEFAULT_RETENTION;
-    this.#lock = options.checkpointLock ?? {};
+    this.#lock = { sources: lockSourcesOfHome(options.home), ...options.checkpointLock };
   }
 
   /**

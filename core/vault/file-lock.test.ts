@@ -146,50 +146,27 @@ describe('breaking a lock left by a crash', () => {
   it('lets one process in at a time while processes contend and some die holding the lock', async () => {
     // Each process takes the lock 15 times, noting when it enters and leaves; three of them
     // then die holding it, so the others keep breaking crashed locks while contending.
-    const built = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/vault/file-lock.js');
-    const journal = path.join(dir, 'journal');
-    const script = `
-      import { appendFileSync } from 'node:fs';
-      const { withFileLock } = await import(${JSON.stringify(built)});
-      const [lock, journal, dies] = process.argv.slice(1);
-      for (let i = 0; i < 15; i++) {
-        await withFileLock(lock, async () => {
-          appendFileSync(journal, 'in ' + process.pid + '\\n');
-          await new Promise((resolve) => setTimeout(resolve, 1));
-          if (dies === 'dies' && i === 14) {
-            appendFileSync(journal, 'dies ' + process.pid + '\\n');
-            process.exit(0);
-          }
-          appendFileSync(journal, 'out ' + process.pid + '\\n');
-        }, { staleMs: 60_000 });
-      }`;
-    const run = (dies: boolean) =>
-      new Promise<number | null>((resolve) => {
-        const child = spawn(
-          process.execPath,
-          ['--input-type=module', '-e', script, lock, journal, dies ? 'dies' : 'lives'],
-          {
-            stdio: 'inherit',
-          },
-        );
-        child.on('exit', resolve);
-      });
-    const codes = await Promise.all([run(true), run(false), run(true), run(false), run(true)]);
-    expect(codes).toEqual([0, 0, 0, 0, 0]);
-    const lines = (await fs.readFile(journal, 'utf8')).trim().split('\n');
-    let inside: string | undefined;
-    for (const line of lines) {
-      const [what, pid] = line.split(' ');
-      if (what === 'in') {
-        expect(inside).toBeUndefined();
-        inside = pid;
-      } else {
-        // "out", or "dies": it ends holding the lock, which the next one must break.
-        expect(inside).toBe(pid);
-        inside = undefined;
-      }
-    }
-    expect(lines.filter((line) => line.startsWith('in '))).toHaveLength(75);
+    await contendInProcesses([
+      { dies: true },
+      { dies: false },
+      { dies: true },
+      { dies: false },
+      { dies: true },
+    ]);
+  }, 60_000);
+
+  it('lets one process in at a time when some take it by linking a source (ADR 87) and some by creating it', async () => {
+    const sourceFolder = path.join(dir, 'lock-sources');
+    await contendInProcesses([
+      { dies: true, sourceFolder },
+      { dies: false, sourceFolder },
+      { dies: true },
+      { dies: false },
+      { dies: true, sourceFolder },
+      { dies: false, sourceFolder },
+    ]);
+    // Every process removed its sources as it exited, the ones that died holding the lock too.
+    expect(await fs.readdir(sourceFolder)).toEqual([]);
   }, 60_000);
 });
 
@@ -203,3 +180,55 @@ describe('removeStaleLock', () => {
     expect(await fs.readFile(lock, 'utf8')).toBe(`${ownerTag()} live`);
   });
 });
+
+/**
+ * Runs one process per entry, each taking the lock 15 times and noting in a journal when it
+ * enters and leaves (`dies`: the last time it exits holding it, so others must break it;
+ * `sourceFolder`: it links sources kept there instead of creating the lock file), and checks
+ * that the journal never shows two inside at once.
+ */
+async function contendInProcesses(processes: { dies: boolean; sourceFolder?: string }[]): Promise<void> {
+  const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/vault');
+  const journal = path.join(dir, 'journal');
+  const script = `
+    import { appendFileSync } from 'node:fs';
+    const { withFileLock } = await import(${JSON.stringify(path.join(dist, 'file-lock.js'))});
+    const { lockSourcesIn } = await import(${JSON.stringify(path.join(dist, 'lock-source.js'))});
+    const [lock, journal, dies, folder] = process.argv.slice(1);
+    const options = folder ? { staleMs: 60_000, sources: lockSourcesIn(folder) } : { staleMs: 60_000 };
+    for (let i = 0; i < 15; i++) {
+      await withFileLock(lock, async () => {
+        appendFileSync(journal, 'in ' + process.pid + '\\n');
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        if (dies === 'dies' && i === 14) {
+          appendFileSync(journal, 'dies ' + process.pid + '\\n');
+          process.exit(0);
+        }
+        appendFileSync(journal, 'out ' + process.pid + '\\n');
+      }, options);
+    }`;
+  const run = ({ dies, sourceFolder }: { dies: boolean; sourceFolder?: string }) =>
+    new Promise<number | null>((resolve) => {
+      const args = ['--input-type=module', '-e', script, lock, journal, dies ? 'dies' : 'lives'];
+      const child = spawn(process.execPath, sourceFolder ? [...args, sourceFolder] : args, {
+        stdio: 'inherit',
+      });
+      child.on('exit', resolve);
+    });
+  const codes = await Promise.all(processes.map(run));
+  expect(codes).toEqual(processes.map(() => 0));
+  const lines = (await fs.readFile(journal, 'utf8')).trim().split('\n');
+  let inside: string | undefined;
+  for (const line of lines) {
+    const [what, pid] = line.split(' ');
+    if (what === 'in') {
+      expect(inside).toBeUndefined();
+      inside = pid;
+    } else {
+      // "out", or "dies": it ends holding the lock, which the next one must break.
+      expect(inside).toBe(pid);
+      inside = undefined;
+    }
+  }
+  expect(lines.filter((line) => line.startsWith('in '))).toHaveLength(15 * processes.length);
+}

@@ -9,7 +9,10 @@
  * between creating and writing it) loses it once the file is older than `staleMs`.
  *
  * Taking, reading and releasing the lock are synchronous calls on a few bytes: every save
- * takes it, and a trip through libuv's thread pool costs more than the calls (ADR 47).
+ * takes it, and a trip through libuv's thread pool costs more than the calls (ADR 47). Given
+ * `sources`, the lock is taken by linking a file of this process, rewritten with the token,
+ * to the lock's name instead of creating the file (ADR 87, `lock-source.ts`): the same
+ * content, the same O_EXCL-like failure when the name is taken, no inode allocated.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -17,6 +20,7 @@ import fs from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError } from '@vmark/sdk';
 import { errorCode } from '@vmark/sdk';
+import { type LockSource, type LockSources } from './lock-source.js';
 import { ownerIsGone, ownerTag, parseOwnerTag } from './process-owner.js';
 import { TEMP_SUFFIX } from './temp-files.js';
 
@@ -25,6 +29,8 @@ export interface LockOptions {
   readonly timeoutMs?: number;
   /** A lock file older than this is taken to be left over from a crash, whoever holds it. */
   readonly staleMs?: number;
+  /** Files to link at the lock's name instead of creating it (in a folder of vmark's own). */
+  readonly sources?: LockSources;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -40,25 +46,23 @@ export async function withFileLock<T>(
   options: LockOptions = {},
 ): Promise<T> {
   const token = `${ownerTag()} ${randomBytes(8).toString('hex')}`;
-  await acquire(lockPath, token, options);
+  const source = await acquire(lockPath, token, options);
   try {
     return await work();
   } finally {
-    release(lockPath, token);
+    if (source === null) release(lockPath, token);
+    else options.sources!.release(lockPath, source);
   }
 }
 
-async function acquire(lockPath: string, token: string, options: LockOptions): Promise<void> {
+/** Takes the lock: the source linked at its name, or null when the lock file was created. */
+async function acquire(lockPath: string, token: string, options: LockOptions): Promise<LockSource | null> {
   const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   let delay = 1;
   for (;;) {
-    try {
-      writeFileSync(lockPath, token, { flag: 'wx', mode: 0o600 });
-      return;
-    } catch (error) {
-      if (errorCode(error) !== 'EEXIST') throw error;
-    }
+    const taken = takeOnce(lockPath, token, options.sources);
+    if (taken !== 'taken') return taken;
     const holder = readHolder(lockPath);
     if (holder === undefined) continue;
     // A breaker at work (or one left by a crash) is waited for like a live holder.
@@ -72,6 +76,23 @@ async function acquire(lockPath: string, token: string, options: LockOptions): P
     }
     await sleep(delay);
     delay = Math.min(delay * 2, 50);
+  }
+}
+
+/** One attempt: the linked source, null for a created lock file, 'taken' when another holds it. */
+function takeOnce(
+  lockPath: string,
+  token: string,
+  sources: LockSources | undefined,
+): LockSource | null | 'taken' {
+  const linked = sources?.link(lockPath, token) ?? 'cannot';
+  if (linked !== 'cannot') return linked;
+  try {
+    writeFileSync(lockPath, token, { flag: 'wx', mode: 0o600 });
+    return null;
+  } catch (error) {
+    if (errorCode(error) !== 'EEXIST') throw error;
+    return 'taken';
   }
 }
 

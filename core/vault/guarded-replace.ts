@@ -25,6 +25,7 @@ import { errorCode } from '@vmark/sdk';
 import { type DiskState, diskStateOf, fingerprint } from './file-fingerprint.js';
 import { withFileLock } from './file-lock.js';
 import { type LateWrite, watchForLateWrites } from './late-writes.js';
+import type { LockSources } from './lock-source.js';
 import { type OpenedFile, openRegularFile, readWholeFile } from './open-regular-file.js';
 import { saveLockPathFor } from './temp-files.js';
 
@@ -47,6 +48,8 @@ export interface GuardedReplaceOptions {
   readonly probe?: (point: SavePoint) => void | Promise<void>;
   /** How long to wait for another vmark process's save of the same file. */
   readonly lockTimeoutMs?: number;
+  /** Files to take the lock with by linking them (`lock-source.ts`); without them it is created. */
+  readonly lockSources?: LockSources;
   /**
    * Told of writes that reached the replaced version after the save (by a program that had
    * opened it just before): see `late-writes.ts`. Without it they are not looked for.
@@ -121,7 +124,7 @@ export async function replaceIfUnchanged(
           if (!watching) await current.handle.close();
         }
       },
-      { timeoutMs: options.lockTimeoutMs },
+      { timeoutMs: options.lockTimeoutMs, sources: options.lockSources },
     );
   } finally {
     await closeEarly();
