@@ -1,11 +1,31 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'rolldown';
 
 /**
+ * The MCP SDK's server and client import its ajv validator, which builds ajv and its formats as
+ * they load (~0.1 s of CPU); in the bundle they get core's LazyAjvValidator instead, which requires
+ * that same validator on the first check (an elicitation's answer; ADR 88). The server is handed
+ * one anyway (mcp-session.ts): this only drops the import.
+ */
+const lazyAjv = {
+  name: 'vmark-lazy-ajv',
+  resolveId(source, importer) {
+    const sdk = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]/;
+    return source === '../validation/ajv-provider.js' && sdk.test(importer ?? '') ? '\0lazy-ajv' : null;
+  },
+  load(id) {
+    if (id !== '\0lazy-ajv') return null;
+    const lazy = fileURLToPath(new URL('core/dist/mcp/lazy-ajv-validator.js', import.meta.url));
+    return `export { LazyAjvValidator as AjvJsonSchemaValidator } from ${JSON.stringify(lazy)};`;
+  },
+};
+
+/**
  * The CLI as one bundle of the host's own code and its private dependencies
- * (inversify alone is ~250 files, a third of a cold start). The SDK, zod and the
- * MCP SDK stay external: plugins import them too, and they must share one copy.
- * The output sits at the same depth as core/dist/cli/, so its relative URLs hold.
+ * (inversify alone is ~250 files, a third of a cold start; the MCP SDK with zod-to-json-schema
+ * ~80, ADR 88). The SDK and zod stay external: plugins import them too, and they must share one
+ * copy. The output sits at the same depth as core/dist/cli/, so its relative URLs hold.
  */
 const cli = defineConfig({
   input: {
@@ -13,7 +33,8 @@ const cli = defineConfig({
     'sdk-resolve-hook': 'core/dist/plugins/sdk-resolve-hook.js',
   },
   platform: 'node',
-  external: [/^@vmark\/sdk/, /^zod/, /^@modelcontextprotocol\/sdk/, /^node:/],
+  external: [/^@vmark\/sdk/, /^zod($|\/)/, /^node:/],
+  plugins: [lazyAjv],
   output: { dir: 'core/dist/bundle', format: 'esm', sourcemap: true, cleanDir: true },
 });
 
@@ -182,4 +203,21 @@ pluginUis.push(
   lazyDocumentUi('code-languages', 'plugins/document/ui/live/code-languages.ts'),
 );
 
-export default [cli, renderer, ...sharedModules, electronMain, ...pluginUis];
+/**
+ * The host half of each large built-in plugin as one module (ADR 88), which its manifest's `main`
+ * names: every host start imports all four, and Node 20 pays per file it resolves, reads and links
+ * (the browser plugin alone is ~110 files of tsc output), about half of their import time. Every
+ * package stays external, so the plugin shares the host's copy of the SDK and of zod; the
+ * plugin's own lazy imports (a module loaded on first use) become chunks beside the bundle.
+ */
+const pluginHost = (plugin) =>
+  defineConfig({
+    input: { index: `plugins/${plugin}/dist/index.js` },
+    platform: 'node',
+    external: [/^[^./]/],
+    output: { dir: `plugins/${plugin}/dist/bundle`, format: 'esm', sourcemap: true, cleanDir: true },
+  });
+
+const pluginHosts = ['document', 'workflow', 'coherence', 'browser'].map(pluginHost);
+
+export default [cli, renderer, ...sharedModules, electronMain, ...pluginUis, ...pluginHosts];

@@ -11,8 +11,8 @@
  *                      [--vmark-node-arg=ARG]... [--peer-node-arg=ARG]... [--baseline CLI]
  *
  * `--baseline CLI` (e.g. another checkout's core/dist/bundle/main.js) runs that build as a third
- * server in the round trips, interleaved with this one and the peer, with its own VMARK_HOME and
- * file: a before/after of the two builds under one load.
+ * server in the cold starts and the round trips, interleaved with this one and the peer, with its
+ * own VMARK_HOME and file: a before/after of the two builds under one load.
  *
  * Environment: BENCH_QUICK=1, BENCH_COLD_RUNS, BENCH_SMALL_ITERS, BENCH_LARGE_ITERS,
  * BENCH_WARMUP, BENCH_ONLY, BENCH_TMPDIR.
@@ -156,7 +156,7 @@ function fileHelp() {
   --vmark-node-arg=ARG    extra node flag for the vmark server, e.g. --vmark-node-arg=--cpu-prof (repeatable)
   --peer-node-arg=ARG     the same for the peer server
   --baseline CLI          another build's core/dist/bundle/main.js, run as a third server in the
-                          round trips (interleaved, own VMARK_HOME): before/after under one load
+                          cold starts and round trips (interleaved, own VMARK_HOME): before/after
 `;
 }
 
@@ -206,34 +206,58 @@ async function coldStartOnce(spec, expectedTools) {
   try {
     const { tools } = await server.client.listTools();
     const listed = performance.now();
+    // The server's own CPU up to its answer: a figure the machine's load moves far less than the time.
+    const cpu = cpuSeconds(server.pid) * 1000;
     const names = tools.map((tool) => tool.name);
     const missing = expectedTools.filter((name) => !names.includes(name));
     if (missing.length > 0) throw new Error(`${spec.name}: tools/list lacks ${missing.join(', ')}`);
-    return { total: listed - started, connect: connected - started, list: listed - connected };
+    return { total: listed - started, connect: connected - started, list: listed - connected, cpu };
   } finally {
     await server.close();
   }
 }
 
+const COLD_KEYS = ['total', 'connect', 'list', 'cpu'];
+
 async function benchColdStart(context) {
   const runs = context.options.coldRuns;
-  const vmark = vmarkServer(context, ['--open', context.files.small.vmark]);
-  const peer = peerServer(context);
-  log(`\n[cold start] ${runs} × (vmark, peer) interleaved, + 1 untimed start each`);
-  // Untimed: creates VMARK_HOME's contents and warms the OS file cache for both.
-  await coldStartOnce(vmark, ['document', 'session']);
-  await coldStartOnce(peer, ['read_text_file', 'write_file']);
-  const samples = { vmark: [], peer: [] };
+  const vmarkTools = ['document', 'session'];
+  const starts = {
+    vmark: () => coldStartOnce(vmarkServer(context, ['--open', context.files.small.vmark]), vmarkTools),
+    peer: () => coldStartOnce(peerServer(context), ['read_text_file', 'write_file']),
+  };
+  const build = baselineBuild(context);
+  if (build) {
+    const spec = vmarkServer(context, ['--open', context.files.small.baseline], build);
+    starts.baseline = () => coldStartOnce(spec, vmarkTools);
+  }
+  const names = Object.keys(starts);
+  log(`\n[cold start] ${runs} × (${names.join(', ')}) interleaved, + 1 untimed start each`);
+  // Untimed: creates VMARK_HOME's contents and warms the OS file cache for each.
+  for (const name of names) await starts[name]();
+  const samples = Object.fromEntries(names.map((name) => [name, []]));
   for (let i = 0; i < runs; i++) {
-    samples.vmark.push(await coldStartOnce(vmark, ['document', 'session']));
-    samples.peer.push(await coldStartOnce(peer, ['read_text_file', 'write_file']));
+    // Each round in another order, so that no server always follows the same one.
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(i + k) % names.length];
+      samples[name].push(await starts[name]());
+    }
     progress(i + 1, runs);
   }
-  const stat = (who, key) => summarize(samples[who].map((s) => s[key]));
+  const stats = (who) =>
+    Object.fromEntries(COLD_KEYS.map((key) => [key, summarize(samples[who].map((s) => s[key]))]));
   return {
     runs,
-    vmark: { total: stat('vmark', 'total'), connect: stat('vmark', 'connect'), list: stat('vmark', 'list') },
-    peer: { total: stat('peer', 'total'), connect: stat('peer', 'connect'), list: stat('peer', 'list') },
+    ...Object.fromEntries(names.map((name) => [name, stats(name)])),
+    // Per round, this build over the baseline: both met the same moment's load.
+    ...(build && {
+      paired: Object.fromEntries(
+        COLD_KEYS.map((key) => [
+          key,
+          summarize(samples.vmark.map((s, k) => s[key] / samples.baseline[k][key])),
+        ]),
+      ),
+    }),
   };
 }
 
@@ -522,12 +546,30 @@ function coldStartReport(cold) {
     fmtMs(cold.peer[key].p90),
     fmtRatio(ratio(cold.vmark[key].median, cold.peer[key].median)),
   ];
-  return table([
-    ['cold start', 'vmark med', 'vmark p90', 'peer med', 'peer p90', 'ratio (med)'],
+  const rows = [
     row('spawn → tools/list', 'total'),
     row('  spawn + initialize', 'connect'),
     row('  tools/list', 'list'),
+    row('server CPU to tools/list', 'cpu'),
+  ];
+  const main = table([
+    ['cold start', 'vmark med', 'vmark p90', 'peer med', 'peer p90', 'ratio (med)'],
+    ...rows,
   ]);
+  if (!cold.paired) return main;
+  const paired = (label, key) => [
+    label,
+    fmtMs(cold.vmark[key].median),
+    fmtMs(cold.baseline[key].median),
+    fmtRatio(ratio(cold.baseline[key].median, cold.peer[key].median)),
+    fmtRatio(cold.paired[key].median),
+    fmtRatio(cold.paired[key].p90),
+  ];
+  return `${main}\n\n${table([
+    ['this build vs --baseline', 'vmark med', 'baseline med', 'baseline/peer', 'paired med', 'paired p90'],
+    paired('spawn → tools/list', 'total'),
+    paired('server CPU to tools/list', 'cpu'),
+  ])}`;
 }
 
 function roundTripReport(rt) {
@@ -762,6 +804,14 @@ async function main() {
         vmark_tools_list_median_ms: round(c.vmark.list.median),
         peer_initialize_median_ms: round(c.peer.connect.median),
         peer_tools_list_median_ms: round(c.peer.list.median),
+        vmark_cpu_median_ms: round(c.vmark.cpu.median),
+        peer_cpu_median_ms: round(c.peer.cpu.median),
+        ...(c.paired && {
+          baseline: statJson(c.baseline.total),
+          baseline_cpu_median_ms: round(c.baseline.cpu.median),
+          paired_total_median: round(c.paired.total.median),
+          paired_cpu_median: round(c.paired.cpu.median),
+        }),
       };
       summary.targets.cold_start = verdict(
         ratio(c.vmark.total.median, c.peer.total.median),

@@ -33,16 +33,25 @@ const loads = (modules: readonly string[], name: string) =>
   modules.some((file) => file.includes(`${path.sep}node_modules${path.sep}${name}${path.sep}`));
 
 // Every AI session starts a host: what only a browser tab or a page read needs loads with the
-// first of them (ADR 63), not with the host.
+// first of them (ADR 63), not with the host; nor do ajv, which checks only an elicitation's answer,
+// and yaml, which only a workflow patch or check and a front matter's check need (ADR 88).
 describe('a host start', () => {
-  it('loads no browser driver and no page reader until a tool needs one', async () => {
+  it('loads no browser driver, no page reader, no JSON Schema validator and no YAML parser until a tool needs one', async () => {
     const modules = await modulesLoaded(async (client) => {
       await client.listTools();
       await call(client, 'session', { action: 'get_state' });
     });
     // The record works: it lists the CommonJS packages the host does load at its start.
-    expect(loads(modules, 'yaml')).toBe(true);
-    for (const name of ['playwright-core', 'linkedom', 'defuddle', path.join('@mozilla', 'readability')])
+    expect(loads(modules, path.join('@napi-rs', 'keyring'))).toBe(true);
+    for (const name of [
+      'playwright-core',
+      'linkedom',
+      'defuddle',
+      path.join('@mozilla', 'readability'),
+      'ajv',
+      'ajv-formats',
+      'yaml',
+    ])
       expect({ name, loaded: loads(modules, name) }).toEqual({ name, loaded: false });
   });
 });

@@ -7,6 +7,7 @@ import { ALLOW_FIELD, approvalForm } from './approval-form.js';
 import { registerCompositeTool } from './composite-tool.js';
 import { serverInstructions } from './instructions.js';
 import { attachSessionLog } from './session-log.js';
+import { LazyAjvValidator } from './lazy-ajv-validator.js';
 import type { ToolRegistry } from '../plugins/tool-registry.js';
 
 export interface McpSessionOptions {
@@ -33,6 +34,8 @@ export function createMcpSession(options: McpSessionOptions): { server: McpServe
       capabilities: { tools: { listChanged: true }, logging: {} },
       // The tools present when the client connects: `initialize` is answered once.
       instructions: serverInstructions(options.registry.list().map((entry) => entry.tool)),
+      // Its default builds ajv in the constructor, for every connection.
+      jsonSchemaValidator: new LazyAjvValidator(),
     },
   );
   const logging = attachSessionLog(server.server, options.log, options.connectionId);

@@ -8,7 +8,8 @@ import type {
   Workbench,
 } from '@vmark/sdk';
 import { defineAction, defineTool, DomainError, optionalId, revisionArg, staleError, z } from '@vmark/sdk';
-import { applyPatches, PatchError, validatePatches } from './patch/index.js';
+import { PatchError } from './patch/patch-error.js';
+import { validatePatches } from './patch/validate-patches.js';
 import type { WorkflowValidator } from './validate/index.js';
 
 /** Settings → Advanced: actionlint validation, on unless turned off. */
@@ -56,6 +57,8 @@ export function workflowTool(services: WorkflowToolServices): ToolDefinition {
           expected_revision: revisionArg(),
         },
         run: async ({ tabId, patches, expected_revision }, call) => {
+          // The engine (yaml's CST) loads with the first patch, not with the host (ADR 88).
+          const { applyPatches } = await import('./patch/apply-patches.js');
           // The original's order: the patches' shape, then the tab, then its kind, then the revision.
           const checked = invalidPatchOnError(() => validatePatches(patches, { allowInternal: false }));
           const tab = workbench.resolveTab(tabId);

@@ -4,7 +4,8 @@
  * JSON, YAML or plain-text file is never given front matter, and a file captured but never
  * scanned would miss the outside edits that make its edges stale.
  */
-import { parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import type { DocumentSnapshot } from '@vmark/sdk';
 import {
   canonicalizeString,
@@ -15,6 +16,11 @@ import {
 import { isWalkedMarkdownPath } from '../kernel/scan/index.js';
 
 const MARKDOWN_KIND = 'markdown';
+
+// Required on the first front matter checked, not at activation: yaml is ~70 modules every host
+// start would compile (ADR 88).
+const require = createRequire(import.meta.url);
+let yaml: typeof Yaml | undefined;
 
 export interface Identity {
   readonly id: string;
@@ -72,7 +78,7 @@ export function identityOfDocument(
 export function identityProblem(text: string): string | null {
   const body = frontMatterBody(text);
   if (body === null) return null;
-  const parsed = parseDocument(body, { prettyErrors: false });
+  const parsed = (yaml ??= require('yaml') as typeof Yaml).parseDocument(body, { prettyErrors: false });
   const error = parsed.errors[0];
   return error === undefined ? null : `its front matter is not valid YAML (${error.message.split('\n')[0]})`;
 }

