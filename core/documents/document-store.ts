@@ -587,7 +587,12 @@ export class HostDocumentStore implements DocumentStore {
     void this.#queue
       .run(documentId, async () => {
         if (late.kind === 'append') {
-          await withFileLock(saveLockPathFor(target), () => appendFile(target, late.suffix));
+          try {
+            await withFileLock(saveLockPathFor(target), () => appendFile(target, late.suffix));
+          } catch (error) {
+            await this.#replayFailed(documentId, target, late.suffix, error);
+            return;
+          }
           this.log.log(
             'documents',
             'notice',
@@ -608,7 +613,31 @@ export class HostDocumentStore implements DocumentStore {
           file && { disk: file.disk, text: decodeUtf8(late.bytes) },
         );
       })
-      .catch(() => undefined);
+      .catch((error: unknown) => {
+        // The bytes are on disk by now; only the tab's view of them is behind.
+        this.log.log('documents', 'warning', `could not reload ${quotePath(target)}: ${messageOf(error)}`);
+      });
+  }
+
+  /**
+   * Another program's append could not be put back (the lock stayed taken, the disk refused it):
+   * its bytes are not dropped but shown as a conflict whose other text is the file with them.
+   */
+  async #replayFailed(documentId: string, target: string, suffix: Buffer, error: unknown): Promise<void> {
+    this.log.log(
+      'documents',
+      'error',
+      `could not keep ${suffix.length} bytes another program appended to ${quotePath(target)} ` +
+        `while vmark was saving it (${messageOf(error)}): they are shown as a conflict`,
+    );
+    const record = this.#records.get(documentId);
+    if (record === undefined || record.filePath !== target) return;
+    const file = await readTextFile(target).catch(() => null);
+    this.#conflictFound(
+      record,
+      'changed-on-disk',
+      file && { disk: file.disk, text: file.content + decodeUtf8(suffix) },
+    );
   }
 
   async #sync(record: DocumentRecord, options: { readonly discardEdits: boolean }): Promise<void> {

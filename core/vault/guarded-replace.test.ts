@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type DiskState, diskStateOf } from './file-fingerprint.js';
 import { replaceIfUnchanged, type SavePoint } from './guarded-replace.js';
 import type { LateWrite } from './late-writes.js';
@@ -222,6 +222,31 @@ describe('replaceIfUnchanged', () => {
       const late = await saveThenWriteLate((h) => h.write('late line\n', 5));
       expect(late).toEqual({ kind: 'append', suffix: Buffer.from('late line\n') });
       expect(await fs.readFile(file, 'utf8')).toBe('ours\n');
+    });
+
+    it('a program that writes again is followed: each append is reported with its own bytes, late ones too', async () => {
+      await fs.writeFile(file, 'base\n');
+      const expected = await known();
+      let handle: fs.FileHandle | undefined;
+      const reports: LateWrite[] = [];
+      const outcome = await replaceIfUnchanged(file, ours, expected, {
+        probe: async (point) => {
+          if (point === 'checked') handle = await fs.open(file, 'r+');
+        },
+        onLateWrite: (late) => reports.push(late),
+      });
+      expect(outcome.kind).toBe('written');
+      await handle!.write('first\n', 5);
+      await vi.waitFor(() => expect(reports).toHaveLength(1), { timeout: 2_000, interval: 5 });
+      // Past the first look's window (one second before ADR 89), as a loaded machine allows.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await handle!.write('second\n', 11);
+      await vi.waitFor(() => expect(reports).toHaveLength(2), { timeout: 5_000, interval: 20 });
+      await handle!.close();
+      expect(reports).toEqual([
+        { kind: 'append', suffix: Buffer.from('first\n') },
+        { kind: 'append', suffix: Buffer.from('second\n') },
+      ]);
     });
 
     it('any other change is reported with all the bytes of the replaced version', async () => {

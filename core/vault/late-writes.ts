@@ -23,22 +23,34 @@ export interface CheckedVersion {
   readonly sha256: string;
 }
 
-/** When to look again after the save, in milliseconds. */
-const LOOKS_MS = [2, 10, 50, 250, 1000];
+/**
+ * When to look again after the save (and after each late write found), in milliseconds. On a
+ * loaded machine a program's write can reach the file seconds after it opened it.
+ */
+const LOOKS_MS = [2, 10, 50, 250, 1000, 3000, 10_000];
 /** Replaced versions watched at once; past it the oldest is let go. */
 const MAX_WATCHED = 64;
 
 const watched = new Set<() => void>();
 
+/** The replaced version as last seen: what a later look compares against. */
+interface Seen {
+  readonly size: bigint;
+  readonly mtimeNs: bigint;
+  readonly sha256: string;
+}
+
 /**
  * Watches the replaced version open in `handle` (which this takes over and closes) and calls
- * `onLate` once if anything was written to it. Never throws; errors end the watch.
+ * `onLate` for each write found in it, each compared with what was seen before it: a program
+ * that appends twice gets both appends reported, in order. Never throws; errors end the watch.
  */
 export function watchForLateWrites(
   handle: FileHandle,
   checked: CheckedVersion,
   onLate: (late: LateWrite) => void,
 ): void {
+  let seen: Seen = { size: checked.stats.size, mtimeNs: checked.stats.mtimeNs, sha256: checked.sha256 };
   let step = 0;
   let timer: NodeJS.Timeout | undefined;
   const stop = () => {
@@ -51,11 +63,21 @@ export function watchForLateWrites(
   const look = async () => {
     try {
       const now = fstatSync(handle.fd, { bigint: true });
-      if (now.size !== checked.stats.size || now.mtimeNs !== checked.stats.mtimeNs) {
+      if (now.size !== seen.size || now.mtimeNs !== seen.mtimeNs) {
         const bytes = await readWholeFile(handle);
-        stop();
-        onLate(classify(bytes, checked));
-        return;
+        const sha256 = sha256Of(bytes);
+        // The stats from before the read: a write during it shows at the next look.
+        const next: Seen = { size: BigInt(bytes.length), mtimeNs: now.mtimeNs, sha256 };
+        const late =
+          bytes.length === Number(seen.size) && sha256 === seen.sha256 ? null : classify(bytes, seen);
+        seen = next;
+        if (late !== null) {
+          // A program that wrote once may write again: the looks start over.
+          step = 0;
+          onLate(late);
+          schedule();
+          return;
+        }
       }
     } catch {
       stop();
@@ -71,11 +93,15 @@ export function watchForLateWrites(
   schedule();
 }
 
-function classify(bytes: Buffer, checked: CheckedVersion): LateWrite {
-  const size = Number(checked.stats.size);
+function sha256Of(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function classify(bytes: Buffer, seen: Seen): LateWrite {
+  const size = Number(seen.size);
   if (bytes.length > size) {
-    const prefix = createHash('sha256').update(bytes.subarray(0, size)).digest('hex');
-    if (prefix === checked.sha256) return { kind: 'append', suffix: bytes.subarray(size) };
+    if (sha256Of(bytes.subarray(0, size)) === seen.sha256)
+      return { kind: 'append', suffix: bytes.subarray(size) };
   }
   return { kind: 'rewrite', bytes };
 }

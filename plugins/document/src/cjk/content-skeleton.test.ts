@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { contentSkeleton, sameLetters } from './content-skeleton.js';
+import { CONTEXT_FREE_RANGES, contentSkeleton, sameLetters } from './content-skeleton.js';
 
 /**
  * Characters where NFKC does more than map one character to itself: fullwidth and
@@ -99,6 +99,35 @@ describe('sameLetters', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('reads a context-free unit without its neighbours: nothing composes with or reorders across its start', () => {
+    // Every code point that can follow the first in a canonical decomposition: all a
+    // composition can take as its second part (combining marks, Hangul vowels and finals…).
+    const seconds = new Set<number>();
+    for (let code = 0; code <= 0x10ffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const char = String.fromCodePoint(code);
+      const decomposed = char.normalize('NFD');
+      if (decomposed === char) continue;
+      for (const part of [...decomposed].slice(1)) seconds.add(part.codePointAt(0)!);
+    }
+    expect(seconds.has(0x0301) && seconds.has(0x3099) && seconds.has(0x1161) && seconds.has(0x11a8)).toBe(
+      true,
+    );
+    const unsafe: string[] = [];
+    for (const [from, to] of CONTEXT_FREE_RANGES) {
+      for (let code = from; code <= to; code++) {
+        const char = String.fromCharCode(code);
+        const start = char.normalize('NFKD').codePointAt(0)!;
+        const startsWithStarter =
+          !/\p{M}/u.test(String.fromCodePoint(start)) &&
+          // A non-starter would be reordered before a preceding mark of a higher class.
+          ('a\u0345' + char).normalize('NFD') === 'a\u0345' + char.normalize('NFD');
+        if (!startsWithStarter || seconds.has(start)) unsafe.push(code.toString(16));
+      }
+    }
+    expect(unsafe).toEqual([]);
   });
 
   it('ignores what the rules change and sees what they must not', () => {

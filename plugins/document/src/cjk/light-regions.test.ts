@@ -38,6 +38,30 @@ function differences(text: string): [number, string][] {
   return out;
 }
 
+/**
+ * With `marks`, the scanner must find exactly the full scan's regions (ADR 84): null when
+ * it leaves the document to the full parse, else the two region lists, sorted.
+ */
+function withMarks(text: string): { light: string[]; full: string[] } | null {
+  const light = scanLightMarkdown(text, 0, true);
+  if (!light) return null;
+  const show = (regions: readonly ProtectedRegion[]) =>
+    regions
+      .map((region) => ({ ...region, text: text.slice(region.from, region.to) }))
+      .sort((a, b) => a.from - b.from || a.to - b.to)
+      .map(
+        (region) =>
+          `${region.from}-${region.to} ${region.kind} ${region.inline} ${JSON.stringify(region.text)}`,
+      );
+  return { light: show(light), full: show(scanMarkdown(text).regions) };
+}
+
+function expectSameRegionsWithMarks(text: string): boolean {
+  const scans = withMarks(text);
+  if (scans) expect(scans.light, text).toEqual(scans.full);
+  return scans !== null;
+}
+
 const NARROW_KINDS = ['cjk-spacing', 'cjk-punctuation'] as const;
 
 /** The narrow rewrites as they were made before ADR 58: full parse, a replace per segment. */
@@ -171,8 +195,19 @@ const piece = fc.constantFrom(
   '"t"',
   '*',
   '**',
+  '***',
   '_',
+  '__',
+  '~',
   '~~',
+  '~~~',
+  '  ',
+  '\\',
+  '“',
+  '。',
+  '.',
+  '(',
+  ')',
   '$',
   '$x,y$',
   '#',
@@ -205,15 +240,50 @@ const prefix = fc.constantFrom(
   '|---|',
   '\t',
 );
-const lineArb = fc
-  .tuple(prefix, fc.array(piece, { minLength: 0, maxLength: 8 }))
-  .map(([start, pieces]) => start + pieces.join(''));
+/** A line: a block prefix, then up to `maxLength` pieces. */
+const lineOf = (pieces: fc.Arbitrary<string>, minLength: number, maxLength: number) =>
+  fc
+    .tuple(prefix, fc.array(pieces, { minLength, maxLength }))
+    .map(([start, parts]) => start + parts.join(''));
+const lineArb = lineOf(piece, 0, 8);
 const documentArb = fc
   .array(fc.oneof({ weight: 4, arbitrary: lineArb }, { weight: 1, arbitrary: fc.constant('') }), {
     minLength: 1,
     maxLength: 8,
   })
   .map((lines) => lines.join('\n'));
+
+// Short lines dense in emphasis, strikethrough and link delimiters and their neighbours,
+// where the flanking rules, the rule of three and the link precedence decide.
+const emphasisPiece = fc.constantFrom(
+  '*',
+  '**',
+  '***',
+  '_',
+  '__',
+  '___',
+  '~',
+  '~~',
+  '~~~',
+  'a',
+  '中',
+  ' ',
+  '  ',
+  '.',
+  '(',
+  ')',
+  '“',
+  '[',
+  ']',
+  '](u)',
+  '![',
+  '`',
+  '\\',
+  '\n',
+  '\u00a0',
+  '\ud83d\ude00',
+);
+const emphasisDocumentArb = lineOf(emphasisPiece, 1, 14);
 
 describe('scanLightMarkdown against @lezer/markdown', () => {
   it('protects the same positions and gives the same narrow rewrites', () => {
@@ -229,6 +299,80 @@ describe('scanLightMarkdown against @lezer/markdown', () => {
     // The property is not vacuous: a good share of the documents take the light path.
     expect(scanned).toBeGreaterThan(600);
   });
+
+  it('finds, with the marks, exactly the regions of the full scan', () => {
+    let scanned = 0;
+    fc.assert(
+      fc.property(fc.oneof(documentArb, emphasisDocumentArb), (doc) => {
+        if (expectSameRegionsWithMarks(doc)) scanned++;
+      }),
+      { numRuns: 6000 },
+    );
+    expect(scanned).toBeGreaterThan(1500);
+  });
+
+  it('follows @lezer/markdown on emphasis, strikethrough, hard breaks and block marks', () => {
+    const docs = [
+      '*a _b* c_',
+      '_a *b_ c*',
+      '**a *b** c*',
+      '*a **b* c**',
+      '***a***',
+      '***a** b*',
+      '***a* b**',
+      '*a**b*',
+      'a**b**c',
+      'a__b__c',
+      '中**重点**说明',
+      '中__重点__说明',
+      '**中**文',
+      '“**中**”',
+      '*(*a*)*',
+      '_(_a_)_',
+      'x [*a](b*)',
+      '*[a*](b)',
+      'x [a *b](c) d*',
+      '*a [b* c](d)',
+      '*a [b*] c*',
+      'x [a [b *c] d*](e)',
+      '![*a](b*) *c*',
+      '~~a~~ ~~~b~~~ ~~c~~~ ~~~~d~~',
+      '~~a ~~b~~ c~~',
+      '**a ~~b** c~~',
+      'a  \nb\\\nc \nd',
+      '`a`  \nb',
+      'x [a](b)   \nc',
+      '**a**  \n**b**',
+      '# *a* #',
+      '# a #  ',
+      '## a ##b',
+      '#',
+      '# #',
+      '### ###',
+      '段落\n---',
+      '段落\n- - -',
+      '段落\n***',
+      '段落\n  ===  ',
+      '段落\n--',
+      '---  ',
+      '* * *',
+      '> *a*',
+      '>',
+      '- *a*\n- b\n\n1. c\n2. d',
+      '10. a',
+      '*a\nb*',
+      '_a\n_b',
+      '$*a*$ *b*',
+      '*\\*a*',
+      '&amp;*a*&amp;',
+      '**a**\u00a0b',
+      '*\u00a0a*',
+      '\ud83d\ude00*a*\ud83d\ude00',
+    ];
+    for (const doc of docs) {
+      expect(expectSameRegionsWithMarks(doc), doc).toBe(true);
+    }
+  });
 });
 
 const CORPUS = fileURLToPath(new URL('../../../../../shared/corpora/defuddle/expected/', import.meta.url));
@@ -239,5 +383,6 @@ describe('scanLightMarkdown on the corpus', () => {
     const doc = readFileSync(`${CORPUS}${name}`, 'utf8');
     expect(differences(doc)).toEqual([]);
     expectSameNarrowOutputs(doc);
+    expectSameRegionsWithMarks(doc);
   });
 });

@@ -16,9 +16,8 @@ export interface RegionOptions {
   /** Also protect "References"/"Further Reading" sections (setting `skipReferenceSections`). */
   skipReferenceSections?: boolean;
   /**
-   * The regions a narrow transform (`cjk-spacing`, `cjk-punctuation`) needs: found by the
-   * light scanner when the document is in its subset, without the Markdown punctuation
-   * that no narrow rewrite can touch (ADR 58); by the full parse otherwise.
+   * The regions a narrow transform (`cjk-spacing`, `cjk-punctuation`) needs: without the
+   * Markdown punctuation that no narrow rewrite can touch (ADR 58).
    */
   narrow?: boolean;
 }
@@ -41,8 +40,10 @@ export function findProtectedRegions(content: string, options: RegionOptions = {
   if (frontMatter > 0) regions.push({ from: 0, to: frontMatter, kind: 'front-matter', inline: false });
 
   const body = frontMatter > 0 ? content.slice(frontMatter) : content;
-  const light =
-    options.narrow && !options.skipReferenceSections ? scanLightMarkdown(body, frontMatter) : null;
+  // The light scanner when the document is in its subset (ADR 58): without the Markdown
+  // punctuation for a narrow transform, with it for `cjk-format` (ADR 84). It finds no
+  // headings, so a setting that needs them takes the full parse.
+  const light = options.skipReferenceSections ? null : scanLightMarkdown(body, frontMatter, !options.narrow);
   const scan = light ? { regions: light, headings: [] } : scanMarkdown(body, frontMatter);
   // Math and wiki links are found in the text the parser left as prose. Emphasis and
   // strikethrough marks do not count as "not prose": `$a*b*c$` is math even though the
