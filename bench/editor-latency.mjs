@@ -21,9 +21,11 @@
  * Page-side clocks (event.timeStamp, performance.now) time (a) and (c); (b) crosses processes and
  * compares `performance.timeOrigin + now()` of Node and of the page (one machine, one clock).
  *
- *   node bench/editor-latency.mjs [--quick] [--keep] [--rich-only] [--vmark-node-arg=ARG]...
+ *   node bench/editor-latency.mjs [--quick] [--keep] [--rich-only] [--write-only] [--baseline=MAIN_JS]
+ *     [--vmark-node-arg=ARG]...
 
- * `--rich-only` runs (d) alone.
+ * `--rich-only` runs (d) alone, `--write-only` (b) alone. `--baseline=PATH/core/dist/bundle/main.js` runs (b)
+ * alone against another build of vmark too, the two hosts and the peer taking turns in every round.
  *
  * `--vmark-node-arg=--cpu-prof --vmark-node-arg=--cpu-prof-dir=DIR` profiles `vmark serve` under this load
  * (bench/cpuprofile-summary.mjs reads the result).
@@ -136,10 +138,14 @@ async function writeDocuments(dir) {
   return { large, huge };
 }
 
-export async function startServe(workspace, home, { open = 'large.md', env = {}, nodeArgs = [] } = {}) {
+export async function startServe(
+  workspace,
+  home,
+  { open = 'large.md', env = {}, nodeArgs = [], cli = VMARK_CLI } = {},
+) {
   const child = spawn(
     process.execPath,
-    [...nodeArgs, VMARK_CLI, 'serve', '--workspace', workspace, '--open', path.join(workspace, open)],
+    [...nodeArgs, cli, 'serve', '--workspace', workspace, '--open', path.join(workspace, open)],
     { env: { ...process.env, ...env, VMARK_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
@@ -263,14 +269,18 @@ async function typeAtEnd(page, { count, warmup, confirm, tag }) {
 // ---------------------------------------------------------------------------------------------
 // b. MCP write → render
 
-async function mcpWrites(page, mcp, text, { count, warmup }) {
+/**
+ * A sampler of MCP writes to large.md in `page`'s host: each call writes marker line `i` at the top
+ * and resolves with the times from the call's start to its answer, to the host's `doc.updates` at
+ * the page and to the frame that shows it.
+ */
+async function mcpWriter(page, mcp, text) {
   const state = await callTool(mcp, 'session', { action: 'get_state' });
   const tab = state.windows.flatMap((w) => w.tabs).find((t) => t.filePath?.endsWith('/large.md'));
   if (!tab) throw new Error('vmark: large.md is not open');
   let revision = tab.revision;
   const body = text.slice(markerLine(0).length);
-  const samples = { rendered: [], call: [], heard: [] };
-  for (let i = 1; i <= warmup + count; i++) {
+  return async (i) => {
     await page.evaluate((line) => window.__bench.arm(line), markerLine(i));
     const start = performance.timeOrigin + performance.now();
     const written = await callTool(mcp, 'document', {
@@ -284,21 +294,40 @@ async function mcpWrites(page, mcp, text, { count, warmup }) {
     // The host's message with the change: what the page waited for, apart from drawing it.
     const heard = await page.evaluate(() => window.__bench.updates.at(-1));
     revision = written.revision;
-    if (i <= warmup) continue;
-    samples.rendered.push(shown.origin + shown.frame - start);
-    samples.call.push(answered - start);
-    samples.heard.push(shown.origin + heard - start);
-  }
-  return {
-    rendered: summarize(samples.rendered),
-    call: summarize(samples.call),
-    heard: summarize(samples.heard),
+    return {
+      rendered: shown.origin + shown.frame - start,
+      call: answered - start,
+      heard: shown.origin + heard - start,
+    };
   };
 }
 
-async function peerDispatches(page, { count, warmup }) {
-  const samples = [];
+/** Samples of a writer (or of the peer's dispatch) collected into the rows' summaries. */
+function writeSamples() {
+  const samples = { rendered: [], call: [], heard: [] };
+  return {
+    add: (sample) => Object.entries(sample).forEach(([key, value]) => samples[key].push(value)),
+    summary: () => ({
+      rendered: summarize(samples.rendered),
+      call: summarize(samples.call),
+      heard: summarize(samples.heard),
+    }),
+  };
+}
+
+async function mcpWrites(page, mcp, text, { count, warmup }) {
+  const write = await mcpWriter(page, mcp, text);
+  const samples = writeSamples();
   for (let i = 1; i <= warmup + count; i++) {
+    const sample = await write(i);
+    if (i > warmup) samples.add(sample);
+  }
+  return samples.summary();
+}
+
+/** The peer's sampler: the same change through the bare editor's own `dispatch`. */
+function peerDispatcher(page) {
+  return async (i) => {
     await page.evaluate((line) => window.__bench.arm(line), markerLine(i));
     const start = await page.evaluate(
       ({ from, to, insert }) => {
@@ -309,9 +338,140 @@ async function peerDispatches(page, { count, warmup }) {
       { from: 0, to: markerLine(i - 1).length, insert: markerLine(i) },
     );
     const shown = await page.evaluate(() => window.__bench.pending);
-    if (i > warmup) samples.push(shown.frame - start);
+    return shown.frame - start;
+  };
+}
+
+async function peerDispatches(page, { count, warmup }) {
+  const dispatch = peerDispatcher(page);
+  const samples = [];
+  for (let i = 1; i <= warmup + count; i++) {
+    const sample = await dispatch(i);
+    if (i > warmup) samples.push(sample);
   }
   return summarize(samples);
+}
+
+/**
+ * (b) alone, this build against another (`baseline`, e.g. main's `core/dist/bundle/main.js`) and the
+ * peer in the same run: each round writes a block of writes to each host (ABBA order across rounds)
+ * and dispatches as many in the peer page, so that both builds meet the same stretch of load.
+ */
+export async function runWriteComparison({
+  baseline,
+  quick = false,
+  tmpBase = os.tmpdir(),
+  log = console.log,
+  vmarkNodeArgs = [],
+}) {
+  for (const cli of [VMARK_CLI, baseline])
+    if (!existsSync(cli)) throw new Error(`${cli} is missing: build it first`);
+  const counts = quick ? COUNTS.quick : COUNTS.full;
+  const root = await fs.realpath(await fs.mkdtemp(path.join(tmpBase, 'vmark-bench-write-')));
+  const large = `${markerLine(0)}\n${markdownBody(1024 * 1024 - markerLine(0).length - 1, 1024)}`;
+  const hosts = [];
+  let peerServer;
+  let browser;
+  try {
+    for (const [name, cli] of [
+      ['this build', VMARK_CLI],
+      ['baseline', baseline],
+    ]) {
+      const workspace = path.join(root, `${hosts.length}`, 'workspace');
+      const home = path.join(root, `${hosts.length}`, 'home');
+      await fs.mkdir(workspace, { recursive: true });
+      await fs.mkdir(home, { recursive: true });
+      await fs.writeFile(path.join(workspace, 'large.md'), large);
+      const nodeArgs = cli === VMARK_CLI ? vmarkNodeArgs : [];
+      hosts.push({ name, workspace, served: await startServe(workspace, home, { cli, nodeArgs }) });
+    }
+    peerServer = await startPeerServer(root, hosts[0].workspace);
+    browser = await launchChromium();
+    log(`\n[editor] MCP document.write → render: this build, ${baseline} and ${PEER_NAME}`);
+    const samplers = [];
+    for (const host of hosts) {
+      const mcp = new Client({ name: 'vmark-bench-editor', version: '1.0.0' });
+      await mcp.connect(
+        new StreamableHTTPClientTransport(new URL(host.served.mcpUrl), {
+          requestInit: { headers: { Authorization: `Bearer ${host.served.token}` } },
+        }),
+      );
+      host.mcp = mcp;
+      const page = await newPage(browser, host.served.url);
+      await page.locator('.cm-content').waitFor();
+      samplers.push({ name: host.name, sample: await mcpWriter(page, mcp, large), samples: writeSamples() });
+    }
+    const peer = await newPage(browser, peerServer.url);
+    await peer.evaluate(() => window.peer.load('/large.md'));
+    const dispatch = peerDispatcher(peer);
+    const peerSamples = [];
+    const ratios = [];
+    // In blocks, as in (b): a write's aftermath in its host and page (a panel's refresh, the status
+    // bar's count) meets the next write of the same host, not the other host's.
+    const block = quick ? 3 : 5;
+    const rounds = Math.ceil(counts.writes / block);
+    log(`  ${counts.writeWarmup} warm-up writes each, then ${rounds} rounds of ${block} writes each (ABBA)`);
+    let i = 0;
+    for (const sampler of samplers) for (let w = 0; w < counts.writeWarmup; w++) await sampler.sample(++i);
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? [0, 1, 2] : [1, 0, 2];
+      const medians = {};
+      for (const k of order) {
+        const got = [];
+        for (let w = 0; w < block; w++) {
+          i++;
+          if (k === 2) peerSamples.push(await dispatch(i));
+          else {
+            const sample = await samplers[k].sample(i);
+            samplers[k].samples.add(sample);
+            got.push(sample.rendered);
+          }
+        }
+        if (k !== 2) medians[k] = summarize(got).median;
+      }
+      ratios.push(medians[0] / medians[1]);
+    }
+    const [mine, base] = samplers.map((s) => s.samples.summary());
+    const dispatches = summarize(peerSamples);
+    const perRound = summarize(ratios);
+    log('');
+    log(
+      table([
+        ['MCP write, 1 MB (vs bare CodeMirror)', 'median', 'p90', 'ratio to peer'],
+        ...[
+          ['this build', mine],
+          ['baseline', base],
+        ].flatMap(([name, w]) => [
+          [
+            `${name}: write → frame`,
+            fmtMs(w.rendered.median),
+            fmtMs(w.rendered.p90),
+            fmtRatio(ratio(w.rendered.median, dispatches.median)),
+          ],
+          [`${name}: write → doc.updates`, fmtMs(w.heard.median), fmtMs(w.heard.p90), '—'],
+          [`${name}: document.write call`, fmtMs(w.call.median), fmtMs(w.call.p90), '—'],
+        ]),
+        ['peer: dispatch → frame', fmtMs(dispatches.median), fmtMs(dispatches.p90), '—'],
+      ]),
+    );
+    log(
+      `  this build / baseline, write → frame, median of the per-round ratios (of block medians): ${fmtRatio(perRound.median)}`,
+    );
+    return {
+      peer: PEER_NAME,
+      baseline,
+      n: counts.writes,
+      this_build: writeSummary(mine, dispatches),
+      baseline_build: writeSummary(base, dispatches),
+      ratio_to_baseline_per_round: round(perRound.median),
+    };
+  } finally {
+    for (const host of hosts) await host.mcp?.close().catch(() => undefined);
+    await browser?.close();
+    peerServer?.close();
+    for (const host of hosts) await host.served.stop();
+    await fs.rm(root, { recursive: true, force: true });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -450,6 +610,41 @@ async function callTool(mcp, name, args) {
   return data;
 }
 
+const row = (label, a, b) => [
+  label,
+  fmtMs(a.median),
+  fmtMs(a.p90),
+  b ? fmtMs(b.median) : '—',
+  b ? fmtMs(b.p90) : '—',
+  b ? fmtRatio(ratio(a.median, b.median)) : '—',
+];
+
+const EDITOR_HEADER = [
+  'editor (vmark vs bare CodeMirror)',
+  'vmark med',
+  'vmark p90',
+  'peer med',
+  'peer p90',
+  'ratio med',
+];
+
+const writeRows = (writes, dispatches) => [
+  row('b. write → frame (peer: dispatch)', writes.rendered, dispatches),
+  row('b. write → doc.updates at the page', writes.heard),
+  row('b. document.write call', writes.call),
+];
+
+const writeTable = (writes, dispatches) => table([EDITOR_HEADER, ...writeRows(writes, dispatches)]);
+
+const writeSummary = (writes, dispatches) => ({
+  n: writes.rendered.n,
+  vmark: stat(writes.rendered),
+  vmark_call: stat(writes.call),
+  vmark_heard: stat(writes.heard),
+  peer_dispatch: stat(dispatches),
+  ratio: round(ratio(writes.rendered.median, dispatches.median)),
+});
+
 const stat = (s) => ({
   median_ms: round(s.median),
   p90_ms: round(s.p90),
@@ -465,6 +660,7 @@ export async function runEditorLatencyBench({
   keep = false,
   log = console.log,
   vmarkNodeArgs = [],
+  writeOnly = false,
 }) {
   if (!existsSync(VMARK_CLI)) throw new Error(`${VMARK_CLI} is missing: run \`npm run build\` first`);
   const counts = quick ? COUNTS.quick : COUNTS.full;
@@ -499,6 +695,11 @@ export async function runEditorLatencyBench({
     log(`  b. MCP document.write → render, ${counts.writeWarmup} + ${counts.writes}`);
     const writes = await mcpWrites(vmark, mcp, large, { count: counts.writes, warmup: counts.writeWarmup });
     const dispatches = await peerDispatches(peer, { count: counts.writes, warmup: counts.writeWarmup });
+    if (writeOnly) {
+      log('');
+      log(writeTable(writes, dispatches));
+      return { peer: PEER_NAME, chromium: browser.version(), mcp_write: writeSummary(writes, dispatches) };
+    }
 
     log(`  a. keystroke → render, ${counts.keyWarmup} + ${counts.keys} per editor`);
     const typing = { count: counts.keys, warmup: counts.keyWarmup };
@@ -522,18 +723,10 @@ export async function runEditorLatencyBench({
     log(`  d. keystroke → render in the rich 1 MB note, ${counts.keyWarmup} + ${counts.keys} per mode`);
     const richKeys = await richKeystrokes(vmark, typing);
 
-    const row = (label, a, b) => [
-      label,
-      fmtMs(a.median),
-      fmtMs(a.p90),
-      b ? fmtMs(b.median) : '—',
-      b ? fmtMs(b.p90) : '—',
-      b ? fmtRatio(ratio(a.median, b.median)) : '—',
-    ];
     log('');
     log(
       table([
-        ['editor (vmark vs bare CodeMirror)', 'vmark med', 'vmark p90', 'peer med', 'peer p90', 'ratio med'],
+        EDITOR_HEADER,
         row('a. key → DOM, live preview', keysLive.dom, keysPeer.dom),
         row('a. key → frame, live preview', keysLive.frame, keysPeer.frame),
         row('a. key → DOM, source', keysSource.dom, keysPeer.dom),
@@ -542,9 +735,7 @@ export async function runEditorLatencyBench({
         row('a. key → host confirmed, source', keysSource.confirm),
         row('a. 10 MB: key → frame, source', hugeKeysVmark.frame, hugeKeysPeer.frame),
         row('a. 10 MB: key → host confirmed', hugeKeysVmark.confirm),
-        row('b. write → frame (peer: dispatch)', writes.rendered, dispatches),
-        row('b. write → doc.updates at the page', writes.heard),
-        row('b. document.write call', writes.call),
+        ...writeRows(writes, dispatches),
         row('c. open 10 MB → first line', opensVmark.first, opensPeer.first),
         row('c. open 10 MB → last line', opensVmark.end, opensPeer.end),
       ]),
@@ -577,14 +768,7 @@ export async function runEditorLatencyBench({
         peer: { dom: stat(hugeKeysPeer.dom), frame: stat(hugeKeysPeer.frame) },
         ratio_frame: round(ratio(hugeKeysVmark.frame.median, hugeKeysPeer.frame.median)),
       },
-      mcp_write: {
-        n: counts.writes,
-        vmark: stat(writes.rendered),
-        vmark_call: stat(writes.call),
-        vmark_heard: stat(writes.heard),
-        peer_dispatch: stat(dispatches),
-        ratio: round(ratio(writes.rendered.median, dispatches.median)),
-      },
+      mcp_write: writeSummary(writes, dispatches),
       rich_keystroke: richSummary(richKeys),
       open_10mb: {
         n: counts.opens,
@@ -608,9 +792,19 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const vmarkNodeArgs = process.argv
     .filter((arg) => arg.startsWith('--vmark-node-arg='))
     .map((arg) => arg.slice('--vmark-node-arg='.length));
+  const baseline = process.argv.find((arg) => arg.startsWith('--baseline='))?.slice('--baseline='.length);
   const run = process.argv.includes('--rich-only')
     ? runRichLatencyBench({ quick }).then((rich) => ({ rich_keystroke: rich }))
-    : runEditorLatencyBench({ quick, keep, vmarkNodeArgs });
+    : baseline
+      ? runWriteComparison({ baseline: path.resolve(baseline), quick, vmarkNodeArgs }).then((write) => ({
+          write_vs_baseline: write,
+        }))
+      : runEditorLatencyBench({
+          quick,
+          keep,
+          vmarkNodeArgs,
+          writeOnly: process.argv.includes('--write-only'),
+        });
   run.then(
     (summary) => process.stdout.write(`\nBENCH_JSON ${JSON.stringify({ editor: summary })}\n`),
     (error) => {

@@ -255,6 +255,46 @@ describe('DocumentAuthority', () => {
       });
     });
 
+    it('reaches the editors before the host’s other documentWritten taps run, whenever those were made (ADR 85)', async () => {
+      const hooks = host.container.get(HostHooksToken);
+      const early: unknown[] = [];
+      const heardByThen: number[] = [];
+      // Tapped before the authority below is made, as the checkpoint recorder and every plugin are.
+      const tap = pluginHooks(hooks, 'test').tap('documentWritten', () => heardByThen.push(early.length));
+      const ahead = new DocumentAuthority(store, hooks);
+      ahead.onUpdates((id, _version, updates) => {
+        if (id === documentId) early.push(updates);
+      });
+      try {
+        expect(await write('AI: Hello world\n')).toMatchObject({ saved: true });
+        expect(heardByThen).toEqual([1]);
+        expect(await fs.readFile(file(), 'utf8')).toBe('AI: Hello world\n');
+      } finally {
+        ahead.dispose();
+        tap.dispose();
+      }
+    });
+
+    it('never reaches the editors when it is refused: a stale revision, a veto, a file changed before it', async () => {
+      const editor = new Editor('a');
+      await expect(
+        store.write(documentId, 'AI: stale\n', { origin: AI, save: true, expectedRevision: 'rev-00000000' }),
+      ).rejects.toMatchObject({ code: 'STALE' });
+      const veto = pluginHooks(host.container.get(HostHooksToken), 'test').tapWaterfall(
+        'beforeDocumentWrite',
+        (p) => ({ ...p, veto: 'not now' }),
+      );
+      await expect(write('AI: vetoed\n')).rejects.toMatchObject({ code: 'READ_ONLY' });
+      veto.dispose();
+      expect(heard).toEqual([]);
+      writeFileSync(file(), 'Outside: Hello world\n');
+      await expect(write('AI: over the outside write\n')).rejects.toMatchObject({ code: 'STALE' });
+      editor.catchUp();
+      expect(editor.text).toBe('Outside: Hello world\n');
+      expect(JSON.stringify(heard)).not.toContain('AI:');
+      expect(await fs.readFile(file(), 'utf8')).toBe('Outside: Hello world\n');
+    });
+
     it('is taken back out when another program writes inside the save; the person’s keystroke is kept', async () => {
       const editor = new Editor('a');
       let typed: Promise<boolean> | undefined;

@@ -3,7 +3,7 @@ import type { Disposable, DocumentWrittenEvent, HostHooks } from '@vmark/sdk';
 import { ArgumentError, DisposableStore, isDomainError, KeyedQueue, toDisposable } from '@vmark/sdk';
 import type { HostDocumentStore } from '../../documents/document-store.js';
 import type { DocumentText } from '../../documents/document-text.js';
-import { pluginHooks } from '../../hooks/plugin-hooks.js';
+import { tapDocumentWrittenAhead } from '../../hooks/tap-ahead.js';
 import { HOST_CLIENT_ID, type UpdateJson } from '../../protocol/protocol.js';
 import { minimalChange } from './minimal-change.js';
 
@@ -36,7 +36,8 @@ export class DocumentAuthority implements Disposable {
     hooks: HostHooks,
   ) {
     this.#subscriptions.add(
-      pluginHooks(hooks, 'ui-server').tap('documentWritten', (event) => this.#written(event)),
+      // First of the taps: the editors hear of a change before the checkpoint, captures and indexes are queued.
+      tapDocumentWrittenAhead(hooks, 'ui-server', (event) => this.#written(event)),
     );
   }
 

@@ -4,7 +4,7 @@ import type { DocumentEditor } from '../editor/document-editor.js';
 import { element } from '../element.js';
 import type { Unsubscribe } from '../emitter.js';
 import type { Appearance } from './appearance.js';
-import { countLabel, countText } from './text-count.js';
+import { countDocument, countLabel, countText } from './text-count.js';
 
 /** Counting a large note on every keystroke would cost typing: the count follows once typing pauses. */
 const COUNT_DELAY_MS = 150;
@@ -68,7 +68,7 @@ export class StatusInfo {
       return countLabel(countText(selected), true);
     }
     if (this.#whole?.doc !== state.doc) {
-      this.#whole = { doc: state.doc, label: countLabel(countText(state.doc.toString()), false) };
+      this.#whole = { doc: state.doc, label: countLabel(countDocument(state.doc), false) };
     }
     return this.#whole.label;
   }

@@ -1,5 +1,6 @@
+import { Text } from '@codemirror/state';
 import { describe, expect, it } from 'vitest';
-import { countText, countLabel } from './text-count.js';
+import { countDocument, countText, countLabel } from './text-count.js';
 
 describe('countText', () => {
   it('counts Latin words and the characters that are not white space', () => {
@@ -35,6 +36,53 @@ describe('countText', () => {
   it('counts nothing in an empty or blank text', () => {
     expect(countText('')).toEqual({ words: 0, characters: 0 });
     expect(countText(' \n\t ')).toEqual({ words: 0, characters: 0 });
+  });
+});
+
+/** Lines of words, CJK, apostrophes, astral characters, marks and white space, from a seed. */
+function lines(seed: number, count: number): string[] {
+  const pieces = ['word', "don't", '中文', '𠀋', '**', ' ', '\t', '\r', '2026', 'ünï', '’s', '—', '안녕'];
+  let state = seed;
+  const next = (n: number) => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state % n;
+  };
+  return Array.from({ length: count }, () =>
+    Array.from({ length: next(12) }, () => pieces[next(pieces.length)]).join(next(3) === 0 ? '' : ' '),
+  );
+}
+
+describe('countDocument', () => {
+  it('gives the counts of the joined text, for a document of one part and of many', () => {
+    for (const [seed, count] of [
+      [1, 1],
+      [2, 5],
+      [3, 40],
+      [4, 3000],
+    ] as const) {
+      const doc = Text.of(lines(seed, count));
+      if (count === 3000) expect(doc.children).not.toBeNull();
+      expect(countDocument(doc)).toEqual(countText(doc.toString()));
+    }
+  });
+
+  it('counts a changed document as a whole text would be counted, change after change', () => {
+    let doc = Text.of(lines(5, 5000));
+    countDocument(doc);
+    const edits = lines(6, 30);
+    for (const [i, insert] of edits.entries()) {
+      const from = (i * 7919) % doc.length;
+      const to = Math.min(doc.length, from + (i % 5) * 13);
+      // Line breaks inserted and removed, so parts split and join.
+      doc = doc.replace(from, to, Text.of(insert.split(' ').slice(0, 3).join('\n').split('\n')));
+      expect(countDocument(doc)).toEqual(countText(doc.toString()));
+    }
+  });
+
+  it('does not join a word across a line break between two parts', () => {
+    const doc = Text.of([...Array.from({ length: 2000 }, () => 'a'), "don't", 'stop'].reverse());
+    expect(doc.children).not.toBeNull();
+    expect(countDocument(doc)).toEqual({ words: 2002, characters: 2009 });
   });
 });
 

@@ -7,6 +7,8 @@
  * marks are punctuation and make no words, but are characters.
  */
 
+import type { Text } from '@codemirror/state';
+
 export interface TextCount {
   readonly words: number;
   readonly characters: number;
@@ -27,6 +29,36 @@ export function countText(text: string): TextCount {
   const spaces = text.match(SPACE)?.length ?? 0;
   const pairs = text.match(SURROGATE_PAIR)?.length ?? 0;
   return { words, characters: text.length - spaces - pairs };
+}
+
+/**
+ * Counts of a document's parts: a CodeMirror `Text` shares every part a change left alone with the
+ * text before it, so a change to a large note counts again only the few parts it made (ADR 85).
+ */
+const partCounts = new WeakMap<Text, TextCount>();
+
+/**
+ * `countText` of the whole document, counted part by part: its leaves end at line breaks, which
+ * are white space and end every word, so the sums are the counts of the joined text.
+ */
+export function countDocument(doc: Text): TextCount {
+  const known = partCounts.get(doc);
+  if (known !== undefined) return known;
+  let count: TextCount;
+  if (doc.children === null) {
+    count = countText(doc.toString());
+  } else {
+    let words = 0;
+    let characters = 0;
+    for (const child of doc.children) {
+      const part = countDocument(child);
+      words += part.words;
+      characters += part.characters;
+    }
+    count = { words, characters };
+  }
+  partCounts.set(doc, count);
+  return count;
 }
 
 /** "1,234 words · 5,678 characters", the numbers in the page's locale. */
