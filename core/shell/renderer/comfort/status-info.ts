@@ -4,10 +4,16 @@ import type { DocumentEditor } from '../editor/document-editor.js';
 import { element } from '../element.js';
 import type { Unsubscribe } from '../emitter.js';
 import type { Appearance } from './appearance.js';
+import { countDocument } from './doc-count.js';
 import { countLabel, countText } from './text-count.js';
 
 /** Counting a large note on every keystroke would cost typing: the count follows once typing pauses. */
 const COUNT_DELAY_MS = 150;
+/**
+ * A text not counted before (a note just opened) is counted in slices this long, the page drawing
+ * in between: the note is shown first, and a 10 MB one never holds the page for its whole count.
+ */
+const SLICE_MS = 8;
 
 /**
  * The status bar's right side (ADR 72): the shown text's words and characters (of the selection
@@ -21,8 +27,6 @@ export class StatusInfo {
   #unsubscribe: Unsubscribe | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #counted: { doc: unknown; selection: unknown } | null = null;
-  /** The whole text's count, kept while the text is the same (the cursor moving counts nothing again). */
-  #whole: { doc: unknown; label: string } | null = null;
 
   constructor(statusbar: HTMLElement) {
     this.#count = element('span', 'status-count');
@@ -36,8 +40,9 @@ export class StatusInfo {
     this.#unsubscribe = undefined;
     this.#editor = editor;
     this.#counted = null;
+    clearTimeout(this.#timer);
+    this.#count.textContent = '';
     if (editor === null || editor.dom.dataset.view !== 'text') {
-      this.#count.textContent = '';
       this.#position.textContent = '';
       return;
     }
@@ -55,22 +60,28 @@ export class StatusInfo {
     clearTimeout(this.#timer);
     const count = () => {
       this.#counted = { doc, selection };
-      this.#count.textContent = this.#counts(editor.view.state);
+      this.#countIn(editor.view.state);
     };
     if (now) count();
     else this.#timer = setTimeout(count, COUNT_DELAY_MS);
   }
 
-  #counts(state: EditorState): string {
+  /**
+   * Shows the counts of the state's selection, or of its whole text: at once when what is left to
+   * count fits in a slice (the text's rope keeps what was counted, so after a keystroke only what
+   * it touched is counted again), else in slices that a newer update cancels (`#update`).
+   */
+  #countIn(state: EditorState): void {
     const ranges = state.selection.ranges.filter((r) => !r.empty);
     if (ranges.length > 0) {
       const selected = ranges.map((r) => state.sliceDoc(r.from, r.to)).join('\n');
-      return countLabel(countText(selected), true);
+      this.#count.textContent = countLabel(countText(selected), true);
+      return;
     }
-    if (this.#whole?.doc !== state.doc) {
-      this.#whole = { doc: state.doc, label: countLabel(countText(state.doc.toString()), false) };
-    }
-    return this.#whole.label;
+    const deadline = performance.now() + SLICE_MS;
+    const whole = countDocument(state.doc, () => performance.now() > deadline);
+    if (whole !== null) this.#count.textContent = countLabel(whole, false);
+    else this.#timer = setTimeout(() => this.#countIn(state), 0);
   }
 }
 
