@@ -10,10 +10,13 @@ import { countLabel, countText } from './text-count.js';
 /** Counting a large note on every keystroke would cost typing: the count follows once typing pauses. */
 const COUNT_DELAY_MS = 150;
 /**
- * A text not counted before (a note just opened) is counted in slices this long, the page drawing
- * in between: the note is shown first, and a 10 MB one never holds the page for its whole count.
+ * A text not counted before (a note just opened) is counted in slices this long, in the page's
+ * idle time: the note is drawn and scrolled first, and a 10 MB one never holds the page for its
+ * whole count.
  */
 const SLICE_MS = 8;
+/** A page never idle (scrolled every frame) still gets its count within this. */
+const IDLE_TIMEOUT_MS = 1_000;
 
 /**
  * The status bar's right side (ADR 72): the shown text's words and characters (of the selection
@@ -26,6 +29,7 @@ export class StatusInfo {
   #editor: DocumentEditor | null = null;
   #unsubscribe: Unsubscribe | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #slice: number | undefined;
   #counted: { doc: unknown; selection: unknown } | null = null;
 
   constructor(statusbar: HTMLElement) {
@@ -40,7 +44,7 @@ export class StatusInfo {
     this.#unsubscribe = undefined;
     this.#editor = editor;
     this.#counted = null;
-    clearTimeout(this.#timer);
+    this.#cancel();
     this.#count.textContent = '';
     if (editor === null || editor.dom.dataset.view !== 'text') {
       this.#position.textContent = '';
@@ -57,7 +61,7 @@ export class StatusInfo {
     this.#position.textContent = position(state);
     const { doc, selection } = state;
     if (this.#counted?.doc === doc && this.#counted.selection === selection) return;
-    clearTimeout(this.#timer);
+    this.#cancel();
     const count = () => {
       this.#counted = { doc, selection };
       this.#countIn(editor.view.state);
@@ -69,7 +73,8 @@ export class StatusInfo {
   /**
    * Shows the counts of the state's selection, or of its whole text: at once when what is left to
    * count fits in a slice (the text's rope keeps what was counted, so after a keystroke only what
-   * it touched is counted again), else in slices that a newer update cancels (`#update`).
+   * it touched is counted again), else in slices that a newer update cancels (`#update`). The
+   * first slice runs at once: a note that fits in it shows its count with its first frame.
    */
   #countIn(state: EditorState): void {
     const ranges = state.selection.ranges.filter((r) => !r.empty);
@@ -81,7 +86,15 @@ export class StatusInfo {
     const deadline = performance.now() + SLICE_MS;
     const whole = countDocument(state.doc, () => performance.now() > deadline);
     if (whole !== null) this.#count.textContent = countLabel(whole, false);
-    else this.#timer = setTimeout(() => this.#countIn(state), 0);
+    else {
+      this.#slice = requestIdleCallback(() => this.#countIn(state), { timeout: IDLE_TIMEOUT_MS });
+    }
+  }
+
+  #cancel(): void {
+    clearTimeout(this.#timer);
+    if (this.#slice !== undefined) cancelIdleCallback(this.#slice);
+    this.#slice = undefined;
   }
 }
 
