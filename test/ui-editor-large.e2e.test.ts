@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { countText } from '../core/shell/renderer/comfort/text-count.js';
 import { call, eventually, TempDirs } from './support/cli.js';
 import { type EditorSession, launchChromium, startEditorSession } from './support/ui.js';
 
@@ -87,6 +88,22 @@ async function scrollToLine(n: number): Promise<void> {
     .first()
     .waitFor();
 }
+
+/** The status bar's counts, as numbers. */
+async function shownCounts(): Promise<{ words: number; characters: number } | null> {
+  const label = (await page.locator('.status-count').textContent()) ?? '';
+  const match = /^([\d,]+) words? · ([\d,]+) characters?$/.exec(label);
+  const number = (digits: string) => Number(digits.replaceAll(',', ''));
+  return match ? { words: number(match[1]!), characters: number(match[2]!) } : null;
+}
+
+describe('a large document opened', () => {
+  it('is counted whole in the status bar: every word and every character but white space', async () => {
+    // Each line: Line, its number, 漢 字 か な (one word each), and, emoji, and seven more words.
+    const characters = [...ORIGINAL].filter((c) => !/\s/u.test(c)).length;
+    await expect.poll(shownCounts, { timeout: WAIT_MS }).toEqual({ words: 15 * LINES, characters });
+  });
+});
 
 describe('an AI write into a large document the person is working in', () => {
   it('arrives as the changed lines, leaving the cursor, the scroll position and the undo steps', async () => {
@@ -197,4 +214,15 @@ describe('an AI write into a large document the person is working in', () => {
       socket.close();
     }
   });
+
+  it('counts again after typing: the count of the text as the host holds it', async () => {
+    await page.locator('.editor-host .cm-content').focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' two more');
+    await eventually(async () => (await hostText()).endsWith(' two more'), WAIT_MS);
+    // Counted over the editor's rope, leaf by leaf: the same as the whole text counted at once.
+    const whole = countText(await hostText());
+    expect(whole.words).toBeGreaterThan(15 * LINES);
+    await expect.poll(shownCounts, { timeout: WAIT_MS }).toEqual(whole);
+  }, 60_000);
 });

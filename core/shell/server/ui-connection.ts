@@ -135,6 +135,15 @@ export class UiConnection implements Disposable {
         const { text, version, kind } = authority.snapshot(documentId);
         // Ahead of the reply: the page pairs each such reply with the binary frame before it.
         this.sendBytes(Buffer.from(text, 'utf8'));
+        // The editor's first keystroke is applied to the text's rope (ADR 81): split it now, while
+        // the page builds its editor, rather than in that keystroke's answer (ADR 86).
+        setImmediate(() => {
+          try {
+            void documents.textOf(documentId).rope;
+          } catch {
+            // Closed meanwhile (by any window or client): nothing to prepare.
+          }
+        });
         return { version, kind, textInFrame: true };
       },
       'doc.unsubscribe': ({ tabId }) => {

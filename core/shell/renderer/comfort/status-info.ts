@@ -4,10 +4,19 @@ import type { DocumentEditor } from '../editor/document-editor.js';
 import { element } from '../element.js';
 import type { Unsubscribe } from '../emitter.js';
 import type { Appearance } from './appearance.js';
-import { countDocument, countLabel, countText } from './text-count.js';
+import { countDocument } from './doc-count.js';
+import { countLabel, countText } from './text-count.js';
 
 /** Counting a large note on every keystroke would cost typing: the count follows once typing pauses. */
 const COUNT_DELAY_MS = 150;
+/**
+ * A text not counted before (a note just opened) is counted in slices this long, in the page's
+ * idle time: the note is drawn and scrolled first, and a 10 MB one never holds the page for its
+ * whole count.
+ */
+const SLICE_MS = 8;
+/** A page never idle (scrolled every frame) still gets its count within this. */
+const IDLE_TIMEOUT_MS = 1_000;
 
 /**
  * The status bar's right side (ADR 72): the shown text's words and characters (of the selection
@@ -20,9 +29,8 @@ export class StatusInfo {
   #editor: DocumentEditor | null = null;
   #unsubscribe: Unsubscribe | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #slice: number | undefined;
   #counted: { doc: unknown; selection: unknown } | null = null;
-  /** The whole text's count, kept while the text is the same (the cursor moving counts nothing again). */
-  #whole: { doc: unknown; label: string } | null = null;
 
   constructor(statusbar: HTMLElement) {
     this.#count = element('span', 'status-count');
@@ -36,8 +44,9 @@ export class StatusInfo {
     this.#unsubscribe = undefined;
     this.#editor = editor;
     this.#counted = null;
+    this.#cancel();
+    this.#count.textContent = '';
     if (editor === null || editor.dom.dataset.view !== 'text') {
-      this.#count.textContent = '';
       this.#position.textContent = '';
       return;
     }
@@ -52,25 +61,40 @@ export class StatusInfo {
     this.#position.textContent = position(state);
     const { doc, selection } = state;
     if (this.#counted?.doc === doc && this.#counted.selection === selection) return;
-    clearTimeout(this.#timer);
+    this.#cancel();
     const count = () => {
       this.#counted = { doc, selection };
-      this.#count.textContent = this.#counts(editor.view.state);
+      this.#countIn(editor.view.state);
     };
     if (now) count();
     else this.#timer = setTimeout(count, COUNT_DELAY_MS);
   }
 
-  #counts(state: EditorState): string {
+  /**
+   * Shows the counts of the state's selection, or of its whole text: at once when what is left to
+   * count fits in a slice (the text's rope keeps what was counted, so after a keystroke only what
+   * it touched is counted again), else in slices that a newer update cancels (`#update`). The
+   * first slice runs at once: a note that fits in it shows its count with its first frame.
+   */
+  #countIn(state: EditorState): void {
     const ranges = state.selection.ranges.filter((r) => !r.empty);
     if (ranges.length > 0) {
       const selected = ranges.map((r) => state.sliceDoc(r.from, r.to)).join('\n');
-      return countLabel(countText(selected), true);
+      this.#count.textContent = countLabel(countText(selected), true);
+      return;
     }
-    if (this.#whole?.doc !== state.doc) {
-      this.#whole = { doc: state.doc, label: countLabel(countDocument(state.doc), false) };
+    const deadline = performance.now() + SLICE_MS;
+    const whole = countDocument(state.doc, () => performance.now() > deadline);
+    if (whole !== null) this.#count.textContent = countLabel(whole, false);
+    else {
+      this.#slice = requestIdleCallback(() => this.#countIn(state), { timeout: IDLE_TIMEOUT_MS });
     }
-    return this.#whole.label;
+  }
+
+  #cancel(): void {
+    clearTimeout(this.#timer);
+    if (this.#slice !== undefined) cancelIdleCallback(this.#slice);
+    this.#slice = undefined;
   }
 }
 

@@ -1,6 +1,6 @@
-import { Text } from '@codemirror/state';
 import { describe, expect, it } from 'vitest';
-import { countDocument, countText, countLabel } from './text-count.js';
+import fc from 'fast-check';
+import { countText, countLabel, type TextCount } from './text-count.js';
 
 describe('countText', () => {
   it('counts Latin words and the characters that are not white space', () => {
@@ -39,56 +39,80 @@ describe('countText', () => {
   });
 });
 
-/** Lines of words, CJK, apostrophes, astral characters, marks and white space, from a seed. */
-function lines(seed: number, count: number): string[] {
-  const pieces = ['word', "don't", '中文', '𠀋', '**', ' ', '\t', '\r', '2026', 'ünï', '’s', '—', '안녕'];
-  let state = seed;
-  const next = (n: number) => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state % n;
-  };
-  return Array.from({ length: count }, () =>
-    Array.from({ length: next(12) }, () => pieces[next(pieces.length)]).join(next(3) === 0 ? '' : ' '),
-  );
-}
-
-describe('countDocument', () => {
-  it('gives the counts of the joined text, for a document of one part and of many', () => {
-    for (const [seed, count] of [
-      [1, 1],
-      [2, 5],
-      [3, 40],
-      [4, 3000],
-    ] as const) {
-      const doc = Text.of(lines(seed, count));
-      if (count === 3000) expect(doc.children).not.toBeNull();
-      expect(countDocument(doc)).toEqual(countText(doc.toString()));
-    }
-  });
-
-  it('counts a changed document as a whole text would be counted, change after change', () => {
-    let doc = Text.of(lines(5, 5000));
-    countDocument(doc);
-    const edits = lines(6, 30);
-    for (const [i, insert] of edits.entries()) {
-      const from = (i * 7919) % doc.length;
-      const to = Math.min(doc.length, from + (i % 5) * 13);
-      // Line breaks inserted and removed, so parts split and join.
-      doc = doc.replace(from, to, Text.of(insert.split(' ').slice(0, 3).join('\n').split('\n')));
-      expect(countDocument(doc)).toEqual(countText(doc.toString()));
-    }
-  });
-
-  it('does not join a word across a line break between two parts', () => {
-    const doc = Text.of([...Array.from({ length: 2000 }, () => 'a'), "don't", 'stop'].reverse());
-    expect(doc.children).not.toBeNull();
-    expect(countDocument(doc)).toEqual({ words: 2002, characters: 2009 });
-  });
-});
-
 describe('countLabel', () => {
   it('says the counts, singular and plural, and a selection', () => {
     expect(countLabel({ words: 1, characters: 1 }, false)).toBe('1 word · 1 character');
     expect(countLabel({ words: 2, characters: 10 }, true)).toBe('2 words · 10 characters selected');
+  });
+});
+
+/** The rules as regular expressions (how they were first written): what the scanner must agree with. */
+function countByExpressions(text: string): TextCount {
+  const ideographic = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3005\u3007\u30FC`;
+  const word = new RegExp(
+    String.raw`[${ideographic}]|(?:(?![${ideographic}])[\p{L}\p{N}\p{M}])+(?:['’](?:(?![${ideographic}])[\p{L}\p{N}\p{M}])+)*`,
+    'gu',
+  );
+  const words = text.match(word)?.length ?? 0;
+  const spaces = text.match(/\s/gu)?.length ?? 0;
+  const pairs = text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0;
+  return { words, characters: text.length - spaces - pairs };
+}
+
+describe('countText against the rules written as regular expressions', () => {
+  // Letters, marks, digits, apostrophes, ideographs of each script, Hangul, white space of
+  // several kinds, astral characters and lone surrogate halves.
+  const pieces = [
+    'a',
+    'Z',
+    '9',
+    'é',
+    'e\u0301',
+    "'",
+    '’',
+    '-',
+    ' ',
+    '\n',
+    '\t',
+    '\u00a0',
+    '\u3000',
+    '\r',
+    '中',
+    '々',
+    '〇',
+    'ー',
+    'ひ',
+    'カ',
+    '한',
+    '𠀋',
+    '😀',
+    '𝐀',
+    '\ud800',
+    '\udc00',
+    '#',
+    '*',
+    '٣',
+    'ß',
+  ];
+  const text = fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((parts) => parts.join(''));
+
+  it('counts the same words and characters in any text', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(countText(t)).toEqual(countByExpressions(t));
+      }),
+      {
+        numRuns: 1000,
+      },
+    );
+  });
+
+  it('counts the same in any string of code units', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (t) => {
+        expect(countText(t)).toEqual(countByExpressions(t));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

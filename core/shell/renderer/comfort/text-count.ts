@@ -7,58 +7,87 @@
  * marks are punctuation and make no words, but are characters.
  */
 
-import type { Text } from '@codemirror/state';
-
 export interface TextCount {
   readonly words: number;
   readonly characters: number;
 }
 
-const IDEOGRAPHIC = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3005\u3007\u30FC`;
-const WORD = new RegExp(
-  String.raw`[${IDEOGRAPHIC}]|(?:(?![${IDEOGRAPHIC}])[\p{L}\p{N}\p{M}])+(?:['’](?:(?![${IDEOGRAPHIC}])[\p{L}\p{N}\p{M}])+)*`,
-  'gu',
-);
-const SPACE = /\s/gu;
-const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+const IDEOGRAPHIC = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3005\u3007\u30FC]$/u;
+const WORD_CHARACTER = /^[\p{L}\p{N}\p{M}]$/u;
+const SPACE = /^\s$/u;
 
-export function countText(text: string): TextCount {
-  let words = 0;
-  WORD.lastIndex = 0;
-  while (WORD.exec(text) !== null) words += 1;
-  const spaces = text.match(SPACE)?.length ?? 0;
-  const pairs = text.match(SURROGATE_PAIR)?.length ?? 0;
-  return { words, characters: text.length - spaces - pairs };
+const OTHER = 1;
+const WORD = 2;
+const IDEOGRAPH = 3;
+/** OTHER, WORD or IDEOGRAPH, plus SPACE_BIT for white space. */
+const SPACE_BIT = 4;
+
+function classify(character: string): number {
+  if (IDEOGRAPHIC.test(character)) return IDEOGRAPH;
+  if (WORD_CHARACTER.test(character)) return WORD;
+  return SPACE.test(character) ? OTHER | SPACE_BIT : OTHER;
 }
 
 /**
- * Counts of a document's parts: a CodeMirror `Text` shares every part a change left alone with the
- * text before it, so a change to a large note counts again only the few parts it made (ADR 85).
+ * Each UTF-16 unit's class, worked out by the regular expressions the first time it is met
+ * (0: not yet): a 10 MB note is counted in a table look-up a character, not a Unicode
+ * property match (the regular expression scan took seconds on one).
  */
-const partCounts = new WeakMap<Text, TextCount>();
+const units = new Uint8Array(0x10000);
+const astral = new Map<number, number>();
 
-/**
- * `countText` of the whole document, counted part by part: its leaves end at line breaks, which
- * are white space and end every word, so the sums are the counts of the joined text.
- */
-export function countDocument(doc: Text): TextCount {
-  const known = partCounts.get(doc);
-  if (known !== undefined) return known;
-  let count: TextCount;
-  if (doc.children === null) {
-    count = countText(doc.toString());
-  } else {
-    let words = 0;
-    let characters = 0;
-    for (const child of doc.children) {
-      const part = countDocument(child);
-      words += part.words;
-      characters += part.characters;
+function classOf(text: string, at: number, code: number): number {
+  if (code >= 0xd800 && code <= 0xdbff && at + 1 < text.length) {
+    const low = text.charCodeAt(at + 1);
+    if (low >= 0xdc00 && low <= 0xdfff) {
+      const point = ((code - 0xd800) << 10) + (low - 0xdc00) + 0x10000;
+      let known = astral.get(point);
+      if (known === undefined) astral.set(point, (known = classify(String.fromCodePoint(point))));
+      return known;
     }
-    count = { words, characters };
   }
-  partCounts.set(doc, count);
-  return count;
+  let known = units[code]!;
+  if (known === 0) units[code] = known = classify(String.fromCharCode(code));
+  return known;
+}
+
+const APOSTROPHE = 0x27;
+const RIGHT_QUOTE = 0x2019;
+
+export function countText(text: string): TextCount {
+  const length = text.length;
+  let words = 0;
+  let spaces = 0;
+  let pairs = 0;
+  /** Inside a word: the last character was a letter, digit or mark (not an ideograph). */
+  let inWord = false;
+  for (let at = 0; at < length;) {
+    const code = text.charCodeAt(at);
+    const cls = classOf(text, at, code);
+    const width = code >= 0xd800 && code <= 0xdbff && isLow(text, at + 1) ? 2 : 1;
+    if (width === 2) pairs += 1;
+    const kind = cls & 3;
+    if (kind === WORD) {
+      if (!inWord) words += 1;
+      inWord = true;
+    } else {
+      if (kind === IDEOGRAPH) words += 1;
+      else if (cls & SPACE_BIT) spaces += 1;
+      // An apostrophe between two letters keeps the word going: "don't" is one word.
+      inWord =
+        inWord &&
+        (code === APOSTROPHE || code === RIGHT_QUOTE) &&
+        at + 1 < length &&
+        (classOf(text, at + 1, text.charCodeAt(at + 1)) & 3) === WORD;
+    }
+    at += width;
+  }
+  return { words, characters: length - spaces - pairs };
+}
+
+function isLow(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 /** "1,234 words · 5,678 characters", the numbers in the page's locale. */
