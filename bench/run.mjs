@@ -557,18 +557,10 @@ function coldStartReport(cold) {
     ...rows,
   ]);
   if (!cold.paired) return main;
-  const paired = (label, key) => [
-    label,
-    fmtMs(cold.vmark[key].median),
-    fmtMs(cold.baseline[key].median),
-    fmtRatio(ratio(cold.baseline[key].median, cold.peer[key].median)),
-    fmtRatio(cold.paired[key].median),
-    fmtRatio(cold.paired[key].p90),
-  ];
   return `${main}\n\n${table([
-    ['this build vs --baseline', 'vmark med', 'baseline med', 'baseline/peer', 'paired med', 'paired p90'],
-    paired('spawn → tools/list', 'total'),
-    paired('server CPU to tools/list', 'cpu'),
+    BASELINE_HEADER,
+    baselineRow(cold, 'spawn → tools/list', 'total'),
+    baselineRow(cold, 'server CPU to tools/list', 'cpu'),
   ])}`;
 }
 
@@ -612,20 +604,33 @@ function fmtCpu(ms) {
 }
 
 /** The `--baseline` build next to this one: its medians, and this build over it per round. */
-function baselineReport(rt) {
-  const row = (label, key) => [
+const BASELINE_HEADER = [
+  'this build vs --baseline',
+  'vmark med',
+  'baseline med',
+  'baseline/peer',
+  'paired med',
+  'paired p90',
+];
+
+/** One measure of the `--baseline` build next to this one: medians, the baseline's ratio to the peer, this over it per round. */
+function baselineRow(result, label, key) {
+  return [
     label,
-    fmtMs(rt.vmark[key].median),
-    fmtMs(rt.baseline[key].median),
-    fmtRatio(ratio(rt.baseline[key].median, rt.peer[key].median)),
-    fmtRatio(rt.paired[key].median),
-    fmtRatio(rt.paired[key].p90),
+    fmtMs(result.vmark[key].median),
+    fmtMs(result.baseline[key].median),
+    fmtRatio(ratio(result.baseline[key].median, result.peer[key].median)),
+    fmtRatio(result.paired[key].median),
+    fmtRatio(result.paired[key].p90),
   ];
+}
+
+function baselineReport(rt) {
   return table([
-    ['this build vs --baseline', 'vmark med', 'baseline med', 'baseline/peer', 'paired med', 'paired p90'],
-    row('read', 'read'),
-    row('write (+ save)', 'write'),
-    row('read + write', 'total'),
+    BASELINE_HEADER,
+    baselineRow(rt, 'read', 'read'),
+    baselineRow(rt, 'write (+ save)', 'write'),
+    baselineRow(rt, 'read + write', 'total'),
     [
       'server CPU per round trip',
       fmtCpu(rt.vmark.cpuMs),
