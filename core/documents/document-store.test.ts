@@ -7,7 +7,9 @@ import type { ChangeOrigin, HostHooks } from '@vmark/sdk';
 import { ChangeSet } from '@codemirror/state';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHostHooks } from '../hooks/host-hooks.js';
+import { withFileLock } from '../vault/file-lock.js';
 import { HostVault } from '../vault/host-vault.js';
+import { saveLockPathFor } from '../vault/temp-files.js';
 import { LogHub } from '../log/log-hub.js';
 import { HostDocumentStore } from './document-store.js';
 import { FolderWatcher } from './folder-watcher.js';
@@ -231,6 +233,56 @@ describe('an append another program makes to the version a save replaced', () =>
     await eventually(async () => (await disk()) === 'base\nmine\ntheirs\n');
     await eventually(() => store.get(id).content === 'base\nmine\ntheirs\n');
     expect(store.get(id)).toMatchObject({ dirty: false });
+  });
+
+  it('is shown as a conflict holding its bytes, and logged, when it cannot be put back', async () => {
+    const logged: string[] = [];
+    const home = await fs.mkdtemp(path.join(os.tmpdir(), 'vmark-store-home-'));
+    const kinds = new KindRegistry();
+    kinds.register({ id: 'text', priority: 0, detect: () => true });
+    const vault = new HostVault({ home });
+    await vault.addWorkspaceRoot(dir);
+    const log = new LogHub(() => undefined);
+    log.subscribe((record) => logged.push(`${record.level} ${record.message}`));
+    const hurried = new HostDocumentStore(kinds, createHostHooks(), vault, watcher, log, new WriteAcks(), {
+      home,
+      saveLockTimeoutMs: 200,
+    });
+    try {
+      const opened = await hurried.open(file);
+      const handle = await fs.open(file, 'a');
+      const outcome = await hurried.write(opened.id, 'base\nmine\n', {
+        expectedRevision: opened.revision,
+        origin: AI,
+        save: true,
+      });
+      expect(outcome.saved).toBe(true);
+      // Another holder keeps the save lock past the replay's patience: the append cannot go back.
+      let release!: () => void;
+      let taken!: () => void;
+      const held = new Promise<void>((resolve) => (taken = resolve));
+      const holding = withFileLock(saveLockPathFor(file), async () => {
+        taken();
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      await held;
+      await handle.write('theirs\n');
+      await handle.close();
+      await eventually(() => hurried.get(opened.id).conflict !== undefined);
+      release();
+      await holding;
+      expect(await disk()).toBe('base\nmine\n');
+      expect(hurried.read(opened.id, AI).conflict).toMatchObject({
+        reason: 'changed-on-disk',
+        diskContent: 'base\nmine\ntheirs\n',
+      });
+      expect(logged).toContainEqual(
+        expect.stringMatching(/^error could not keep 7 bytes another program appended/),
+      );
+    } finally {
+      hurried.dispose();
+      await fs.rm(home, { recursive: true, force: true });
+    }
   });
 });
 

@@ -104,6 +104,8 @@ export class HostDocumentStore implements DocumentStore {
   readonly #swept = new Set<string>();
   /** What the save locks are taken with (ADR 87). */
   readonly #lockSources: LockSources | undefined;
+  /** How long a save or a replay waits for a lock another holder keeps (the lock's default if unset). */
+  readonly #lockTimeoutMs: number | undefined;
 
   constructor(
     @inject(DocumentKindsToken) private readonly kinds: DocumentKinds,
@@ -113,9 +115,10 @@ export class HostDocumentStore implements DocumentStore {
     @inject(LogHub) private readonly log: LogHub,
     @inject(WriteAcks) private readonly acks: WriteAcks,
     // Optional for tests that build a store by hand: their save locks are created, as before.
-    @inject(HostOptionsToken) options?: Pick<HostOptions, 'home'>,
+    @inject(HostOptionsToken) options?: Pick<HostOptions, 'home'> & { readonly saveLockTimeoutMs?: number },
   ) {
     this.#lockSources = options && lockSourcesOfHome(options.home);
+    this.#lockTimeoutMs = options?.saveLockTimeoutMs;
   }
 
   /** Reads a file (already resolved to its canonical path) into a new buffer. */
@@ -488,6 +491,7 @@ export class HostDocumentStore implements DocumentStore {
     return replaceIfUnchanged(target, Buffer.from(content, 'utf8'), expected, {
       onLateWrite: (late) => this.#lateWrite(record.id, target, late),
       lockSources: this.#lockSources,
+      lockTimeoutMs: this.#lockTimeoutMs,
     });
   }
 
@@ -599,6 +603,7 @@ export class HostDocumentStore implements DocumentStore {
           try {
             await withFileLock(saveLockPathFor(target), () => appendFile(target, late.suffix), {
               sources: this.#lockSources,
+              timeoutMs: this.#lockTimeoutMs,
             });
           } catch (error) {
             await this.#replayFailed(documentId, target, late.suffix, error);

@@ -33,6 +33,7 @@ let store: CheckpointStore;
 let documents: HostDocumentStore;
 let workbench: HostWorkbench;
 let context: RestoreContext;
+let watcher: FolderWatcher;
 
 const ON_DISK = '# Notes\nrewritten by AI\n';
 
@@ -59,11 +60,12 @@ beforeEach(async () => {
   kinds.register({ id: 'text', priority: 0, detect: () => true });
   const hooks = createHostHooks();
   const vault = new HostVault({ home });
+  watcher = new FolderWatcher();
   documents = new HostDocumentStore(
     kinds,
     hooks,
     vault,
-    new FolderWatcher(),
+    watcher,
     new LogHub(() => undefined),
     new WriteAcks(),
   );
@@ -74,6 +76,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   documents.dispose();
+  watcher.dispose();
   await fs.chmod(file, 0o644).catch(() => undefined);
   await fs.rm(home, { recursive: true, force: true });
   await fs.rm(dir, { recursive: true, force: true });
@@ -159,6 +162,9 @@ describe('restoreCheckpoint', () => {
   it('puts the text back when the file changed on disk and the save is refused', async () => {
     const edit = await store.append(aiEdit('# Notes\n'));
     await workbench.openFile(file, { consented: true });
+    // The change is not heard before the restore (a watcher that reloaded the clean tab first
+    // would make the restore a plain one over the text the tab then showed).
+    watcher.dispose();
     await fs.writeFile(file, 'changed by another program\n');
     await expect(restoreCheckpoint(context, edit.id)).rejects.toMatchObject({ code: 'STALE' });
     expect(buffer()!.content).not.toBe('# Notes\n');

@@ -19,6 +19,8 @@ beforeAll(async () => {
   // A page that never finishes loading: its image never answers.
   pages.html('/endless', '<title>endless</title><img src="/never">');
   pages.route('/never', () => undefined);
+  pages.html('/stalled', '<title>stalled</title><img src="/stall">');
+  pages.route('/stall', () => undefined);
   rig = await startRig({ allowPrivateNetwork: true });
 });
 afterAll(async () => {
@@ -85,6 +87,23 @@ describe('a renderer that crashes', () => {
       message: `tab ${tab.id} was closed: its page crashed (open it again to continue)`,
     });
   });
+  it('answers TAB_CLOSED for a navigation its renderer died under, not a network error', async () => {
+    // The renderers die as a navigation of an open tab starts; Chromium may abort the navigation
+    // (net::ERR_ABORTED) before it reports the crash. Several rounds, since the order varies.
+    for (let round = 0; round < 4; round++) {
+      const tab = await open();
+      const other = await rig.open();
+      const asked = pages.count('/stall');
+      const loading = tokenOf(rig.navigator.navigate(other, `${pages.origin}/stalled`, 9000, rig.call));
+      await expect.poll(() => pages.count('/stall')).toBe(asked + 1);
+      expect(killChromium(process.pid, 'renderer')).toBeGreaterThan(0);
+      expect((await loading).token).toBe('TAB_CLOSED');
+      expect(await tokenOf(rig.navigator.navigate(tab, `${pages.origin}/`, 9000, rig.call))).toEqual({
+        token: 'TAB_CLOSED',
+        message: `tab ${tab.id} was closed: its page crashed (open it again to continue)`,
+      });
+    }
+  }, 60_000);
 });
 
 describe('a browser that stops answering', () => {

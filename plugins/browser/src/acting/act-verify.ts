@@ -361,9 +361,11 @@ export function installAct(dom: WorldDom, refs: WorldRefs): WorldAct {
         seen.submitted = true;
         wake();
       };
-      // The press itself arriving (trusted events only: the page cannot fake its arrival). Named
-      // here, not at module level: this function is sent to the page as its source text.
-      const PRESS_EVENTS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'keydown', 'keyup'];
+      // The press itself arriving, whole: its release, since a page acts on `click` (trusted events
+      // only: the page cannot fake its arrival). A busy frame's process can take longer than the
+      // settle window between a press and its release. Named here, not at module level: this
+      // function is sent to the page as its source text.
+      const PRESS_EVENTS = ['pointerup', 'mouseup', 'click', 'keyup'];
       let arrived = false;
       let onArrival: (() => void) | undefined;
       const onPress = (event: Event) => {

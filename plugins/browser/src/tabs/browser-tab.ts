@@ -196,7 +196,7 @@ export class BrowserTab {
       // The document the page holds now: a script may have sent it on before it loaded.
       return await outcomeOf(this.#lastResponse ?? response);
     } catch (error) {
-      if (this.#closed !== null) return { kind: 'closed' };
+      if (await this.#goneMeanwhile()) return { kind: 'closed' };
       // Playwright ends its message with " at <the URL as asked>", query and all: the URL goes
       // to the client redacted, in the ticket, never in the message.
       const message = firstLine(error)
@@ -214,6 +214,20 @@ export class BrowserTab {
       return { kind: 'failed', error: 'the page it was sent to could not be loaded', url: this.#failedUrl };
     }
     return outcomeOf(this.#lastResponse);
+  }
+
+  /**
+   * Whether the tab closed while its navigation failed. A renderer that dies mid-navigation can
+   * fail it (`net::ERR_ABORTED`) before the crash is reported: one round trip to the page lets
+   * the report land, so the call answers TAB_CLOSED rather than a network error.
+   */
+  async #goneMeanwhile(): Promise<boolean> {
+    if (this.#closed !== null) return true;
+    await within(
+      this.page.title().catch(() => ''),
+      TITLE_MS,
+    );
+    return this.#closed !== null;
   }
 
   /**

@@ -8,6 +8,7 @@ import {
   NEEDS_DIGIT_DOT_DIGIT,
   NEEDS_URL,
   isTechnical,
+  isTechnicalMark,
   spanNeeds,
   technicalMask,
 } from './latin-span-scanner.js';
@@ -122,6 +123,26 @@ describe('isTechnical', () => {
         for (const index of asked) expect(isTechnical(input, index)).toBe(mask[index] === 1);
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it('answers the same for a mark at the edge of its span without the scan (ADR 90)', () => {
+    expect(isTechnicalMark('见 a.md。', 3)).toBe(true);
+    expect(isTechnicalMark('中.a@b.co', 1)).toBe(true);
+    expect(isTechnicalMark('中,English', 1)).toBe(false);
+    const marked = fc
+      .array(fc.oneof(piece, fc.constantFrom(',', '.', '!', '?', ';', ':', '中', 'a@b.co', 'x.md', '..')), {
+        maxLength: 24,
+      })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(marked, (input) => {
+        for (let index = 0; index < input.length; index++) {
+          if (!',.!?;:'.includes(input.charAt(index))) continue;
+          expect(isTechnicalMark(input, index), `${input} at ${index}`).toBe(isTechnical(input, index));
+        }
+      }),
+      { numRuns: 5000 },
     );
   });
 

@@ -122,6 +122,24 @@ export function isTechnical(text: string, index: number): boolean {
   return inTechnicalSpan(text, index) || inFileName(text, index);
 }
 
+/**
+ * `isTechnical` for one of `, . ! ? ; :`, answered without a scan where the mark is at an
+ * edge of its span (where a mark touching CJK mostly is; issue 18). No token ends with a
+ * mark (a URL's trailing marks are trimmed; the others end in a letter or digit), and only
+ * an e-mail address starts with one, a dot. A file name holds none of `, ! ? ; :`, and no
+ * dot before a unit that is not printable ASCII: none starts there (its next unit must be
+ * a letter, digit, `_`, `.` or a separator) and none runs through it (the only dot a match
+ * takes after its first is that of `../`, before a separator). The test holds it to
+ * `isTechnical` at every mark.
+ */
+export function isTechnicalMark(text: string, index: number): boolean {
+  if (!isSpanUnit(text.charCodeAt(index + 1))) return false;
+  if (text.charCodeAt(index) !== 0x2e && (index === 0 || !isSpanUnit(text.charCodeAt(index - 1)))) {
+    return false;
+  }
+  return isTechnical(text, index);
+}
+
 function inTechnicalSpan(text: string, index: number): boolean {
   if (index < spanFrom || index >= spanTo) {
     if (!isSpanUnit(text.charCodeAt(index))) return false;

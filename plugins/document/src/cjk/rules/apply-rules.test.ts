@@ -1,8 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { WHOLE_TEXT } from '../segments.js';
+import { type SegmentContext, WHOLE_TEXT } from '../segments.js';
 import { DEFAULT_CJK_FORMATTING, type CjkFormattingSettings } from '../settings.js';
-import { cannotSee, enabledRules, formatSegmentText, MAX_RULE_PASSES, RULES } from './apply-rules.js';
+import {
+  cannotSee,
+  enabledRules,
+  formatSegmentText,
+  MAX_RULE_PASSES,
+  type Rule,
+  type RuleName,
+  RULES,
+} from './apply-rules.js';
 import { formatSegmentReference } from './reference-chain.js';
 
 const format = (text: string, overrides: Partial<CjkFormattingSettings> = {}) =>
@@ -134,15 +142,10 @@ const piece = fc.constantFrom(
   'a--中',
 );
 /** Single characters and short marks only: short texts where any two rules meet often. */
-const atom = fc.constantFrom(
-  ...[...'中文𠀀Aa1 .,!?;:"\'“”‘’「」()（）-—$¥%°/\\*_`\n。，！３'],
-  '...',
-  '--',
-  '——',
-  '  ',
-);
+const ATOMS = [...[...'中文𠀀Aa1 .,!?;:"\'“”‘’「」()（）-—$¥%°/\\*_`\n。，！３'], '...', '--', '——', '  '];
+const atom = fc.constantFrom(...ATOMS);
 /** What each rule acts on, whole: a rule's input and another's output meet by concatenation. */
-const fragment = fc.constantFrom(
+const FRAGMENTS = [
   '. . .',
   '中...a',
   '...中',
@@ -201,7 +204,8 @@ const fragment = fc.constantFrom(
   '12:30',
   'v1.2.3',
   '1,000',
-);
+];
+const fragment = fc.constantFrom(...FRAGMENTS);
 const prose = fc.oneof(
   fc.array(fragment, { maxLength: 8 }).map((fragments) => fragments.join('')),
   fc.array(piece, { maxLength: 30 }).map((pieces) => pieces.join('')),
@@ -228,6 +232,91 @@ const settings = fc
   })
   .map((drawn): CjkFormattingSettings => ({ ...DEFAULT_CJK_FORMATTING, ...drawn }));
 
+/** Every (reader, writer) pair the chain skips on. */
+const claims = RULES.flatMap((reader) =>
+  RULES.filter((writer) => writer !== reader && cannotSee(reader, writer)).map((writer) => ({
+    reader,
+    writer,
+  })),
+);
+
+/**
+ * The pieces whose joins the claims are checked on, all of them: the atoms, and every prefix
+ * and suffix of every fragment, so that the edge of one rule's input (`中:`) meets the inside
+ * of another's (` / B`). Random joins of more pieces (above) meet such a pair too rarely.
+ */
+const PIECES = [
+  ...new Set([
+    ...ATOMS,
+    '¥',
+    'USD',
+    '℃',
+    '：',
+    ...FRAGMENTS.flatMap((whole) => {
+      const units = [...whole];
+      return units.flatMap((_unit, cut) => [units.slice(0, cut + 1).join(''), units.slice(cut).join('')]);
+    }),
+  ]),
+];
+/** Every rule on, corner quotes included, with the segment's edges next to inline constructs. */
+const ALL_ON: CjkFormattingSettings = {
+  ...DEFAULT_CJK_FORMATTING,
+  fullwidthBrackets: true,
+  cjkNestedQuotes: true,
+  cjkCornerQuotes: true,
+  newlineCollapsing: true,
+  consecutivePunctuationLimit: 1,
+};
+const INSIDE: SegmentContext = {
+  afterInline: true,
+  beforeInline: true,
+  atDocumentStart: false,
+  atDocumentEnd: false,
+};
+
+function claimsByReader(): Map<Rule, Rule[]> {
+  const byReader = new Map<Rule, Rule[]>();
+  for (const { reader, writer } of claims) byReader.set(reader, [...(byReader.get(reader) ?? []), writer]);
+  return byReader;
+}
+
+/** The first join of two pieces on which `reader`, settled, sees a change of one of `writers`. */
+function firstBrokenClaim(reader: Rule, writers: readonly Rule[]): { writer: Rule; text: string } | null {
+  const apply = (rule: Rule, text: string) => rule.apply(text, INSIDE, ALL_ON);
+  for (const left of PIECES) {
+    for (const right of PIECES) {
+      let settled = left + right;
+      for (let round = 0; round < MAX_RULE_PASSES; round++) {
+        const again = apply(reader, settled);
+        if (again === settled) break;
+        settled = again;
+      }
+      if (apply(reader, settled) !== settled) continue;
+      for (const writer of writers) {
+        const changed = apply(writer, settled);
+        if (changed !== settled && apply(reader, changed) !== changed) return { writer, text: settled };
+      }
+    }
+  }
+  return null;
+}
+
+/** `reader` leaves a text it has settled as it is after `writer` changed it. */
+function claimProperty(reader: Rule, writer: Rule, texts: fc.Arbitrary<string>) {
+  return fc.property(texts, context, settings, (text, where, chosen) => {
+    // A text the reader leaves as it is: its own output, run until it settles.
+    let settled = text;
+    for (let round = 0; round < MAX_RULE_PASSES; round++) {
+      const again = reader.apply(settled, where, chosen);
+      if (again === settled) break;
+      settled = again;
+    }
+    fc.pre(reader.apply(settled, where, chosen) === settled);
+    const changed = writer.apply(settled, where, chosen);
+    expect(reader.apply(changed, where, chosen), `${reader.setting} after ${writer.setting}`).toBe(changed);
+  });
+}
+
 describe('the chain that skips what it has answered (ADR 65)', () => {
   it('gives the reference chain’s text and convergence', () => {
     fc.assert(
@@ -253,31 +342,41 @@ describe('the chain that skips what it has answered (ADR 65)', () => {
   });
 
   it('skips a rule only after changes it cannot see', () => {
-    const claims = RULES.flatMap((reader) =>
-      RULES.filter((writer) => writer !== reader && cannotSee(reader, writer)).map((writer) => ({
-        reader,
-        writer,
-      })),
-    );
     expect(claims.length).toBeGreaterThan(0);
     for (const { reader, writer } of claims) {
-      fc.assert(
-        fc.property(prose, context, settings, (text, where, chosen) => {
-          // A text the reader leaves as it is: its own output, run until it settles.
-          let settled = text;
-          for (let round = 0; round < MAX_RULE_PASSES; round++) {
-            const again = reader.apply(settled, where, chosen);
-            if (again === settled) break;
-            settled = again;
-          }
-          fc.pre(reader.apply(settled, where, chosen) === settled);
-          const changed = writer.apply(settled, where, chosen);
-          expect(reader.apply(changed, where, chosen), `${reader.setting} after ${writer.setting}`).toBe(
-            changed,
-          );
-        }),
-        { numRuns: 1000 },
-      );
+      fc.assert(claimProperty(reader, writer, prose), { numRuns: 1000 });
+    }
+  });
+
+  it('holds every claim on every join of two pieces, where a writer’s change meets what a reader reads (ADR 90)', () => {
+    for (const [reader, writers] of claimsByReader()) {
+      const failure = firstBrokenClaim(reader, writers);
+      expect(failure, `${reader.setting} after ${failure?.writer.setting}: ${failure?.text}`).toBeNull();
+    }
+  });
+
+  it('skips only rules that are their own fixed point, on every join of two pieces', () => {
+    for (const rule of RULES.filter((each) => each.idempotent)) {
+      for (const left of PIECES) {
+        for (const right of PIECES) {
+          const once = rule.apply(left + right, INSIDE, ALL_ON);
+          if (rule.apply(once, INSIDE, ALL_ON) !== once) expect.fail(`${rule.setting}: ${left + right}`);
+        }
+      }
+    }
+  });
+
+  it('finds a false claim on the joins of two pieces', () => {
+    // Each of these is wrong: `中: / B` (`：` is not kept from a slash) and `中 —— .中` (`。` takes no space).
+    const falseClaims: [RuleName, RuleName][] = [
+      ['slashSpacing', 'fullwidthPunctuation'],
+      ['emdashSpacing', 'fullwidthPunctuation'],
+    ];
+    for (const [readerName, writerName] of falseClaims) {
+      const reader = RULES.find((rule) => rule.setting === readerName)!;
+      const writer = RULES.find((rule) => rule.setting === writerName)!;
+      expect(cannotSee(reader, writer)).toBe(false);
+      expect(firstBrokenClaim(reader, [writer]), `${readerName} after ${writerName}`).not.toBeNull();
     }
   });
 

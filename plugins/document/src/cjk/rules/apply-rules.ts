@@ -70,7 +70,40 @@ export type RuleName = keyof CjkFormattingSettings;
  *   before them (a mark either way) and the mask, which a converted (unmasked) mark is in
  *   no token of.
  * - `fullwidthAlphanumeric` maps U+FF10–FF5A letters and digits to ASCII; no rule writes one.
+ *
+ * The claims of ADR 90 rest on what four writers can put next to each other. Every new
+ * adjacency each one makes is, and nothing else changes:
+ * - `cjkParenthesisSpacing` (CJK, space), (space, `(`), (`)`, space), (space, CJK);
+ * - `fullwidthParentheses` (x, `（`), (`）`, y), (`（`, CJK), (z, `）`), and `(` `)` become `（` `）`;
+ * - `fullwidthPunctuation` replaces one of `, . ! ? ; :` by its fullwidth form;
+ * - `currencySpacing` (symbol, digit), (digit, unit), (digit, space), (space, currency code).
+ * A reader that only looks at pairs none of these can form cannot see them:
+ * - the quote-spacing rules read a quote and the character outside it; no writer above
+ *   puts a quote next to anything new (and the double-quote rule's two inserts make no
+ *   match for each other, so it is its own fixed point);
+ * - `emdashSpacing` reads a `——` run, the spaces around it and the characters beyond them;
+ *   the writers above leave every run's neighbours alone, except that `fullwidthParentheses`
+ *   drops the space between a run and the parenthesis it converts, which is exactly the
+ *   spacing the rule gives a `（` or `）` (it does see `fullwidthPunctuation`: `, ——` → `， ——`
+ *   wants the space gone, and `smartQuoteConversion`'s corner brackets);
+ * - `cjkEnglishSpacing` reads CJK next to letters, digits, signs, currency symbols and units;
+ *   a window holding a fullwidth parenthesis, a space before `(` or a fullwidth mark matches
+ *   none of them (it does see `currencySpacing`: `中¥  5` → `中¥5`);
+ * - `cjkParenthesisSpacing` reads (CJK, `(`) and (`)`, CJK), which no writer above forms; its
+ *   second insert (after `)`) makes no match for its first, so it is its own fixed point;
+ * - `currencySpacing` reads a unit's end through `[\s,;.。，；、！？!?)…]`, which holds a mark
+ *   and its fullwidth form alike (`:` in neither), and `\b` after a code, true at both;
+ *   its three passes make no match for one another, so it is its own fixed point;
+ * - `spaceCollapsing` and `trailingSpaceRemoval` read runs of spaces and what is not a space.
  */
+const WRITERS_BESIDE_NO_QUOTE: readonly RuleName[] = [
+  'cjkEnglishSpacing',
+  'cjkParenthesisSpacing',
+  'fullwidthParentheses',
+  'fullwidthPunctuation',
+  'currencySpacing',
+];
+
 export const RULES: readonly Rule[] = [
   {
     setting: 'ellipsisNormalization',
@@ -95,7 +128,18 @@ export const RULES: readonly Rule[] = [
   },
   { setting: 'fullwidthBrackets', cjkOnly: true, apply: normalizeFullwidthBrackets },
   { setting: 'dashConversion', cjkOnly: true, apply: convertDashes, unaffectedBy: ['cjkEnglishSpacing'] },
-  { setting: 'emdashSpacing', cjkOnly: true, apply: fixEmdashSpacing, unaffectedBy: ['cjkEnglishSpacing'] },
+  {
+    setting: 'emdashSpacing',
+    cjkOnly: true,
+    apply: fixEmdashSpacing,
+    unaffectedBy: [
+      'quoteSpacing',
+      'cjkEnglishSpacing',
+      'cjkParenthesisSpacing',
+      'fullwidthParentheses',
+      'currencySpacing',
+    ],
+  },
   {
     setting: 'smartQuoteConversion',
     cjkOnly: true,
@@ -107,18 +151,37 @@ export const RULES: readonly Rule[] = [
     setting: 'quoteSpacing',
     cjkOnly: true,
     apply: fixDoubleQuoteSpacing,
-    unaffectedBy: ['cjkEnglishSpacing'],
+    idempotent: true,
+    unaffectedBy: WRITERS_BESIDE_NO_QUOTE,
   },
   {
     setting: 'singleQuoteSpacing',
     cjkOnly: true,
     apply: fixSingleQuoteSpacing,
-    unaffectedBy: ['cjkEnglishSpacing'],
+    unaffectedBy: WRITERS_BESIDE_NO_QUOTE,
   },
-  { setting: 'cjkEnglishSpacing', cjkOnly: true, apply: addCjkEnglishSpacing, idempotent: true },
-  { setting: 'cjkParenthesisSpacing', cjkOnly: true, apply: addCjkParenthesisSpacing },
+  {
+    setting: 'cjkEnglishSpacing',
+    cjkOnly: true,
+    apply: addCjkEnglishSpacing,
+    idempotent: true,
+    unaffectedBy: ['cjkParenthesisSpacing', 'fullwidthParentheses', 'fullwidthPunctuation'],
+  },
+  {
+    setting: 'cjkParenthesisSpacing',
+    cjkOnly: true,
+    apply: addCjkParenthesisSpacing,
+    idempotent: true,
+    unaffectedBy: ['fullwidthParentheses', 'fullwidthPunctuation', 'currencySpacing'],
+  },
   { setting: 'fullwidthParentheses', cjkOnly: true, apply: normalizeFullwidthParentheses },
-  { setting: 'currencySpacing', cjkOnly: true, apply: fixCurrencySpacing },
+  {
+    setting: 'currencySpacing',
+    cjkOnly: true,
+    apply: fixCurrencySpacing,
+    idempotent: true,
+    unaffectedBy: ['fullwidthPunctuation'],
+  },
   { setting: 'slashSpacing', cjkOnly: true, apply: fixSlashSpacing },
   {
     setting: 'consecutivePunctuationLimit',
@@ -126,8 +189,18 @@ export const RULES: readonly Rule[] = [
     apply: (text, _context, settings) =>
       limitConsecutivePunctuation(text, settings.consecutivePunctuationLimit),
   },
-  { setting: 'spaceCollapsing', cjkOnly: false, apply: collapseSpaces },
-  { setting: 'trailingSpaceRemoval', cjkOnly: false, apply: removeTrailingSpaces },
+  {
+    setting: 'spaceCollapsing',
+    cjkOnly: false,
+    apply: collapseSpaces,
+    unaffectedBy: ['fullwidthPunctuation'],
+  },
+  {
+    setting: 'trailingSpaceRemoval',
+    cjkOnly: false,
+    apply: removeTrailingSpaces,
+    unaffectedBy: ['fullwidthPunctuation'],
+  },
   { setting: 'newlineCollapsing', cjkOnly: false, apply: collapseNewlines },
 ];
 

@@ -1,5 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addCjkEnglishSpacing } from './cjk-english-spacing.js';
+import { CJK } from './patterns.js';
+
+/** `WORD_START` as the rule spells it, kept here so that the old replaces stay as they were. */
+const WORD_START_FOR_TEST =
+  '[A-Za-z0-9]|[$¥€£₹] ?(?:[-+−±－＋]?[0-9]|[A-Za-z])|[-+−±－＋](?:[$¥€£₹] ?)?[0-9]';
 
 const s = addCjkEnglishSpacing;
 
@@ -24,5 +30,32 @@ describe('addCjkEnglishSpacing', () => {
     expect(s('中文-Web')).toBe('中文-Web');
     expect(s('你好 World')).toBe('你好 World');
     expect(s('VMark에는')).toBe('VMark에는');
+  });
+});
+
+describe('the one-pass pattern (ADR 90)', () => {
+  // The rule as it was: two replaces, the second over the first's output.
+  const CJK_THEN_WORD = new RegExp(`(${CJK})(?=${WORD_START_FOR_TEST})`, 'gu');
+  const WORD_THEN_CJK = new RegExp(`([A-Za-z0-9](?:[%‰℃℉]|°[CcFf]?)?)(?=${CJK})`, 'gu');
+  const twoReplaces = (text: string) => text.replace(CJK_THEN_WORD, '$1 ').replace(WORD_THEN_CJK, '$1 ');
+  const piece = fc.constantFrom(
+    ...[...'中文かカㄅ㐀豈AZaz09 -+−±－＋$¥€£₹%‰℃℉°CcFf.,한Ａ'],
+    '𠀀',
+    '𰀀',
+    '\uD840',
+    '\uDC00',
+    '\n',
+    '°C',
+    '$ ',
+  );
+
+  it('puts a space exactly where the two replaces did', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+        const text = pieces.join('');
+        expect(s(text)).toBe(twoReplaces(text));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

@@ -15,9 +15,20 @@ const CURRENCY = '[$¥€£₹]';
 
 /** What may follow a CJK letter and start a Latin word or a number. */
 const WORD_START = `[A-Za-z0-9]|${CURRENCY} ?(?:${SIGN}?[0-9]|[A-Za-z])|${SIGN}(?:${CURRENCY} ?)?[0-9]`;
-const CJK_THEN_WORD = new RegExp(`(${CJK})(?=${WORD_START})`, 'gu');
-const WORD_THEN_CJK = new RegExp(`([A-Za-z0-9](?:[%‰℃℉]|°[CcFf]?)?)(?=${CJK})`, 'gu');
+/** A word's last letter or digit, with the unit a number may carry. */
+const WORD_END = `[A-Za-z0-9](?:[%‰℃℉]|°[CcFf]?)?`;
+
+/**
+ * The places a space goes: after a CJK letter that a word follows, and before a CJK
+ * letter that a word (or a number's unit) ends right before. One pass of empty matches,
+ * exactly where the two replaces `(CJK)(?=WORD_START)` → `$1 ` and then
+ * `(WORD_END)(?=CJK)` → `$1 ` put theirs: the first only adds a space after a CJK letter,
+ * which is inside no `WORD_END` before a CJK letter and makes or breaks none, and no place
+ * has a CJK letter and a word's end both right before it (issue 18: one new string instead
+ * of two, no captures; the test holds it to the two replaces).
+ */
+const SPACE_AT = new RegExp(`(?<=${CJK})(?=${WORD_START})|(?<=${WORD_END})(?=${CJK})`, 'gu');
 
 export function addCjkEnglishSpacing(text: string): string {
-  return text.replace(CJK_THEN_WORD, '$1 ').replace(WORD_THEN_CJK, '$1 ');
+  return text.replace(SPACE_AT, ' ');
 }

@@ -15,7 +15,7 @@ import {
   isAsciiDigit as isDigit,
   isCjkCodePoint,
 } from '../char-classes.js';
-import { isTechnical } from '../latin-span-scanner.js';
+import { isTechnicalMark } from '../latin-span-scanner.js';
 
 /** Indexed by UTF-16 unit below `@`: the fullwidth form of `, . ! ? ; :`, or undefined. */
 const FULLWIDTH: readonly (string | undefined)[] = (() => {
@@ -58,7 +58,7 @@ export function normalizeFullwidthPunctuation(text: string): string {
     // `，` once the first is converted, so one scan settles the whole run.
     const leftIsCjk = lastConverted === index - 1 || cjkBefore(text, index);
     if (!leftIsCjk && !cjkAfter(text, index + 1)) continue;
-    if (isTechnical(text, index)) continue;
+    if (isTechnicalMark(text, index)) continue;
     parts.push(text.slice(cursor, index), full);
     cursor = index + 1;
     lastConverted = index;
