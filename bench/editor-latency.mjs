@@ -330,7 +330,7 @@ async function mcpWriter(page, mcp, text) {
   if (!tab) throw new Error('vmark: large.md is not open');
   let revision = tab.revision;
   const body = text.slice(markerLine(0).length);
-  return async (i) => {
+  const sample = async (i) => {
     await page.evaluate((line) => window.__bench.arm(line), markerLine(i));
     const start = performance.timeOrigin + performance.now();
     const written = await callTool(mcp, 'document', {
@@ -352,6 +352,8 @@ async function mcpWriter(page, mcp, text) {
       drawn: shown.frame - heard,
     };
   };
+  // Brought to the front before its turn (writeRounds): see there.
+  return Object.assign(sample, { page });
 }
 
 /** Samples of a writer (or of the peer's dispatch) collected into the rows' summaries. */
@@ -366,7 +368,7 @@ function writeSamples() {
 
 /** The peer's sampler: the same change through the bare editor's own `dispatch`. */
 function peerDispatcher(page) {
-  return async (i) => {
+  const sample = async (i) => {
     await page.evaluate((line) => window.__bench.arm(line), markerLine(i));
     const start = await page.evaluate(
       ({ from, to, insert }) => {
@@ -379,6 +381,8 @@ function peerDispatcher(page) {
     const shown = await page.evaluate(() => window.__bench.pending);
     return shown.frame - start;
   };
+  // Brought to the front before its turn (writeRounds): see there.
+  return Object.assign(sample, { page });
 }
 
 /**
@@ -400,6 +404,9 @@ async function writeRounds(samplers, dispatch, { writes, writeWarmup, block }) {
     const medians = [];
     for (const k of order) {
       const got = [];
+      // The page whose turn it is in front: the browser favours its front page, and an A/A run
+      // (one build as both hosts) came out 1.31× against the first page opened without this (ADR 93).
+      await (k === 'peer' ? dispatch : samplers[k]).page.bringToFront();
       for (let w = 0; w < block; w++) {
         i++;
         if (k === 'peer') peerSamples.push(await dispatch(i));
