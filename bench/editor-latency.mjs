@@ -51,6 +51,7 @@ import { fmtMs, fmtRatio, ratio, round, summarize, table } from './stats.mjs';
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const VMARK_CLI = path.join(REPO, 'core', 'dist', 'bundle', 'main.js');
 const PEER_NAME = 'bare CodeMirror 6 page';
+const FLOOR_NAME = 'MCP SDK McpServer (Streamable HTTP) forwarding the change to a bare CodeMirror 6 page';
 const VIEWPORT = { width: 1280, height: 800 };
 const END_LINE = 'The last line of the large document.';
 
@@ -175,6 +176,55 @@ export async function startServe(
   };
 }
 
+/**
+ * The floor of the MCP write rows (bench/mcp-write-floor-server.mjs): the SDK's own McpServer whose
+ * `document.write` only forwards the first line's change to a bare CodeMirror page (the peer's, loaded
+ * with the same file) over a WebSocket; an MCP client like vmark's. What any MCP host pays.
+ */
+async function startFloor(browser, peerUrl, file) {
+  const child = spawn(process.execPath, [path.join(REPO, 'bench', 'mcp-write-floor-server.mjs'), file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stop = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  try {
+    const first = await new Promise((resolve, reject) => {
+      createInterface({ input: child.stdout }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`the floor server exited with ${code}`)));
+    });
+    const { mcpUrl, wsUrl, token } = JSON.parse(first);
+    const mcp = new Client({ name: 'vmark-bench-editor', version: '1.0.0' });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(mcpUrl), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
+    const page = await newPage(browser, peerUrl);
+    await page.evaluate(() => window.peer.load('/large.md'));
+    await page.evaluate(
+      (url) =>
+        new Promise((resolve, reject) => {
+          const socket = new WebSocket(url);
+          socket.onmessage = (event) => {
+            const { change } = JSON.parse(event.data);
+            window.peer.replace(change.from, change.to, change.insert);
+          };
+          socket.onopen = resolve;
+          socket.onerror = reject;
+        }),
+      wsUrl,
+    );
+    return { mcp, page, stop: async () => (await mcp.close().catch(() => undefined), await stop()) };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
 /** Bundles the peer page and serves it with the benchmark's documents on 127.0.0.1. */
 async function startPeerServer(dir, workspace) {
   await build({
@@ -280,7 +330,7 @@ async function mcpWriter(page, mcp, text) {
   if (!tab) throw new Error('vmark: large.md is not open');
   let revision = tab.revision;
   const body = text.slice(markerLine(0).length);
-  return async (i) => {
+  const sample = async (i) => {
     await page.evaluate((line) => window.__bench.arm(line), markerLine(i));
     const start = performance.timeOrigin + performance.now();
     const written = await callTool(mcp, 'document', {
@@ -298,36 +348,27 @@ async function mcpWriter(page, mcp, text) {
       rendered: shown.origin + shown.frame - start,
       call: answered - start,
       heard: shown.origin + heard - start,
+      // The page's own part: from the host's message to the frame that shows the change.
+      drawn: shown.frame - heard,
     };
   };
+  // Brought to the front before its turn (writeRounds): see there.
+  return Object.assign(sample, { page });
 }
 
 /** Samples of a writer (or of the peer's dispatch) collected into the rows' summaries. */
 function writeSamples() {
-  const samples = { rendered: [], call: [], heard: [] };
+  const samples = { rendered: [], call: [], heard: [], drawn: [] };
   return {
     add: (sample) => Object.entries(sample).forEach(([key, value]) => samples[key].push(value)),
-    summary: () => ({
-      rendered: summarize(samples.rendered),
-      call: summarize(samples.call),
-      heard: summarize(samples.heard),
-    }),
+    summary: () =>
+      Object.fromEntries(Object.entries(samples).map(([key, values]) => [key, summarize(values)])),
   };
-}
-
-async function mcpWrites(page, mcp, text, { count, warmup }) {
-  const write = await mcpWriter(page, mcp, text);
-  const samples = writeSamples();
-  for (let i = 1; i <= warmup + count; i++) {
-    const sample = await write(i);
-    if (i > warmup) samples.add(sample);
-  }
-  return samples.summary();
 }
 
 /** The peer's sampler: the same change through the bare editor's own `dispatch`. */
 function peerDispatcher(page) {
-  return async (i) => {
+  const sample = async (i) => {
     await page.evaluate((line) => window.__bench.arm(line), markerLine(i));
     const start = await page.evaluate(
       ({ from, to, insert }) => {
@@ -340,16 +381,46 @@ function peerDispatcher(page) {
     const shown = await page.evaluate(() => window.__bench.pending);
     return shown.frame - start;
   };
+  // Brought to the front before its turn (writeRounds): see there.
+  return Object.assign(sample, { page });
 }
 
-async function peerDispatches(page, { count, warmup }) {
-  const dispatch = peerDispatcher(page);
-  const samples = [];
-  for (let i = 1; i <= warmup + count; i++) {
-    const sample = await dispatch(i);
-    if (i > warmup) samples.push(sample);
+/**
+ * Writes in rounds: each round a block of `block` writes per sampler (the first two in ABBA order) and
+ * as many peer dispatches between them, so that every host meets the same stretch of load, and a
+ * write's aftermath in its host and page (a panel's refresh, the status bar's count) meets the next
+ * write of the same host, not another's. Warm-ups first, not kept. Returns each sampler's summary,
+ * the peer's, and the per-round ratios of the first two samplers' block medians.
+ */
+async function writeRounds(samplers, dispatch, { writes, writeWarmup, block }) {
+  const kept = samplers.map(() => writeSamples());
+  const peerSamples = [];
+  const ratios = [];
+  let i = 0;
+  for (const sampler of [...samplers, dispatch]) for (let w = 0; w < writeWarmup; w++) await sampler(++i);
+  const rest = samplers.slice(2).map((_, k) => k + 2);
+  for (let round = 0; round < Math.ceil(writes / block); round++) {
+    const order = round % 2 === 0 ? [0, 1, 'peer', ...rest] : [1, 0, ...[...rest].reverse(), 'peer'];
+    const medians = [];
+    for (const k of order) {
+      const got = [];
+      // The page whose turn it is in front: the browser favours its front page, and an A/A run
+      // (one build as both hosts) came out 1.31× against the first page opened without this (ADR 93).
+      await (k === 'peer' ? dispatch : samplers[k]).page.bringToFront();
+      for (let w = 0; w < block; w++) {
+        i++;
+        if (k === 'peer') peerSamples.push(await dispatch(i));
+        else {
+          const sample = await samplers[k](i);
+          kept[k].add(sample);
+          got.push(sample.rendered);
+        }
+      }
+      if (k !== 'peer') medians[k] = summarize(got).median;
+    }
+    ratios.push(medians[0] / medians[1]);
   }
-  return summarize(samples);
+  return { summaries: kept.map((k) => k.summary()), dispatches: summarize(peerSamples), ratios };
 }
 
 /**
@@ -372,6 +443,7 @@ export async function runWriteComparison({
   const hosts = [];
   let peerServer;
   let browser;
+  let floor;
   try {
     for (const [name, cli] of [
       ['this build', VMARK_CLI],
@@ -399,40 +471,20 @@ export async function runWriteComparison({
       host.mcp = mcp;
       const page = await newPage(browser, host.served.url);
       await page.locator('.cm-content').waitFor();
-      samplers.push({ name: host.name, sample: await mcpWriter(page, mcp, large), samples: writeSamples() });
+      samplers.push(await mcpWriter(page, mcp, large));
     }
     const peer = await newPage(browser, peerServer.url);
     await peer.evaluate(() => window.peer.load('/large.md'));
     const dispatch = peerDispatcher(peer);
-    const peerSamples = [];
-    const ratios = [];
-    // In blocks, as in (b): a write's aftermath in its host and page (a panel's refresh, the status
-    // bar's count) meets the next write of the same host, not the other host's.
+    floor = await startFloor(browser, peerServer.url, path.join(hosts[0].workspace, 'large.md'));
+    const floorSampler = await mcpWriter(floor.page, floor.mcp, large);
     const block = quick ? 3 : 5;
-    const rounds = Math.ceil(counts.writes / block);
-    log(`  ${counts.writeWarmup} warm-up writes each, then ${rounds} rounds of ${block} writes each (ABBA)`);
-    let i = 0;
-    for (const sampler of samplers) for (let w = 0; w < counts.writeWarmup; w++) await sampler.sample(++i);
-    for (let round = 0; round < rounds; round++) {
-      const order = round % 2 === 0 ? [0, 1, 2] : [1, 0, 2];
-      const medians = {};
-      for (const k of order) {
-        const got = [];
-        for (let w = 0; w < block; w++) {
-          i++;
-          if (k === 2) peerSamples.push(await dispatch(i));
-          else {
-            const sample = await samplers[k].sample(i);
-            samplers[k].samples.add(sample);
-            got.push(sample.rendered);
-          }
-        }
-        if (k !== 2) medians[k] = summarize(got).median;
-      }
-      ratios.push(medians[0] / medians[1]);
-    }
-    const [mine, base] = samplers.map((s) => s.samples.summary());
-    const dispatches = summarize(peerSamples);
+    log(`  ${counts.writeWarmup} warm-up writes each, then rounds of ${block} writes each (ABBA)`);
+    const { summaries, dispatches, ratios } = await writeRounds([...samplers, floorSampler], dispatch, {
+      ...counts,
+      block,
+    });
+    const [mine, base, floorWrites] = summaries;
     const perRound = summarize(ratios);
     log('');
     log(
@@ -452,6 +504,13 @@ export async function runWriteComparison({
           [`${name}: document.write call`, fmtMs(w.call.median), fmtMs(w.call.p90), '—'],
         ]),
         ['peer: dispatch → frame', fmtMs(dispatches.median), fmtMs(dispatches.p90), '—'],
+        [
+          'FLOOR (SDK server → bare page): write → frame',
+          fmtMs(floorWrites.rendered.median),
+          fmtMs(floorWrites.rendered.p90),
+          fmtRatio(ratio(floorWrites.rendered.median, dispatches.median)),
+        ],
+        ['FLOOR: write → doc.updates', fmtMs(floorWrites.heard.median), fmtMs(floorWrites.heard.p90), '—'],
       ]),
     );
     log(
@@ -461,12 +520,14 @@ export async function runWriteComparison({
       peer: PEER_NAME,
       baseline,
       n: counts.writes,
-      this_build: writeSummary(mine, dispatches),
-      baseline_build: writeSummary(base, dispatches),
+      floor: FLOOR_NAME,
+      this_build: writeSummary(mine, dispatches, floorWrites),
+      baseline_build: writeSummary(base, dispatches, floorWrites),
       ratio_to_baseline_per_round: round(perRound.median),
     };
   } finally {
     for (const host of hosts) await host.mcp?.close().catch(() => undefined);
+    await floor?.stop();
     await browser?.close();
     peerServer?.close();
     for (const host of hosts) await host.served.stop();
@@ -628,21 +689,32 @@ const EDITOR_HEADER = [
   'ratio med',
 ];
 
-const writeRows = (writes, dispatches) => [
+const writeRows = (writes, dispatches, floor) => [
   row('b. write → frame (peer: dispatch)', writes.rendered, dispatches),
   row('b. write → doc.updates at the page', writes.heard),
   row('b. document.write call', writes.call),
+  row('b. FLOOR (SDK server → bare page): write → frame', floor.rendered, dispatches),
+  row('b. FLOOR: write → doc.updates at the page', floor.heard),
+  row('b. vmark / FLOOR: write → frame', writes.rendered, floor.rendered),
+  row('b. vmark / FLOOR page: doc.updates → frame', writes.drawn, floor.drawn),
 ];
 
-const writeTable = (writes, dispatches) => table([EDITOR_HEADER, ...writeRows(writes, dispatches)]);
+const writeTable = (writes, dispatches, floor) =>
+  table([EDITOR_HEADER, ...writeRows(writes, dispatches, floor)]);
 
-const writeSummary = (writes, dispatches) => ({
+const writeSummary = (writes, dispatches, floor) => ({
   n: writes.rendered.n,
   vmark: stat(writes.rendered),
   vmark_call: stat(writes.call),
   vmark_heard: stat(writes.heard),
+  vmark_page: stat(writes.drawn),
   peer_dispatch: stat(dispatches),
   ratio: round(ratio(writes.rendered.median, dispatches.median)),
+  floor: stat(floor.rendered),
+  floor_heard: stat(floor.heard),
+  floor_page: stat(floor.drawn),
+  floor_ratio: round(ratio(floor.rendered.median, dispatches.median)),
+  ratio_to_floor: round(ratio(writes.rendered.median, floor.rendered.median)),
 });
 
 const stat = (s) => ({
@@ -675,6 +747,7 @@ export async function runEditorLatencyBench({
   let peerServer;
   let browser;
   let mcp;
+  let floor;
   try {
     served = await startServe(workspace, home, { nodeArgs: vmarkNodeArgs });
     peerServer = await startPeerServer(root, workspace);
@@ -691,14 +764,38 @@ export async function runEditorLatencyBench({
     await vmark.locator('.cm-content').waitFor();
     const peer = await newPage(browser, peerServer.url);
     await peer.evaluate(() => window.peer.load('/large.md'));
+    // Before vmark's writes change large.md on disk: the floor's page starts from the same text.
+    floor = await startFloor(browser, peerServer.url, path.join(workspace, 'large.md'));
 
     log(`  b. MCP document.write → render, ${counts.writeWarmup} + ${counts.writes}`);
-    const writes = await mcpWrites(vmark, mcp, large, { count: counts.writes, warmup: counts.writeWarmup });
-    const dispatches = await peerDispatches(peer, { count: counts.writes, warmup: counts.writeWarmup });
+    const {
+      summaries: [writes, floorWrites],
+      dispatches,
+      ratios,
+    } = await writeRounds(
+      [await mcpWriter(vmark, mcp, large), await mcpWriter(floor.page, floor.mcp, large)],
+      peerDispatcher(peer),
+      { ...counts, block: quick ? 3 : 5 },
+    );
+    await floor.stop();
+    // The rounds left another page in front; the keystrokes below are typed into vmark's.
+    await vmark.bringToFront();
+    const toFloor = summarize(ratios).median;
     if (writeOnly) {
       log('');
-      log(writeTable(writes, dispatches));
-      return { peer: PEER_NAME, chromium: browser.version(), mcp_write: writeSummary(writes, dispatches) };
+      log(writeTable(writes, dispatches, floorWrites));
+      log(
+        `  vmark / FLOOR, write → frame, median of the per-round ratios (of block medians): ${fmtRatio(toFloor)}`,
+      );
+      return {
+        peer: PEER_NAME,
+        floor: FLOOR_NAME,
+        chromium: browser.version(),
+        mcp_write: {
+          ...writeSummary(writes, dispatches, floorWrites),
+          ratio_to_floor_per_round: round(toFloor),
+        },
+      };
     }
 
     log(`  a. keystroke → render, ${counts.keyWarmup} + ${counts.keys} per editor`);
@@ -735,10 +832,13 @@ export async function runEditorLatencyBench({
         row('a. key → host confirmed, source', keysSource.confirm),
         row('a. 10 MB: key → frame, source', hugeKeysVmark.frame, hugeKeysPeer.frame),
         row('a. 10 MB: key → host confirmed', hugeKeysVmark.confirm),
-        ...writeRows(writes, dispatches),
+        ...writeRows(writes, dispatches, floorWrites),
         row('c. open 10 MB → first line', opensVmark.first, opensPeer.first),
         row('c. open 10 MB → last line', opensVmark.end, opensPeer.end),
       ]),
+    );
+    log(
+      `  vmark / FLOOR, write → frame, median of the per-round ratios (of block medians): ${fmtRatio(toFloor)}`,
     );
     log('');
     log(richTable(richKeys));
@@ -768,7 +868,10 @@ export async function runEditorLatencyBench({
         peer: { dom: stat(hugeKeysPeer.dom), frame: stat(hugeKeysPeer.frame) },
         ratio_frame: round(ratio(hugeKeysVmark.frame.median, hugeKeysPeer.frame.median)),
       },
-      mcp_write: writeSummary(writes, dispatches),
+      mcp_write: {
+        ...writeSummary(writes, dispatches, floorWrites),
+        ratio_to_floor_per_round: round(toFloor),
+      },
       rich_keystroke: richSummary(richKeys),
       open_10mb: {
         n: counts.opens,
@@ -779,6 +882,7 @@ export async function runEditorLatencyBench({
     };
   } finally {
     await mcp?.close().catch(() => undefined);
+    await floor?.stop();
     await browser?.close();
     peerServer?.close();
     await served?.stop();

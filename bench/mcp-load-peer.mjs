@@ -13,9 +13,8 @@ import fs from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { sdkSessions } from './sdk-http-sessions.mjs';
 
 const root = path.resolve(process.argv[2] ?? '.');
 const token = randomBytes(24).toString('base64url');
@@ -88,34 +87,7 @@ function serverForSession() {
   return server;
 }
 
-const sessions = new Map();
-const http = createServer(async (req, res) => {
-  if (req.headers.authorization !== `Bearer ${token}`) {
-    res.writeHead(401).end();
-    return;
-  }
-  const id = req.headers['mcp-session-id'];
-  if (typeof id === 'string') {
-    const transport = sessions.get(id);
-    if (!transport) return res.writeHead(404).end();
-    return transport.handleRequest(req, res);
-  }
-  const chunks = [];
-  for await (const chunk of req) chunks.push(chunk);
-  const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  if (!isInitializeRequest(body)) return res.writeHead(400).end();
-  const transport = new StreamableHTTPServerTransport({
-    sessionIdGenerator: () => randomUUID(),
-    onsessioninitialized: (sessionId) => sessions.set(sessionId, transport),
-  });
-  const server = serverForSession();
-  transport.onclose = () => {
-    if (transport.sessionId) sessions.delete(transport.sessionId);
-    void server.close();
-  };
-  await server.connect(transport);
-  await transport.handleRequest(req, res, body);
-});
+const http = createServer(sdkSessions(token, serverForSession));
 http.listen(0, '127.0.0.1', () => {
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${http.address().port}/mcp`, token })}\n`);
 });

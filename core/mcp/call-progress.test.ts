@@ -69,6 +69,14 @@ describe('CallProgress', () => {
     expect(sent.map((s) => s.progress)).toEqual([1]);
   });
 
+  it('is reporting only with a token and until the call has answered', () => {
+    expect(progress(undefined).reporting).toBe(false);
+    const p = progress('tok');
+    expect(p.reporting).toBe(true);
+    p.close();
+    expect(p.reporting).toBe(false);
+  });
+
   it('never throws into the handler when the client is gone', async () => {
     const p = new CallProgress('tok', () => Promise.reject(new Error('Not connected')));
     expect(() => p.report(1)).not.toThrow();

@@ -29,6 +29,11 @@ export class CallProgress {
     this.#send = send;
   }
 
+  /** Whether a report may still reach the client: it gave a token, and the call has not answered. */
+  get reporting(): boolean {
+    return this.#token !== undefined && !this.#closed;
+  }
+
   /** The handler's `progress`: never throws, whatever it is given. */
   readonly report = (done: number, total?: number, message?: string): void => {
     if (this.#token === undefined || this.#closed) return;

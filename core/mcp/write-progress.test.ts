@@ -6,7 +6,10 @@ import type { ToolCall } from '@vmark/sdk';
 import { defineAction, defineTool, DocumentStoreToken, requiredString, WorkbenchToken, z } from '@vmark/sdk';
 import { type PluginUnderTest, startTestHost, type TestHost, toolPlugin } from '@vmark/sdk/testing';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { LARGE_WRITE_BYTES } from './write-progress.js';
+import { createHostHooks } from '../hooks/host-hooks.js';
+import { CallProgress } from './call-progress.js';
+import { CallScope, runInCall } from './call-scope.js';
+import { LARGE_WRITE_BYTES, reportLargeWrites } from './write-progress.js';
 
 /*
  * A large write through the host's document store, from a tool call: its stages reach the
@@ -122,4 +125,52 @@ it('reports nothing for a large write made outside a tool call (the editor)', as
   await editor.save(tabId);
   await client.callTool({ name: 'writer', arguments: { action: 'write', content: 'sync', save: false } });
   expect(unasked).toEqual([]);
+});
+
+it('measures a write’s text only for a call that passed a token (none is read before the editors hear of it)', async () => {
+  const hooks = createHostHooks();
+  const taps = reportLargeWrites(hooks);
+  const content = 'w'.repeat(LARGE_WRITE_BYTES);
+  let reads = 0;
+  const proposal = () => {
+    const document = {
+      id: 'doc-1',
+      filePath: file,
+      content: '',
+      revision: 'rev-aaaaaaaa',
+      kind: 'text',
+      dirty: false,
+    };
+    return {
+      document,
+      get content() {
+        reads++;
+        return content;
+      },
+      origin: { kind: 'editor' as const },
+    };
+  };
+  const sent: unknown[] = [];
+  const stages = (token: string | undefined) =>
+    runInCall(
+      new CallScope(
+        'connection-1',
+        1,
+        new CallProgress(token, (params) => {
+          sent.push(params);
+          return Promise.resolve();
+        }),
+      ),
+      async () => {
+        await hooks.beforeDocumentWrite.promise(proposal());
+        await hooks.beforeDocumentSave.promise(proposal());
+      },
+    );
+  await stages(undefined);
+  expect(reads).toBe(0);
+  expect(sent).toEqual([]);
+  await stages('tok');
+  expect(reads).toBe(2);
+  expect(sent).toHaveLength(1);
+  taps.dispose();
 });

@@ -17,10 +17,12 @@ const STAGES = 3;
  */
 export function reportLargeWrites(hooks: HostHooks): Disposable {
   const taps = pluginHooks(hooks, 'write-progress');
-  // `text` is read only inside a tool call: an editor's keystroke does not build a rope's text for it.
+  // `text` is read only for a call that asked for progress: an editor's keystroke does not build a
+  // rope's text for it, and a write without a token is not measured (its UTF-8 size, twice before
+  // the editors hear of it, ~1 ms each at 1 MB).
   const stage = (text: { readonly content: string }, done: number, message: (size: string) => string) => {
     const call = currentCall();
-    if (call === undefined) return;
+    if (call === undefined || !call.progress.reporting) return;
     const content = text.content;
     // A UTF-16 unit is at most 3 bytes of UTF-8: most texts are told small without encoding them.
     if (content.length * 3 < LARGE_WRITE_BYTES) return;
