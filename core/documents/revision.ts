@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomDraw } from '../vault/random-draws.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -9,7 +9,7 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 export function newRevision(): string {
   let out = 'rev-';
   while (out.length < 12) {
-    for (const byte of randomBytes(16)) {
+    for (const byte of randomDraw(16)) {
       // 248 = 4 × 62: rejecting the rest keeps every character equally likely.
       if (byte < 248 && out.length < 12) out += ALPHABET[byte % 62];
     }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomDraw } from '../vault/random-draws.js';
 import { parseJsonAs, z } from '@vmark/sdk';
 
 /** One line of `index.jsonl`: what an AI edit changed, without the text it replaced. */
@@ -34,7 +34,7 @@ export const CHECKPOINT_ID_LENGTH = 'ckpt-'.length + TIME_DIGITS + RANDOM_DIGITS
 /** `ckpt-` + the time (so ids sort by creation) + random digits. */
 export function newCheckpointId(at: Date): string {
   const time = at.getTime().toString(36).padStart(TIME_DIGITS, '0');
-  const random = [...randomBytes(RANDOM_DIGITS)].map((byte) => (byte % 36).toString(36)).join('');
+  const random = [...randomDraw(RANDOM_DIGITS)].map((byte) => (byte % 36).toString(36)).join('');
   return `ckpt-${time}${random}`;
 }
 

@@ -127,6 +127,10 @@ async function writeAll(fd: number, bytes: Uint8Array): Promise<void> {
  * @throws DomainError `INVALID_PATH` or `READ_ONLY`.
  */
 function inspectTarget(target: string): Stats | null {
+  // The common cases without an error built and thrown: a file there, or a new file (every
+  // checkpoint's) in an existing folder. Anything else is looked at again below, to say why.
+  const found = commonCase(target);
+  if (found !== undefined) return found;
   let stats: Stats;
   try {
     stats = statSync(target);
@@ -148,6 +152,22 @@ function inspectTarget(target: string): Stats | null {
     );
   }
   return stats;
+}
+
+/** The target's stats, or null for a new file in an existing folder; undefined for anything else. */
+function commonCase(target: string): Stats | null | undefined {
+  try {
+    const found = statSync(target, { throwIfNoEntry: false });
+    if (found === undefined) {
+      return statSync(path.dirname(target), { throwIfNoEntry: false })?.isDirectory() === true
+        ? null
+        : undefined;
+    }
+    return found.isFile() && (found.mode & 0o222) !== 0 ? found : undefined;
+  } catch {
+    // ENOTDIR and the like: `inspectTarget` looks again and says why.
+    return undefined;
+  }
 }
 
 function assertFolder(target: string): void {

@@ -14,7 +14,6 @@
  * to the lock's name instead of creating the file (ADR 87, `lock-source.ts`): the same
  * content, the same O_EXCL-like failure when the name is taken, no inode allocated.
  */
-import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,6 +21,7 @@ import { DomainError } from '@vmark/sdk';
 import { errorCode } from '@vmark/sdk';
 import { type LockSource, type LockSources } from './lock-source.js';
 import { ownerIsGone, ownerTag, parseOwnerTag } from './process-owner.js';
+import { randomHex } from './random-draws.js';
 import { TEMP_SUFFIX } from './temp-files.js';
 
 export interface LockOptions {
@@ -45,7 +45,7 @@ export async function withFileLock<T>(
   work: () => Promise<T>,
   options: LockOptions = {},
 ): Promise<T> {
-  const token = `${ownerTag()} ${randomBytes(8).toString('hex')}`;
+  const token = `${ownerTag()} ${randomHex(8)}`;
   const source = await acquire(lockPath, token, options);
   try {
     return await work();
@@ -130,7 +130,7 @@ function breakStale(lockPath: string, staleHolder: string): boolean {
   // Ends like a temp file, so folder watchers pass over it and a sweep may remove it if left.
   const breaker = `${lockPath}.stale${TEMP_SUFFIX}`;
   try {
-    writeFileSync(breaker, `${ownerTag()} ${randomBytes(8).toString('hex')}`, { flag: 'wx', mode: 0o600 });
+    writeFileSync(breaker, `${ownerTag()} ${randomHex(8)}`, { flag: 'wx', mode: 0o600 });
   } catch (error) {
     if (errorCode(error) !== 'EEXIST') throw error;
     clearLeftBreaker(breaker);

@@ -55,6 +55,33 @@ describe('replaceIfUnchanged', () => {
     expect(await leftovers()).toEqual([]);
   });
 
+  it("after the rename, removes nothing at the temp file's name (it is not ours any more)", async () => {
+    await fs.writeFile(file, 'theirs\n');
+    let tempName = '';
+    const probe = async (point: SavePoint) => {
+      if (point === 'staged') [tempName = ''] = await leftovers();
+      // Another program takes the name the rename freed; a save that removed its temp file by
+      // name after the rename would delete that program's file.
+      if (point === 'renamed') await fs.writeFile(path.join(dir, tempName), 'another program\n');
+    };
+    const outcome = await replaceIfUnchanged(file, ours, await known(), { probe });
+    expect(outcome.kind).toBe('written');
+    expect(tempName).toMatch(/^\.note\.md\..*\.vmark-tmp$/);
+    expect(await fs.readFile(path.join(dir, tempName), 'utf8')).toBe('another program\n');
+    expect(await fs.readFile(file, 'utf8')).toBe('ours\n');
+  });
+
+  it('removes its temp file when the check finds the file changed, and after linking a new file', async () => {
+    await fs.writeFile(file, 'theirs\n');
+    const stale = await known();
+    await fs.writeFile(file, 'changed\n');
+    expect((await replaceIfUnchanged(file, ours, stale)).kind).toBe('changed');
+    expect(await leftovers()).toEqual([]);
+    await fs.rm(file);
+    expect((await replaceIfUnchanged(file, ours, null)).kind).toBe('written');
+    expect(await leftovers()).toEqual([]);
+  });
+
   it('refuses to create over a file that is already there', async () => {
     await fs.writeFile(file, 'theirs\n');
     const outcome = await replaceIfUnchanged(file, ours, null);

@@ -18,7 +18,7 @@
  * opened while that fsync runs (its thread-pool trip overlaps the sync instead of following
  * it); under the lock it is looked at afresh, and opened again if another file took its name.
  */
-import { type BigIntStats, fstatSync, lstatSync, renameSync, rmSync } from 'node:fs';
+import { type BigIntStats, fstatSync, lstatSync, renameSync, unlinkSync } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import { stageFile } from './atomic-write.js';
 import { errorCode } from '@vmark/sdk';
@@ -86,6 +86,8 @@ export async function replaceIfUnchanged(
     throw stagedOutcome.reason;
   }
   const staged = stagedOutcome.value;
+  // Set once the temp file has been renamed over the target: nothing is left to remove then.
+  const temp = { path: staged.temp, renamed: false };
   const written = diskStateOf(staged.stats, data);
   try {
     if (openedOutcome.status === 'rejected') throw openedOutcome.reason;
@@ -101,7 +103,7 @@ export async function replaceIfUnchanged(
         if (current.kind === 'missing') {
           if (expected !== null) return { kind: 'changed', found: null };
           await probe('checked');
-          return await createNew(target, staged.temp, written);
+          return await createNew(target, temp, written);
         }
         let watching = false;
         try {
@@ -110,7 +112,7 @@ export async function replaceIfUnchanged(
             return { kind: 'changed', found: await readFound(current.handle) };
           }
           await probe('checked');
-          const outcome = await swap(target, staged.temp, current.handle, current.stats, written, probe);
+          const outcome = await swap(target, temp, current.handle, current.stats, written, probe);
           if (outcome.kind === 'written' && options.onLateWrite) {
             watchForLateWrites(
               current.handle,
@@ -128,8 +130,8 @@ export async function replaceIfUnchanged(
     );
   } finally {
     await closeEarly();
-    // Renamed away on success (a look at a missing name, microseconds); a leftover on any other path.
-    removeQuietly(staged.temp);
+    // A leftover on any path but the rename's (a link to a new file leaves it too).
+    if (!temp.renamed) removeQuietly(temp.path);
   }
 }
 
@@ -149,9 +151,15 @@ async function lookAgain(target: string, opened: OpenedFile): Promise<OpenedFile
   return openRegularFile(target);
 }
 
+/** The staged file, and whether it has been renamed over the target (so has no name of its own left). */
+interface TempFile {
+  readonly path: string;
+  renamed: boolean;
+}
+
 function removeQuietly(file: string): void {
   try {
-    rmSync(file, { force: true });
+    unlinkSync(file);
   } catch {
     // A temp file that cannot be removed is swept at the next start (`sweep-temp-files.ts`).
   }
@@ -164,7 +172,7 @@ function removeQuietly(file: string): void {
  */
 async function swap(
   target: string,
-  temp: string,
+  temp: TempFile,
   old: FileHandle,
   checked: BigIntStats,
   written: DiskState,
@@ -180,7 +188,8 @@ async function swap(
   if (!sameContentStamp(fstatSync(old.fd, { bigint: true }), checked)) {
     return { kind: 'changed', found: await readFound(old) };
   }
-  renameSync(temp, target);
+  renameSync(temp.path, target);
+  temp.renamed = true;
   const after = fstatSync(old.fd, { bigint: true });
   await probe('renamed');
   // Written in place in the instant between the last look and the rename: put it back.
@@ -201,15 +210,16 @@ function lstatOrNull(file: string): BigIntStats | null {
 }
 
 /** A new file, where none was: `link` fails rather than replace one that appeared meanwhile. */
-async function createNew(target: string, temp: string, written: DiskState): Promise<GuardedOutcome> {
+async function createNew(target: string, temp: TempFile, written: DiskState): Promise<GuardedOutcome> {
   try {
-    await fs.link(temp, target);
+    await fs.link(temp.path, target);
   } catch (error) {
     const code = errorCode(error);
     if (code === 'EEXIST') return { kind: 'changed', found: await readFoundAt(target) };
     // File systems without hard links (FAT, some network shares): the lock and the check must do.
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EMLINK') throw error;
-    await fs.rename(temp, target);
+    await fs.rename(temp.path, target);
+    temp.renamed = true;
   }
   return { kind: 'written', disk: written };
 }

@@ -53,6 +53,20 @@ function foldedSegments(absolute: string): string[] {
 
 const FOLDED_VMARK = foldSegment(VMARK_FOLDER);
 
+/** The homes' folded segments: a host has one or two (as given, realpath) and asks on every resolve. */
+const foldedHomes = new Map<string, readonly string[]>();
+
+function foldedHome(home: string): readonly string[] {
+  let segments = foldedHomes.get(home);
+  if (segments === undefined) {
+    segments = foldedSegments(home);
+    // Bounded all the same: a process that sees many homes (tests) folds again past it.
+    if (foldedHomes.size >= 16) foldedHomes.clear();
+    foldedHomes.set(home, segments);
+  }
+  return segments;
+}
+
 /**
  * Why `candidate` must stay out of the tools' reach, or null when it may be used. Both
  * `candidate` and `homes` (`$VMARK_HOME` as given and as realpath) are absolute and normalized.
@@ -62,7 +76,7 @@ export function protectedReason(candidate: string, homes: readonly string[]): st
   const segments = foldedSegments(candidate);
   if (segments.slice(1).includes(FOLDED_VMARK)) return INSIDE_LEDGER_FOLDER;
   for (const home of homes) {
-    const homeSegments = foldedSegments(home);
+    const homeSegments = foldedHome(home);
     if (homeSegments.length <= segments.length && homeSegments.every((s, i) => s === segments[i]))
       return INSIDE_VMARK_HOME;
   }

@@ -111,9 +111,11 @@ function assertNotProtected(
   guarded: GuardedFolders,
 ): void {
   refuseProtectedName(input, real, guarded);
+  // One look per distinct folder: a workspace root and an open document's folder are often the same.
+  const ledgers = new Set(roots.map((root) => path.join(root.real, VMARK_FOLDER)));
   const folders = [
     { folder: guarded.homeReal, reason: INSIDE_VMARK_HOME },
-    ...roots.map((root) => ({ folder: path.join(root.real, VMARK_FOLDER), reason: INSIDE_LEDGER_FOLDER })),
+    ...[...ledgers].map((folder) => ({ folder, reason: INSIDE_LEDGER_FOLDER })),
   ];
   const holder = roots
     .filter((root) => isWithinRoot(real, root.real))

@@ -4,9 +4,9 @@
  * starts with a dot and ends with `TEMP_SUFFIX`, so folder watchers and listings pass over
  * them, and a temp file names the process that made it, so one left by a crash can be removed.
  */
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ownerTag, parseOwnerTag, type ProcessOwner } from './process-owner.js';
+import { randomHex } from './random-draws.js';
 
 /** Ends the name of every temp file, so that watchers and listings can skip them. */
 export const TEMP_SUFFIX = '.vmark-tmp';
@@ -30,7 +30,7 @@ function stemOf(basename: string): string {
 
 /** A fresh temp file name beside `target`, naming this process. */
 export function tempPathFor(target: string): string {
-  const name = `.${stemOf(path.basename(target))}.${ownerTag()}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
+  const name = `.${stemOf(path.basename(target))}.${ownerTag()}.${randomHex(6)}${TEMP_SUFFIX}`;
   return path.join(path.dirname(target), name);
 }
 
