@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
@@ -224,5 +224,23 @@ describe('an AI write into a large document the person is working in', () => {
     const whole = countText(await hostText());
     expect(whole.words).toBeGreaterThan(15 * LINES);
     await expect.poll(shownCounts, { timeout: WAIT_MS }).toEqual(whole);
+  }, 60_000);
+
+  it('opens from the file list complete, counted at once and editable (its first frame: the bytes read)', async () => {
+    // Two-byte and astral text, as the bytes read reach the page without being encoded again (ADR 92).
+    const fresh = `# Fresh 漢字\n\n${ORIGINAL}The last line 😀 of the fresh note\n`;
+    await writeFile(path.join(session.vault, 'fresh.md'), fresh);
+    await page.locator('.tree-file-row', { hasText: /^\s*fresh(\.md)?\s*$/ }).click();
+    await page.locator('.editor-host .cm-content', { hasText: 'Fresh 漢字' }).waitFor();
+    await expect.poll(shownCounts, { timeout: WAIT_MS }).toEqual(countText(fresh));
+    await page.locator('.editor-host .cm-content').focus();
+    await page.keyboard.press('Control+End');
+    await page.locator('.cm-line', { hasText: 'The last line 😀 of the fresh note' }).waitFor();
+    await page.keyboard.type('✓');
+    // Saved from the host (the active tab): what is on disk is what the host holds.
+    await eventually(async () => {
+      await call(client, 'workspace', { action: 'save' });
+      return (await readFile(path.join(session.vault, 'fresh.md'), 'utf8')) === `${fresh}✓`;
+    }, WAIT_MS);
   }, 60_000);
 });

@@ -617,3 +617,29 @@ describe('an editor’s changes applied to the store’s text (ADR 81)', () => {
     expect([after.revision, after.dirty, events]).toEqual([revision, false, 0]);
   });
 });
+
+describe('the UTF-8 of an opened document, for an editor’s first frame', () => {
+  it('is the bytes read from the file the first time, then the text encoded again', async () => {
+    const bytes = Buffer.from('# 漢字かな 😀\n\nend\n', 'utf8');
+    const other = path.join(dir, 'multi.md');
+    await fs.writeFile(other, bytes);
+    const opened = await store.open(other);
+    expect(Buffer.from(store.textOf(opened.id).takeUtf8())).toEqual(bytes);
+    expect(Buffer.from(store.textOf(opened.id).takeUtf8())).toEqual(bytes);
+    expect(opened.content).toBe(bytes.toString('utf8'));
+  });
+
+  it('leaves out a byte order mark, as the text does', async () => {
+    const other = path.join(dir, 'bom.md');
+    await fs.writeFile(other, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('bom ✓\n')]));
+    const opened = await store.open(other);
+    expect(opened.content).toBe('bom ✓\n');
+    expect(Buffer.from(store.textOf(opened.id).takeUtf8()).toString('utf8')).toBe('bom ✓\n');
+  });
+
+  it('follows a change made before the first frame: the bytes read are not sent', async () => {
+    const { revision } = store.read(id, AI);
+    await store.write(id, 'changed ✓\n', { expectedRevision: revision, origin: AI, save: false });
+    expect(Buffer.from(store.textOf(id).takeUtf8()).toString('utf8')).toBe('changed ✓\n');
+  });
+});

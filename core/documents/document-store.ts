@@ -123,9 +123,11 @@ export class HostDocumentStore implements DocumentStore {
 
   /** Reads a file (already resolved to its canonical path) into a new buffer. */
   async open(canonicalPath: string): Promise<DocumentSnapshot> {
-    const { content, disk } = await readTextFile(canonicalPath);
+    const { content, disk, utf8 } = await readTextFile(canonicalPath);
     this.#sweep(path.dirname(canonicalPath));
-    return this.#add(canonicalPath, content, disk);
+    // The bytes read go to the first editor as they are (ADR 92).
+    const text = utf8 ? DocumentText.decoded(content, utf8) : DocumentText.of(content);
+    return this.#add(canonicalPath, text, disk);
   }
 
   /** A new untitled buffer of a given kind. */
@@ -138,7 +140,7 @@ export class HostDocumentStore implements DocumentStore {
     if (!this.kinds.list().includes(kind)) {
       throw new DomainError('INTERNAL', `kind must be one of: ${this.kinds.list().join(', ')}`);
     }
-    return this.#add(null, content, null, kind);
+    return this.#add(null, DocumentText.of(content), null, kind);
   }
 
   findByPath(canonicalPath: string): DocumentSnapshot | undefined {
@@ -740,14 +742,14 @@ export class HostDocumentStore implements DocumentStore {
 
   #add(
     filePath: string | null,
-    content: string,
+    text: DocumentText,
     disk: DiskState | null,
-    kind = this.kinds.detect(filePath, content),
+    kind = this.#detect(filePath, text),
   ): DocumentSnapshot {
     const record: DocumentRecord = {
       id: `doc-${this.#nextId++}`,
       filePath,
-      text: DocumentText.of(content),
+      text,
       revision: newRevision(),
       kind,
       edited: false,

@@ -96,4 +96,14 @@ describe('DocumentText', () => {
     expect(real.equals(before)).toBe(false);
     expect(real.equals(DocumentText.of('abc\nDef'))).toBe(true);
   });
+
+  it('gives the bytes it was decoded from once, then its text encoded', () => {
+    const bytes = new TextEncoder().encode('a\r\nb ✓ 😀');
+    const text = DocumentText.decoded('a\r\nb ✓ 😀', bytes);
+    expect(text.takeUtf8()).toBe(bytes);
+    const again = text.takeUtf8();
+    expect(again).not.toBe(bytes);
+    expect(new TextDecoder().decode(again)).toBe('a\r\nb ✓ 😀');
+    expect(new TextDecoder().decode(DocumentText.of('x ✓').takeUtf8())).toBe('x ✓');
+  });
 });

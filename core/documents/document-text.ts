@@ -11,6 +11,8 @@ import { type ChangeSet, Text } from '@codemirror/state';
 export class DocumentText {
   #string: string | undefined;
   #rope: Text | undefined;
+  /** The UTF-8 bytes the string was decoded from, kept until an editor's first frame takes them. */
+  #utf8: Uint8Array | undefined;
   /**
    * Set when this text is `base` with `changes` applied: an equality check against the base
    * reads the changes only. Weak, so that a chain of keystrokes does not keep every text alive.
@@ -31,6 +33,18 @@ export class DocumentText {
     return new DocumentText(string, undefined);
   }
 
+  /**
+   * The text `string` that `bytes` decode to exactly (a read from disk): the first `takeUtf8`
+   * sends these bytes rather than encoding the string again (10 MB: tens of ms and a copy).
+   * The caller vouches for the decoding; a leading byte order mark, which the decoder drops,
+   * must not be in `bytes`.
+   */
+  static decoded(string: string, bytes: Uint8Array): DocumentText {
+    const text = new DocumentText(string, undefined);
+    text.#utf8 = bytes;
+    return text;
+  }
+
   /** This text with `changes` applied; the caller checks that they span it. */
   apply(changes: ChangeSet): DocumentText {
     return new DocumentText(undefined, changes.apply(this.rope), { base: new WeakRef(this), changes });
@@ -44,6 +58,16 @@ export class DocumentText {
   get string(): string {
     this.#string ??= this.#rope!.sliceString(0, this.#rope!.length, '\n');
     return this.#string;
+  }
+
+  /**
+   * The text as UTF-8: the bytes it was read from the first time (then let go, so that a
+   * document no editor shows does not hold its file twice for long), else encoded.
+   */
+  takeUtf8(): Uint8Array {
+    const kept = this.#utf8;
+    this.#utf8 = undefined;
+    return kept ?? Buffer.from(this.string, 'utf8');
   }
 
   get rope(): Text {

@@ -26,13 +26,21 @@ export class NotTextError extends DomainError {
   }
 }
 
+/** A text file as read: its text, the disk state of its bytes, and the bytes themselves. */
+export interface TextFile {
+  readonly content: string;
+  readonly disk: DiskState;
+  /** The bytes read, when they are exactly `content` in UTF-8 (not with a byte order mark, which decoding drops). */
+  readonly utf8: Uint8Array | undefined;
+}
+
 /**
  * Reads a text file as a document: a regular file only (never blocking on a pipe or a
  * device), UTF-8 only, bounded in size, with the disk state of exactly the bytes read
  * (one handle for the stat and the read).
  * @throws DomainError `INVALID_PATH`.
  */
-export async function readTextFile(canonicalPath: string): Promise<{ content: string; disk: DiskState }> {
+export async function readTextFile(canonicalPath: string): Promise<TextFile> {
   const quoted = JSON.stringify(canonicalPath);
   const opened = await openRegularFile(canonicalPath).catch(() => null);
   if (opened === null || opened.kind === 'missing') {
@@ -48,7 +56,9 @@ export async function readTextFile(canonicalPath: string): Promise<{ content: st
     }
     const bytes = await handle.readFile();
     try {
-      return { content: utf8.decode(bytes), disk: diskStateOf(stats, bytes) };
+      const content = utf8.decode(bytes);
+      const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+      return { content, disk: diskStateOf(stats, bytes), utf8: bom ? undefined : bytes };
     } catch {
       throw new NotTextError(canonicalPath);
     }

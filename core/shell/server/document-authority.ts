@@ -10,6 +10,15 @@ import { minimalChange } from './minimal-change.js';
 /** Who hears of confirmed updates: the documents' editors, through their connections. */
 export type UpdatesListener = (documentId: string, version: number, updates: readonly UpdateJson[]) => void;
 
+/** What an editor starts from: the text (as a string, or as UTF-8 for a frame), its version and kind. */
+export interface EditorStart {
+  readonly text: string;
+  /** The text's UTF-8 bytes: for a 10 MB note read from disk, the bytes read, not a new encoding. */
+  readonly utf8: () => Uint8Array;
+  readonly version: number;
+  readonly kind: string;
+}
+
 interface PendingPush {
   readonly updates: readonly UpdateJson[];
   readonly text: DocumentText;
@@ -42,9 +51,17 @@ export class DocumentAuthority implements Disposable {
   }
 
   /** The text and version an editor starts from. */
-  snapshot(documentId: string): { text: string; version: number; kind: string } {
+  snapshot(documentId: string): EditorStart {
     const document = this.store.get(documentId);
-    return { text: document.content, version: this.#version(documentId), kind: document.kind };
+    const text = this.store.textOf(documentId);
+    return {
+      get text() {
+        return text.string;
+      },
+      utf8: () => text.takeUtf8(),
+      version: this.#version(documentId),
+      kind: document.kind,
+    };
   }
 
   /** The number of updates confirmed so far: the version an editor's next push must be made against. */

@@ -132,9 +132,9 @@ export class UiConnection implements Disposable {
       'doc.subscribe': ({ tabId }) => {
         const documentId = documentOf(tabId);
         this.#subscribed.set(documentId, tabId);
-        const { text, version, kind } = authority.snapshot(documentId);
+        const { utf8, version, kind } = authority.snapshot(documentId);
         // Ahead of the reply: the page pairs each such reply with the binary frame before it.
-        this.sendBytes(Buffer.from(text, 'utf8'));
+        this.sendBytes(utf8());
         // The editor's first keystroke is applied to the text's rope (ADR 81): split it now, while
         // the page builds its editor, rather than in that keystroke's answer (ADR 86).
         setImmediate(() => {
