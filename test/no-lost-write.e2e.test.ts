@@ -76,11 +76,12 @@ async function race(clients: readonly Client[], file: string, cycles: number) {
   const loops = await Promise.all(clients.map((client, n) => appendLoop(client, `client${n}`, cycles)));
   running = false;
   const appended = await outside;
-  // An append that reached the replaced version of the file is put back within a second.
+  // An append that reached a replaced version of the file is put back once a look finds it; the
+  // last look is ten seconds after the save (ADR 89).
   await eventually(async () => {
     const now = linesOf(await readFile(file, 'utf8'));
     return appended.every((line) => now.has(line));
-  }, 3000).catch(() => undefined);
+  }, 15_000).catch(() => undefined);
   const final = linesOf(await readFile(file, 'utf8'));
   const saved = loops.flatMap((loop) => loop.saved);
   return {
