@@ -74,7 +74,8 @@ export interface RewrittenDocument {
 
 /**
  * Rebuilds the document with each segment's text replaced by `rewrite(segment)`.
- * Built as one array join, so a megabyte document costs one copy, not one per segment.
+ * Built by `+=`: V8 keeps a rope and copies it once, when the result is first read, so a
+ * megabyte document costs one copy, not one per segment, and no array of parts.
  */
 export function rewriteSegments(
   content: string,
@@ -90,7 +91,8 @@ export function rewriteMapped(
   regions: readonly ProtectedRegion[],
   rewrite: (segment: Segment) => string,
 ): RewrittenDocument {
-  const parts: string[] = [];
+  // A rope rather than an array join: the same string, a little less CPU (ADR 90, addendum).
+  let rebuilt = '';
   const regionStarts = new Int32Array(regions.length);
   let changed = false;
   let cursor = 0;
@@ -101,15 +103,15 @@ export function rewriteMapped(
     for (; next < regions.length && regions[next]!.from < segment.to; next++) {
       regionStarts[next] = regions[next]!.from + shift;
     }
-    if (segment.from > cursor) parts.push(content.slice(cursor, segment.from));
+    if (segment.from > cursor) rebuilt += content.slice(cursor, segment.from);
     const text = rewrite(segment);
     if (text !== segment.text) changed = true;
     shift += text.length - segment.text.length;
-    parts.push(text);
+    rebuilt += text;
     cursor = segment.to;
   }
   for (; next < regions.length; next++) regionStarts[next] = regions[next]!.from + shift;
   if (!changed) return { text: content, regionStarts };
-  if (cursor < content.length) parts.push(content.slice(cursor));
-  return { text: parts.join(''), regionStarts };
+  if (cursor < content.length) rebuilt += content.slice(cursor);
+  return { text: rebuilt, regionStarts };
 }
