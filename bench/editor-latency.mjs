@@ -64,7 +64,7 @@ const COUNTS = {
  * Installed in every page before its scripts: timestamps of key presses and clicks, of `doc.updates`
  * messages from the host, and waits for text to reach the editor's DOM.
  */
-function pageProbe() {
+export function pageProbe() {
   const probe = { lastKey: 0, lastClick: 0, updates: [] };
   addEventListener('keydown', (event) => (probe.lastKey = event.timeStamp), true);
   addEventListener('click', (event) => (probe.lastClick = event.timeStamp), true);

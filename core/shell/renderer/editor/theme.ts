@@ -1,6 +1,7 @@
-import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { HighlightStyle } from '@codemirror/language';
 import { EditorView } from '@codemirror/view';
 import { tags as t } from '@lezer/highlight';
+import { highlightStyle, viewportHighlighter } from './viewport-highlighter.js';
 
 /*
  * A calm theme: ink on paper, one accent colour, markup in a soft grey. Sizes,
@@ -40,4 +41,5 @@ const base = EditorView.theme({
   '.cm-gutters': { display: 'none' },
 });
 
-export const editorTheme = [base, syntaxHighlighting(highlight)];
+/** The theme, its colours, and the highlighter that draws them and every kind's (ADR 96). */
+export const editorTheme = [base, highlightStyle(highlight), viewportHighlighter];

@@ -5,6 +5,7 @@ import {
   StreamLanguage,
   syntaxHighlighting,
 } from '@codemirror/language';
+import type { Extension } from '@codemirror/state';
 import { tags } from '@lezer/highlight';
 import { loadSibling } from './lazy.js';
 
@@ -79,4 +80,19 @@ const codeStyle = HighlightStyle.define([
   { tag: [tags.tagName], color: 'var(--code-tag, #116329)' },
 ]);
 
-export const codeHighlighting = syntaxHighlighting(codeStyle);
+/**
+ * CodeMirror's own tree walker: the one part that every `syntaxHighlighting` call returns. The
+ * page's editor draws every registered style in the viewport itself (ADR 96); CodeMirror's walker
+ * beside it would step over every block before the viewport on each keystroke of a large note.
+ */
+const codeMirrorWalker: Extension | undefined = (() => {
+  const probe = HighlightStyle.define([]);
+  const first = syntaxHighlighting(probe) as readonly Extension[];
+  const second = syntaxHighlighting(probe) as readonly Extension[];
+  return first.find((part) => second.includes(part));
+})();
+
+/** The code colours, registered for the page's highlighter (not CodeMirror's walker). */
+export const codeHighlighting: Extension = (syntaxHighlighting(codeStyle) as readonly Extension[]).filter(
+  (part) => part !== codeMirrorWalker,
+);
