@@ -10,7 +10,12 @@
 import { collab } from '@codemirror/collab';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { markdown, markdownLanguage } from '@codemirror/lang-markdown';
-import { forceParsing, syntaxTreeAvailable } from '@codemirror/language';
+import {
+  defaultHighlightStyle,
+  forceParsing,
+  syntaxHighlighting,
+  syntaxTreeAvailable,
+} from '@codemirror/language';
 import { EditorState } from '@codemirror/state';
 import { drawSelection, EditorView, keymap, placeholder } from '@codemirror/view';
 import { Wikilink } from '@vmark/sdk/markdown';
@@ -71,6 +76,11 @@ export const RUNGS = [
       editorTheme,
       findInFile(),
     ],
+  },
+  {
+    // Not a step of the ladder: the peer with the highlighting its header names, CodeMirror's own.
+    name: "peer + CodeMirror's own highlighting (defaultHighlightStyle)",
+    extensions: () => [markdown(), syntaxHighlighting(defaultHighlightStyle)],
   },
 ];
 

@@ -1,8 +1,10 @@
 /**
  * The editor benchmark's peer (bench/editor-latency.mjs): a bare CodeMirror 6
  * page, bundled at bench time from the same @codemirror packages as vmark's
- * renderer, with vmark's source-mode basics (history, keymap, line wrapping,
- * Markdown highlighting) and nothing else: no host, no collab, no live preview.
+ * renderer, with vmark's source-mode basics (history, keymap, line wrapping, the
+ * Markdown language) and nothing else: no host, no collab, no live preview, and no
+ * highlight style, so CodeMirror draws no colours (bench/editor-parse-ladder.mjs
+ * measures it with CodeMirror's own, ADR 96).
  * Browser code; the bench drives it through `window.peer`.
  */
 /* global window, document */
