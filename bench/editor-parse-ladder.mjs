@@ -11,7 +11,12 @@
  * 0's of the same round (both met that round's load).
  *
  *   node bench/editor-parse-ladder.mjs [--rounds N] [--keys N] [--rungs 0,2,8] [--size MB]
- *     [--profile DIR] [--keep]
+ *     [--vmark] [--baseline PATH/core/dist/bundle/main.js] [--settle] [--shape] [--profile DIR] [--keep]
+ *
+ * `--vmark` adds the built `vmark serve` page (the note open, Source mode; each keystroke waits for the
+ * host's confirmation, as bench/editor-latency.mjs types), `--baseline` another build's. `--settle`
+ * parses each note whole before typing; `--shape` prints each page's syntax tree reach and shape and
+ * its JS heap after a full GC. The renderer's CPU per keystroke is read from /proc (Linux).
  *
  * `--profile DIR` writes, per rung, a CDP CPU profile of its page over one extra block of
  * keystrokes (DIR/rung-N.cpuprofile; bench/cpuprofile-summary.mjs reads them).
@@ -320,8 +325,13 @@ async function main() {
     console.log(table(rows));
     console.log(`  load after: ${os.loadavg()[0].toFixed(2)}`);
     if (process.argv.includes('--shape'))
-      for (const target of targets)
+      for (const target of targets) {
+        // After a full GC, so that the heap figure is what the page keeps, not what it has yet to collect.
+        const cdp = await target.page.context().newCDPSession(target.page);
+        await cdp.send('HeapProfiler.collectGarbage');
+        await cdp.detach();
         console.log(`  ${target.label}: ${JSON.stringify(await target.page.evaluate(treeShape))}`);
+      }
     if (profileDir !== null) {
       await fs.mkdir(profileDir, { recursive: true });
       for (const [i, target] of targets.entries()) {
