@@ -42,8 +42,9 @@ const DOT = 0x2e;
 const BACKSLASH = 0x5c;
 
 export function normalizeFullwidthPunctuation(text: string): string {
-  const parts: string[] = [];
-  let cursor = 0;
+  // Built by `+=`, like the document's rebuild: no array of parts (issue 18).
+  let result = '';
+  let cursor = -1;
   let lastConverted = -2;
   // A loop over the units rather than `matchAll`, reading neighbours as units: no match
   // object and no one-character string per mark (issue 18).
@@ -59,13 +60,11 @@ export function normalizeFullwidthPunctuation(text: string): string {
     const leftIsCjk = lastConverted === index - 1 || cjkBefore(text, index);
     if (!leftIsCjk && !cjkAfter(text, index + 1)) continue;
     if (isTechnicalMark(text, index)) continue;
-    parts.push(text.slice(cursor, index), full);
+    result += text.slice(cursor < 0 ? 0 : cursor, index) + full;
     cursor = index + 1;
     lastConverted = index;
   }
-  if (parts.length === 0) return text;
-  parts.push(text.slice(cursor));
-  return parts.join('');
+  return cursor < 0 ? text : result + text.slice(cursor);
 }
 
 function cjkBefore(text: string, index: number): boolean {
