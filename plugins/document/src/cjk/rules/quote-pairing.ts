@@ -64,6 +64,9 @@ function kindOf(unit: number): QuoteKind | null {
   return null;
 }
 
+/** The six quotes, one unit each (no `u` flag: `lastIndex` counts units). */
+const QUOTE = /["'“”‘’]/g;
+
 const OPEN = 1;
 const CLOSE = 2;
 
@@ -77,9 +80,11 @@ export function pairQuotes(text: string, skip: (index: number) => boolean = () =
   const singles: number[] = [];
   const pairs: QuotePair[] = [];
   let ordered = true;
-  for (let index = 0; index < text.length; index++) {
+  // The engine finds each quote (`test` on a global pattern builds no match object).
+  QUOTE.lastIndex = 0;
+  while (QUOTE.test(text)) {
+    const index = QUOTE.lastIndex - 1;
     const unit = text.charCodeAt(index);
-    if (unit !== DOUBLE && unit !== SINGLE && (unit < LEFT_SINGLE || unit > RIGHT_DOUBLE)) continue;
     const kind = kindOf(unit);
     if (kind === null || skip(index)) continue;
     const stack = kind === 'double' ? doubles : singles;
