@@ -70,7 +70,8 @@ export function addCjkEnglishSpacing(text: string): string {
       if (low >= 0xdc00 && low <= 0xdfff) code = (unit - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
     }
     const cjk = isCjkCodePoint(code);
-    if ((afterCjk && wordStartsAt(text, index, unit)) || (cjk && wordEndsBefore(text, index))) {
+    // A CJK letter starts no word, and one right before ends none: each place asks one side.
+    if (cjk ? !afterCjk && wordEndsBefore(text, index) : afterCjk && wordStartsAt(text, index, unit)) {
       // No space goes at 0 (nothing is before it), so `cursor` 0 means none went in.
       result += text.slice(cursor, index) + ' ';
       cursor = index;
