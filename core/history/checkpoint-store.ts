@@ -400,8 +400,8 @@ export class CheckpointStore {
     // over, not texts without lines, which they would bring back. Also sweeps text no entry
     // names (left by an append before ADR 79 that crashed before its line, or not a checkpoint)
     // and temp files of a crashed atomic write: we hold the lock, so none is live.
-    // Synchronous unlinks, one system call each under the lock (ADR 47): `fs.rm` took two trips
-    // through the thread pool a file (its lstat, then the unlink), fifty files a prune (ADR 95).
+    // Synchronous unlinks, one system call each under the lock (ADR 47): `fs.rm` took three trips
+    // through the thread pool a file (two lstats, then the unlink), fifty files a prune (ADR 95).
     const keep = new Set(kept.flatMap((e) => [e.id + TEXT_SUFFIX, e.id + LEGACY_TEXT_SUFFIX]));
     for (const name of history.names) {
       const text = name.endsWith(TEXT_SUFFIX) || name.endsWith(LEGACY_TEXT_SUFFIX);
