@@ -1,5 +1,5 @@
 import type * as NodeFs from 'node:fs';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,8 +21,20 @@ const syncOpens = vi.hoisted(() => ({ seen: undefined as ((file: string) => void
 const syncRenames = vi.hoisted(() => ({
   seen: undefined as ((from: string, to: string) => void) | undefined,
 }));
+/** How many synchronous reads were made (the index append's look at its last byte). */
+const syncReads = vi.hoisted(() => ({ count: 0 }));
+/** Called with each synchronous unlink before it is made (the prune's removals); may act on the file first. */
+const syncUnlinks = vi.hoisted(() => ({ seen: undefined as ((file: string) => void) | undefined }));
 vi.mock('node:fs', async (importOriginal) => {
   const actual = await importOriginal<typeof NodeFs>();
+  const readSync = ((...args: Parameters<typeof actual.readSync>) => {
+    syncReads.count += 1;
+    return actual.readSync(...args);
+  }) as typeof actual.readSync;
+  const unlinkSync: typeof actual.unlinkSync = (file) => {
+    syncUnlinks.seen?.(String(file));
+    actual.unlinkSync(file);
+  };
   const openSync: typeof actual.openSync = (file, ...rest) => {
     syncOpens.seen?.(String(file));
     return actual.openSync(file, ...rest);
@@ -31,7 +43,14 @@ vi.mock('node:fs', async (importOriginal) => {
     syncRenames.seen?.(String(from), String(to));
     actual.renameSync(from, to);
   };
-  return { ...actual, default: { ...actual, openSync, renameSync }, openSync, renameSync };
+  return {
+    ...actual,
+    default: { ...actual, openSync, readSync, renameSync, unlinkSync },
+    openSync,
+    readSync,
+    renameSync,
+    unlinkSync,
+  };
 });
 
 let home: string;
@@ -48,6 +67,8 @@ afterEach(async () => {
   vi.restoreAllMocks();
   syncOpens.seen = undefined;
   syncRenames.seen = undefined;
+  syncUnlinks.seen = undefined;
+  syncReads.count = 0;
   await fs.rm(home, { recursive: true, force: true });
 });
 
@@ -248,6 +269,30 @@ describe('CheckpointStore', () => {
     expect(await store.get(second.id)).toMatchObject({ contentBefore: 'two' });
   });
 
+  it('reads back no byte of an index it wrote the end of, and still mends one torn since', async () => {
+    const store = storeWith();
+    const first = await store.append(edit('one'));
+    await store.append(edit('two'));
+    syncReads.count = 0;
+    const third = await store.append(edit('three'));
+    // Its own last line ends the index: nothing to look at.
+    expect(syncReads.count).toBe(0);
+    // Another process dies in the middle of its append: the index grew, its end is looked at.
+    const torn = '{"id":"ckpt-0000000000000000","createdAt":"2025-';
+    await fs.appendFile(index, torn);
+    const fourth = await store.append(edit('four'));
+    expect(syncReads.count).toBe(1);
+    const lines = (await fs.readFile(index, 'utf8')).split('\n');
+    expect(lines[3]).toBe(torn);
+    expect(JSON.parse(lines[4]!)).toMatchObject({ id: fourth.id });
+    expect((await store.list()).map((e) => e.id)).toEqual([
+      fourth.id,
+      third.id,
+      expect.any(String),
+      first.id,
+    ]);
+  });
+
   it('skips lines that are not whole entries anywhere in the index', async () => {
     const store = storeWith();
     const entry = await store.append(edit('one'));
@@ -318,6 +363,34 @@ describe('CheckpointStore', () => {
     expect(await store.list()).toHaveLength(1);
     const last = await store.append(edit('two'));
     expect(await filesIn(folder)).toEqual([`${last.id}.ckpt`, 'index.jsonl', 'notes.txt']);
+  });
+
+  it('takes a text another hand removed during its prune as removed, and still rewrites the index', async () => {
+    const store = storeWith({ checkpointRetention: { maxCount: 1, maxBytes: 1000 } });
+    const first = await store.append(edit('one'));
+    const firstText = path.join(folder, `${first.id}.ckpt`);
+    const removed: string[] = [];
+    // Another process's prune gets there first: the file is gone when this one unlinks it.
+    syncUnlinks.seen = (file) => {
+      if (file !== firstText) return;
+      syncUnlinks.seen = undefined;
+      unlinkSync(file);
+      removed.push(file);
+    };
+    const last = await store.append(edit('two'));
+    expect(removed).toEqual([firstText]);
+    expect(await store.list()).toEqual([last]);
+    expect(await filesIn(folder)).toEqual([`${last.id}.ckpt`, 'index.jsonl']);
+  });
+
+  it('fails its prune, as before, on a folder where a stray file was, and keeps the checkpoint', async () => {
+    const store = storeWith({ checkpointRetention: { maxCount: 1, maxBytes: 1000 } });
+    await store.append(edit('one'));
+    await fs.mkdir(path.join(folder, `.ckpt-x.ckpt.abc${TEMP_SUFFIX}`));
+    // Read whole again (another process changed the folder): the prune runs on the next append.
+    await expect(store.append(edit('two'))).rejects.toThrow();
+    const [newest] = await store.list();
+    expect((await store.get(newest!.id)).contentBefore).toBe('two');
   });
 
   it('reads a history written before ADR 79 (text files without their entry) and prunes it like the rest', async () => {

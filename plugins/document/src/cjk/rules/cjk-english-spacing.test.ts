@@ -33,7 +33,7 @@ describe('addCjkEnglishSpacing', () => {
   });
 });
 
-describe('the one-pass pattern (ADR 90)', () => {
+describe('the one-pass walk (ADR 90, ADR 94)', () => {
   // The rule as it was: two replaces, the second over the first's output.
   const CJK_THEN_WORD = new RegExp(`(${CJK})(?=${WORD_START_FOR_TEST})`, 'gu');
   const WORD_THEN_CJK = new RegExp(`([A-Za-z0-9](?:[%‰℃℉]|°[CcFf]?)?)(?=${CJK})`, 'gu');
@@ -44,9 +44,21 @@ describe('the one-pass pattern (ADR 90)', () => {
     '𰀀',
     '\uD840',
     '\uDC00',
+    // The class's edges, and astral code points on both sides of its last range.
+    '\u303F',
+    '\u3040',
+    '\u30FF',
+    '\u9FFF',
+    '\uA000',
+    '\u{3134F}',
+    '\u{31350}',
+    '😀',
     '\n',
     '°C',
     '$ ',
+    // A sign before a currency symbol, with and without the space after it.
+    '-$ ',
+    '+¥',
   );
 
   it('puts a space exactly where the two replaces did', () => {

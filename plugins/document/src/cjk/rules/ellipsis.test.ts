@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { isTechnical } from '../latin-span-scanner.js';
 import { ELLIPSIS_BEFORE_WORD, normalizeEllipsis } from './ellipsis.js';
+import { STICKY } from './patterns.js';
 
 describe('normalizeEllipsis', () => {
   it('joins a spaced ellipsis', () => {
@@ -55,6 +57,39 @@ describe('ELLIPSIS_BEFORE_WORD', () => {
       fc.property(fc.array(piece, { maxLength: 20 }), (parts) => {
         const text = parts.join('');
         expect(matches(ELLIPSIS_BEFORE_WORD, text)).toEqual(matches(LOOK_BACK_FIRST, text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('the one gate (issue 18)', () => {
+  // The rule as it was, gated only by a dot: the one search in front must change nothing.
+  const SPACED = /([^\s.]?)([ \t]*)\.[ \t]+\.[ \t]+\.(?:[ \t]+\.)*/g;
+  function before(text: string): string {
+    if (!text.includes('.')) return text;
+    let result = !/\.[ \t]+\./.test(text)
+      ? text
+      : text.replace(SPACED, (_match, lead: string, space: string) =>
+          lead === '' || STICKY.includes(lead) ? `${lead}${space}...` : `${lead}...`,
+        );
+    if (!result.includes('...')) return result;
+    const source = result;
+    result = source.replace(ELLIPSIS_BEFORE_WORD, (match: string, offset: number) => {
+      const next = source.charAt(offset + match.length);
+      if (/[0-9]/.test(next) && /[0-9]/.test(source.charAt(offset - 1))) return match;
+      if (isTechnical(source, offset)) return match;
+      return '... ';
+    });
+    return result;
+  }
+
+  it('normalizes as the rule gated by a dot did', () => {
+    const piece = fc.constantFrom('.', '. ', ' .', '\t', ' ', '中', 'a', '1', '"', '\n', '...', '$', 'x.io');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 16 }), (pieces) => {
+        const text = pieces.join('');
+        expect(normalizeEllipsis(text)).toBe(before(text));
       }),
       { numRuns: 3000 },
     );

@@ -27,9 +27,12 @@ const SPACED_ELLIPSIS = /([^\s.]?)([ \t]*)\.[ \t]+\.[ \t]+\.(?:[ \t]+\.)*/g;
 export const ELLIPSIS_BEFORE_WORD = /\.(?<=[^\s"'“‘「『(（[【《]\.)\.\.(?!\.)[ \t]*(?=[\p{L}\p{N}])/gu;
 
 const HAS_SPACED_DOTS = /\.[ \t]+\./;
+/** `HAS_SPACED_DOTS` or `...`. */
+const HAS_ELLIPSIS = /\.(?:[ \t]+\.|\.\.)/;
 
 export function normalizeEllipsis(text: string): string {
-  if (!text.includes('.')) return text;
+  // Either pattern needs a spaced dot pair or `...`: one search rules out most texts (issue 18).
+  if (!HAS_ELLIPSIS.test(text)) return text;
   let result = !HAS_SPACED_DOTS.test(text)
     ? text
     : text.replace(SPACED_ELLIPSIS, (_match, lead: string, space: string) =>

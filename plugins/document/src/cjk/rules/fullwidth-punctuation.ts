@@ -38,18 +38,23 @@ const CJK_BEFORE = codes(CJK_CLOSING_BRACKETS + CJK_TERMINAL_PUNCTUATION);
 /** What may stand right after it, besides a CJK letter. */
 const CJK_AFTER = codes(CJK_OPENING_BRACKETS);
 
+/** The marks `FULLWIDTH` has a form for, one unit each (no `u` flag: `lastIndex` counts units). */
+const MARK = /[,.!?;:]/g;
 const DOT = 0x2e;
 const BACKSLASH = 0x5c;
 
 export function normalizeFullwidthPunctuation(text: string): string {
-  const parts: string[] = [];
-  let cursor = 0;
+  // Built by `+=`, like the document's rebuild: no array of parts (issue 18).
+  let result = '';
+  let cursor = -1;
   let lastConverted = -2;
-  // A loop over the units rather than `matchAll`, reading neighbours as units: no match
-  // object and no one-character string per mark (issue 18).
-  for (let index = 0; index < text.length; index++) {
+  // The engine finds each mark (`test` on a global pattern moves `lastIndex` and builds no
+  // match object), and its neighbours are read as units: faster than a loop over every
+  // unit of a sliced string, and no one-character string per mark (issue 18).
+  MARK.lastIndex = 0;
+  while (MARK.test(text)) {
+    const index = MARK.lastIndex - 1;
     const unit = text.charCodeAt(index);
-    if (unit > 0x3f) continue;
     const full = FULLWIDTH[unit];
     if (full === undefined || text.charCodeAt(index - 1) === BACKSLASH) continue;
     if (unit === DOT && (text.charCodeAt(index - 1) === DOT || text.charCodeAt(index + 1) === DOT)) continue;
@@ -59,13 +64,11 @@ export function normalizeFullwidthPunctuation(text: string): string {
     const leftIsCjk = lastConverted === index - 1 || cjkBefore(text, index);
     if (!leftIsCjk && !cjkAfter(text, index + 1)) continue;
     if (isTechnicalMark(text, index)) continue;
-    parts.push(text.slice(cursor, index), full);
+    result += text.slice(cursor < 0 ? 0 : cursor, index) + full;
     cursor = index + 1;
     lastConverted = index;
   }
-  if (parts.length === 0) return text;
-  parts.push(text.slice(cursor));
-  return parts.join('');
+  return cursor < 0 ? text : result + text.slice(cursor);
 }
 
 function cjkBefore(text: string, index: number): boolean {

@@ -13,7 +13,7 @@
  * Only straight quotes are rewritten, plus curly → corner where corner brackets apply.
  * A curly quote the author typed is never turned back into a straight one.
  */
-import { charAt, charBefore, isCjkCodePoint, isCjkLetter } from '../char-classes.js';
+import { isCjkCodePoint } from '../char-classes.js';
 import { isTechnical } from '../latin-span-scanner.js';
 import type { CjkFormattingSettings } from '../settings.js';
 import { pairQuotes, type QuoteKind, type QuotePair } from './quote-pairing.js';
@@ -31,30 +31,43 @@ export function convertSmartQuotes(text: string, settings: QuoteSettings): strin
   if (!HAS_QUOTE.test(text)) return text;
   const pairs = pairQuotes(text, (index) => isTechnical(text, index));
   if (pairs.length === 0) return text;
-  const replacements = new Map<number, string>();
+  // The quotes to replace and their glyphs, side by side; each quote is in one pair at most.
+  const positions: number[] = [];
+  const replacements: string[] = [];
+  let ordered = true;
+  const replace = (index: number, glyph: string, glyphs: Glyphs): void => {
+    const current = text.charCodeAt(index);
+    const straight = current === 0x22 || current === 0x27;
+    if (!straight && (glyphs !== CORNER || current === glyph.charCodeAt(0))) return;
+    if (positions.length > 0 && positions[positions.length - 1]! > index) ordered = false;
+    positions.push(index);
+    replacements.push(glyph);
+  };
   for (const pair of pairs) {
     const glyphs = glyphsFor(text, pair, settings);
     if (!glyphs) continue;
     const [open, close] = glyphs[pair.kind];
-    setGlyph(text, pair.open, open, glyphs, replacements);
-    setGlyph(text, pair.close, close, glyphs, replacements);
+    replace(pair.open, open, glyphs);
+    replace(pair.close, close, glyphs);
   }
-  if (replacements.size === 0) return text;
-  const positions = [...replacements.keys()].sort((a, b) => a - b);
-  const parts: string[] = [];
+  if (positions.length === 0) return text;
+  // Pairs come by opener, so a nested pair's closer may come after a later position.
+  const order = positions.map((_position, index) => index);
+  if (!ordered) order.sort((a, b) => positions[a]! - positions[b]!);
+  let result = '';
   let cursor = 0;
-  for (const position of positions) {
-    parts.push(text.slice(cursor, position), replacements.get(position) ?? text.charAt(position));
+  for (const index of order) {
+    const position = positions[index]!;
+    result += text.slice(cursor, position) + replacements[index]!;
     cursor = position + 1;
   }
-  parts.push(text.slice(cursor));
-  return parts.join('');
+  return result + text.slice(cursor);
 }
 
 function glyphsFor(text: string, pair: QuotePair, settings: QuoteSettings): Glyphs | null {
   const involvesCjk =
-    isCjkLetter(charBefore(text, pair.open)) ||
-    isCjkLetter(charAt(text, pair.close + 1)) ||
+    isCjkCodePoint(codePointBefore(text, pair.open)) ||
+    isCjkCodePoint(text.codePointAt(pair.close + 1) ?? Number.NaN) ||
     someCodePoint(text, pair.open + 1, pair.close, isCjkCodePoint);
   const style = settings.quoteStyle === 'guillemets' ? GUILLEMETS : CURLY;
   if (involvesCjk) {
@@ -64,16 +77,14 @@ function glyphsFor(text: string, pair: QuotePair, settings: QuoteSettings): Glyp
   return settings.contextualQuotes ? null : style;
 }
 
-function setGlyph(
-  text: string,
-  index: number,
-  glyph: string,
-  glyphs: Glyphs,
-  into: Map<number, string>,
-): void {
-  const current = text.charAt(index);
-  const straight = current === '"' || current === "'";
-  if (straight || (glyphs === CORNER && current !== glyph)) into.set(index, glyph);
+/** The code point ending right before `index` (a surrogate pair joined), NaN at the start. */
+function codePointBefore(text: string, index: number): number {
+  const unit = text.charCodeAt(index - 1);
+  if (unit >= 0xdc00 && unit <= 0xdfff && index >= 2) {
+    const high = text.charCodeAt(index - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return text.codePointAt(index - 2)!;
+  }
+  return unit;
 }
 
 /** Chinese characters: what corner brackets are for (U+4E00–U+9FFF). */
