@@ -33,7 +33,7 @@ export const DRIVE_THE_CLI = [
 
 /**
  * The other end-to-end files drive Chromium (the editor's page, a browser tab, an export), kill
- * a host at a chosen moment or race writers against a 30 s limit (no-lost-write): one at a time, after the rest, since two of them side by
+ * a host at a chosen moment or race writers (no-lost-write): one at a time, after the rest, since two of them side by
  * side on a small machine push the browser past the product's own time limits (a screenshot's
  * 1.5 s, for one). So do the browser plugin's own tests, last.
  */
