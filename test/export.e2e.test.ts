@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, TempDirs } from './support/cli.js';
-import { launchChromium } from './support/ui.js';
+import { sharedChromium } from './support/ui.js';
 
 /*
  * `vmark export` through the built CLI (ADR 75): a note to one self-contained HTML file, opened
@@ -26,7 +26,7 @@ let home: string;
 let note: string;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
   vault = await realpath(await temp.make('vmark-export-vault-'));
   const outside = await realpath(await temp.make('vmark-export-outside-'));
   home = await temp.make('vmark-export-home-');
@@ -56,7 +56,6 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await browser?.close();
   await temp.cleanup();
 });
 

@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRunningHosts } from '../core/control/host-file.js';
 import { call, connectStdio, eventually, runCli, TempDirs } from './support/cli.js';
-import { connectMcp, launchChromium, type Served, startServe, visibleText } from './support/ui.js';
+import { connectMcp, sharedChromium, type Served, startServe, visibleText } from './support/ui.js';
 
 /*
  * One host for the person and the AI: `vmark serve` runs the editor, and an AI
@@ -155,11 +155,9 @@ describe('a 10 MiB document.write to a running vmark serve (the SDK’s own HTTP
 describe('vmark mcp attaches to a running vmark serve of the same VMARK_HOME', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  afterAll(async () => {});
 
   it('lists the host’s tools and writes the document open in the editor: the person sees it', async () => {
     const page = await browser.newPage();

@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { call, eventually, TempDirs } from './support/cli.js';
-import { connectMcp, launchChromium, type Served, serveWithPage } from './support/ui.js';
+import { connectMcp, sharedChromium, type Served, serveWithPage } from './support/ui.js';
 
 /*
  * Ctrl+C on `vmark serve` with unsaved edits (ADR 34): the edits are kept under VMARK_HOME, never
@@ -22,13 +22,12 @@ let browser: Browser;
 const open = new Set<Session>();
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterEach(async () => {
   for (const session of open) await end(session);
 });
 afterAll(async () => {
-  await browser?.close();
   await temp.cleanup();
 });
 

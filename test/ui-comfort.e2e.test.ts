@@ -1,7 +1,7 @@
 import type { Browser, CDPSession, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TempDirs } from './support/cli.js';
-import { type EditorSession, launchChromium, startEditorSession, visibleText } from './support/ui.js';
+import { type EditorSession, sharedChromium, startEditorSession, visibleText } from './support/ui.js';
 
 /*
  * Writing comfort as a person uses it (issue 20 items 1, 2, 5; ADR 72), through the built CLI in
@@ -19,10 +19,9 @@ let page: Page;
 let errors: string[];
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
   await temp.cleanup();
 });
 afterEach(async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, TempDirs } from './support/cli.js';
-import { launchChromium, type Served, serveWithPage, startEditorSession, visibleText } from './support/ui.js';
+import { sharedChromium, type Served, serveWithPage, startEditorSession, visibleText } from './support/ui.js';
 
 /*
  * Commands and keys as a person uses them (ADR 61), through the built CLI in Debian Chromium:
@@ -21,10 +21,9 @@ let page: Page;
 let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
   await temp.cleanup();
 });
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { countText } from '../core/shell/renderer/comfort/text-count.js';
 import { call, eventually, TempDirs } from './support/cli.js';
-import { type EditorSession, launchChromium, startEditorSession } from './support/ui.js';
+import { type EditorSession, sharedChromium, startEditorSession } from './support/ui.js';
 
 /*
  * A large document in the editor while an AI client writes to it (ADR 48): the write reaches
@@ -31,7 +31,7 @@ const sent: string[] = [];
 const received: string[] = [];
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
   session = await startEditorSession(temp, browser, { 'large.md': ORIGINAL }, 'large.md');
   ({ page, client } = session);
   // The page's socket opened before these listeners: a reload gives a socket they see from the start.
@@ -45,7 +45,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await session?.close();
-  await browser?.close();
   await temp.cleanup();
 });
 

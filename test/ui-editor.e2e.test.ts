@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { call, eventually, TempDirs } from './support/cli.js';
-import { connectMcp, launchChromium, type Served, serveWithPage, visibleText } from './support/ui.js';
+import { connectMcp, sharedChromium, type Served, serveWithPage, visibleText } from './support/ui.js';
 
 /*
  * The editor as a person uses it: `vmark serve` on a copy of a small vault,
@@ -21,10 +21,9 @@ let page: Page;
 const WELCOME = '# Welcome\n\nSome **bold** words and `code`.\n\nA [link](https://example.com) here.\n';
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
   await temp.cleanup();
 });
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TempDirs } from './support/cli.js';
-import { launchChromium, type Served, serveWithPage } from './support/ui.js';
+import { sharedChromium, type Served, serveWithPage } from './support/ui.js';
 
 /*
  * Files from the file list as a person uses it (issue 19 item 4): `vmark serve` on a small vault
@@ -27,12 +27,11 @@ const dataHomeBefore = process.env.XDG_DATA_HOME;
 const INDEX = 'See [[Plan]] and [the plan](notes/Plan.md).\n';
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
   if (dataHomeBefore === undefined) delete process.env.XDG_DATA_HOME;
   else process.env.XDG_DATA_HOME = dataHomeBefore;
-  await browser?.close();
   await temp.cleanup();
 });
 

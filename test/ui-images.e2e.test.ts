@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, TempDirs } from './support/cli.js';
-import { connectMcp, launchChromium, type Served, serveWithPage, visibleText } from './support/ui.js';
+import { connectMcp, sharedChromium, type Served, serveWithPage, visibleText } from './support/ui.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 /*
@@ -36,7 +36,7 @@ let remoteHits = 0;
 let escape: string;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
   remote = createServer((_request, response) => {
     remoteHits++;
     response.writeHead(200, { 'content-type': 'image/png' });
@@ -90,7 +90,6 @@ afterAll(async () => {
   await client?.close();
   await page?.close();
   await served?.stop();
-  await browser?.close();
   await new Promise((resolve) => remote?.close(resolve));
   await temp.cleanup();
 });

@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, runCli, TempDirs } from './support/cli.js';
-import { connectMcp, launchChromium, type Served, serveWithPage, visibleText } from './support/ui.js';
+import { connectMcp, sharedChromium, type Served, serveWithPage, visibleText } from './support/ui.js';
 
 /*
  * Kind views (ADR 35) through the built CLI, in Debian Chromium: every view comes from the plugin
@@ -26,10 +26,9 @@ let home: string;
 let vault: string;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
   await temp.cleanup();
 });
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TempDirs } from './support/cli.js';
-import { launchChromium, type Served, serveWithPage } from './support/ui.js';
+import { sharedChromium, type Served, serveWithPage } from './support/ui.js';
 
 /*
  * Links as a person uses them (issue 19 item 5, ADR 76): `vmark serve` on a small vault in Debian
@@ -38,10 +38,9 @@ const ALPHA = '# Alpha\n\nBody.\n';
 const BETA = '# Beta\n\nfirst\n\n## Second part\n\nmore\n';
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
   await temp.cleanup();
 });
 

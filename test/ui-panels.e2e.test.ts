@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import { call, runCli, TempDirs } from './support/cli.js';
 import {
   connectMcp,
-  launchChromium,
+  sharedChromium,
   type Served,
   visibleText,
   startEditorSession,
@@ -33,10 +33,9 @@ let client: Client;
 const WELCOME = '# Welcome\n\nThe first draft.\n';
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
   await temp.cleanup();
 });
 

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import WebSocket from 'ws';
 import { call, runCli, TempDirs } from './support/cli.js';
 import {
-  launchChromium,
+  sharedChromium,
   type Served,
   startEditorSession,
   type EditorSession,
@@ -30,10 +30,9 @@ let page: Page;
 let client: Client;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
   await temp.cleanup();
 });
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TempDirs } from './support/cli.js';
-import { launchChromium, type Served, serveWithPage, visibleText } from './support/ui.js';
+import { sharedChromium, type Served, serveWithPage, visibleText } from './support/ui.js';
 
 /*
  * Quick open as a person uses it: `vmark serve` on a vault of a few hundred notes in Debian
@@ -21,7 +21,7 @@ let page: Page;
 const FOLDERS = ['journal', 'projects', 'reading', 'meetings'];
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
   vault = await realpath(await temp.make('vmark-ui-vault-'));
   for (const folder of FOLDERS) {
     await mkdir(path.join(vault, folder, '2024'), { recursive: true });
@@ -33,7 +33,6 @@ beforeAll(async () => {
   await writeFile(path.join(vault, 'Welcome.md'), '# Welcome\n');
 });
 afterAll(async () => {
-  await browser?.close();
   await temp.cleanup();
 });
 

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, TempDirs } from './support/cli.js';
-import { connectMcp, launchChromium, type Served, startServe } from './support/ui.js';
+import { connectMcp, sharedChromium, type Served, startServe } from './support/ui.js';
 import { realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -83,10 +83,9 @@ let page: Page | undefined;
 let client: Client | undefined;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
   await temp.cleanup();
 });
 afterEach(async () => {

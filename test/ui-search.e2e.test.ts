@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TempDirs } from './support/cli.js';
-import { launchChromium, type Served, serveWithPage } from './support/ui.js';
+import { sharedChromium, type Served, serveWithPage } from './support/ui.js';
 
 /*
  * Vault search as a person uses it: `vmark serve` on a small vault in Debian Chromium,
@@ -23,10 +23,9 @@ const ALPHA = '# Alpha\n\nThe Cat sat on the mat.\nA category of cats.\n';
 const BETA = '# Beta\n\nNo cat here? One cat, two cat.\n';
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
   await temp.cleanup();
 });
 

@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, TempDirs } from './support/cli.js';
-import { launchChromium, visibleText, startEditorSession, type EditorSession } from './support/ui.js';
+import { sharedChromium, visibleText, startEditorSession, type EditorSession } from './support/ui.js';
 
 /*
  * `selection.get` and `selection.set` against a person's selection: `vmark
@@ -21,10 +21,9 @@ let client: Client;
 const NOTES = '# Notes\n\nSome **bold** words\n\nLast line\n';
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
   await temp.cleanup();
 });
 

@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, runCli, TempDirs } from './support/cli.js';
-import { launchChromium, startEditorSession, type EditorSession } from './support/ui.js';
+import { sharedChromium, startEditorSession, type EditorSession } from './support/ui.js';
 
 /*
  * The settings panel as a person uses it: `vmark serve` in Debian Chromium, and
@@ -20,10 +20,9 @@ let page: Page;
 let client: Client;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
   await temp.cleanup();
 });
 

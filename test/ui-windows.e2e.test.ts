@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { call, TempDirs } from './support/cli.js';
-import { connectMcp, launchChromium, type Served, startServe } from './support/ui.js';
+import { connectMcp, sharedChromium, type Served, startServe } from './support/ui.js';
 
 /*
  * Several browser windows on one `vmark serve`, each a workbench window of its
@@ -27,10 +27,9 @@ let client: Client;
 const pages: Page[] = [];
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
   await temp.cleanup();
 });
 

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, TempDirs } from './support/cli.js';
-import { type EditorSession, launchChromium, startEditorSession } from './support/ui.js';
+import { type EditorSession, sharedChromium, startEditorSession } from './support/ui.js';
 
 /*
  * The browser-workflow kind's view (ADR 35, 42) through the built CLI, in Debian Chromium: it comes
@@ -18,13 +18,12 @@ let session: EditorSession;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
   session = await startEditorSession(temp, browser, { 'find.workflow.md': BROKEN }, 'find.workflow.md');
   page = session.page;
 });
 afterAll(async () => {
   await session?.close();
-  await browser?.close();
   await temp.cleanup();
 });
 

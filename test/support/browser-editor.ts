@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import type { TempDirs } from './cli.js';
 import { allowPrivateNetwork, type LocalPage, type LocalRoutes, serveLocalPage } from './local-page.js';
-import { type EditorSession, launchChromium, startEditorSession } from './ui.js';
+import { type EditorSession, sharedChromium, startEditorSession } from './ui.js';
 
 /** The editor of a `vmark serve` whose browser may reach a page served on 127.0.0.1. */
 export interface BrowserEditor {
@@ -22,7 +22,7 @@ export async function startBrowserEditor(
   const page = await serveLocalPage(html, routes);
   // The host reads it when it starts: the page is on this machine.
   const restoreEnv = allowPrivateNetwork();
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   const session = await startEditorSession(temp, browser, { 'Welcome.md': '# Welcome\n' }, 'Welcome.md');
   return {
     browser,
@@ -31,7 +31,6 @@ export async function startBrowserEditor(
     asked: page.asked,
     async close() {
       await session.close();
-      await browser.close();
       page.close();
       restoreEnv();
     },

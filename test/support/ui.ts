@@ -7,8 +7,24 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { CLI, type TempDirs } from './cli.js';
 
+let shared: Promise<Browser> | undefined;
+
+/**
+ * One Chromium for the end-to-end files, started by the first that asks. They run one after
+ * another on one module graph (vitest.config.ts), and each page is a context of its own, so
+ * they share it: a browser of their own cost each file 1–2 s to start and stop. Playwright
+ * ends it with the test process; one that crashed is started again for the next file.
+ */
+export function sharedChromium(): Promise<Browser> {
+  shared ??= launchChromium().then((browser) => {
+    browser.on('disconnected', () => (shared = undefined));
+    return browser;
+  });
+  return shared;
+}
+
 /** Debian's Chromium, or the one `VMARK_CHROMIUM` names (DESIGN §7). */
-export function launchChromium(): Promise<Browser> {
+function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.VMARK_CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
