@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { call, eventually, TempDirs } from './support/cli.js';
-import { connectMcp, launchChromium, openEditorPage, type Served, startServe } from './support/ui.js';
+import { connectMcp, launchChromium, type Served, serveWithPage } from './support/ui.js';
 
 /*
  * Ctrl+C on `vmark serve` with unsaved edits (ADR 34): the edits are kept under VMARK_HOME, never
@@ -36,8 +36,12 @@ const WELCOME = '# Welcome\n\nFirst line.\n';
 const NOTES = 'notes\n';
 
 async function serve(vault: string, home: string): Promise<Session> {
-  const served = await startServe(['--workspace', vault, '--open', path.join(vault, 'Welcome.md')], home);
-  const session = { served, page: await openEditorPage(browser, served), client: await connectMcp(served) };
+  const { served, page } = await serveWithPage(
+    browser,
+    ['--workspace', vault, '--open', path.join(vault, 'Welcome.md')],
+    home,
+  );
+  const session = { served, page, client: await connectMcp(served) };
   open.add(session);
   return session;
 }

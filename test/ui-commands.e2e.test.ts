@@ -3,14 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, TempDirs } from './support/cli.js';
-import {
-  launchChromium,
-  openEditorPage,
-  type Served,
-  startEditorSession,
-  startServe,
-  visibleText,
-} from './support/ui.js';
+import { launchChromium, type Served, serveWithPage, startEditorSession, visibleText } from './support/ui.js';
 
 /*
  * Commands and keys as a person uses them (ADR 61), through the built CLI in Debian Chromium:
@@ -158,8 +151,11 @@ describe('rebinding a key in Settings', () => {
     // A restart: the same VMARK_HOME, a new host and page.
     await close?.();
     close = undefined;
-    served = await startServe(['--workspace', vault, '--open', path.join(vault, 'note.md')], home);
-    page = await openEditorPage(browser, served);
+    ({ served, page } = await serveWithPage(
+      browser,
+      ['--workspace', vault, '--open', path.join(vault, 'note.md')],
+      home,
+    ));
     close = async () => {
       await page.close();
       await served.stop();

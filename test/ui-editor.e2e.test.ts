@@ -5,14 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { call, eventually, TempDirs } from './support/cli.js';
-import {
-  connectMcp,
-  launchChromium,
-  type Served,
-  startServe,
-  visibleText,
-  openEditorPage,
-} from './support/ui.js';
+import { connectMcp, launchChromium, type Served, serveWithPage, visibleText } from './support/ui.js';
 
 /*
  * The editor as a person uses it: `vmark serve` on a copy of a small vault,
@@ -40,11 +33,11 @@ beforeEach(async () => {
   await writeFile(path.join(vault, 'Welcome.md'), WELCOME);
   await mkdir(path.join(vault, 'notes'));
   await writeFile(path.join(vault, 'notes', 'todo.md'), 'first\n');
-  served = await startServe(
+  ({ served, page } = await serveWithPage(
+    browser,
     ['--workspace', vault, '--open', path.join(vault, 'Welcome.md')],
     await temp.make(),
-  );
-  page = await openEditorPage(browser, served);
+  ));
 });
 afterEach(async () => {
   await page?.close();

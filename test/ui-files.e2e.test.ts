@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TempDirs } from './support/cli.js';
-import { launchChromium, openEditorPage, type Served, startServe } from './support/ui.js';
+import { launchChromium, type Served, serveWithPage } from './support/ui.js';
 
 /*
  * Files from the file list as a person uses it (issue 19 item 4): `vmark serve` on a small vault
@@ -48,8 +48,11 @@ beforeEach(async () => {
   await writeFile(path.join(vault, 'Welcome.md'), '# Welcome\n');
   // The system trash this host uses: a temporary one, never the machine's.
   process.env.XDG_DATA_HOME = dataHome;
-  served = await startServe(['--workspace', vault, '--open', path.join(vault, 'Welcome.md')], home);
-  page = await openEditorPage(browser, served);
+  ({ served, page } = await serveWithPage(
+    browser,
+    ['--workspace', vault, '--open', path.join(vault, 'Welcome.md')],
+    home,
+  ));
 });
 afterEach(async () => {
   await page?.close();

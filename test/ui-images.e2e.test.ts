@@ -5,14 +5,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, TempDirs } from './support/cli.js';
-import {
-  connectMcp,
-  launchChromium,
-  openEditorPage,
-  type Served,
-  startServe,
-  visibleText,
-} from './support/ui.js';
+import { connectMcp, launchChromium, type Served, serveWithPage, visibleText } from './support/ui.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 /*
@@ -85,8 +78,11 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-  served = await startServe(['--workspace', vault, '--open', path.join(vault, 'notes', 'note.md')], home);
-  page = await openEditorPage(browser, served);
+  ({ served, page } = await serveWithPage(
+    browser,
+    ['--workspace', vault, '--open', path.join(vault, 'notes', 'note.md')],
+    home,
+  ));
   client = await connectMcp(served);
   await page.click('.mode-switch [data-mode=wysiwyg]');
 });

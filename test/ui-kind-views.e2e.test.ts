@@ -6,14 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, runCli, TempDirs } from './support/cli.js';
-import {
-  connectMcp,
-  launchChromium,
-  openEditorPage,
-  type Served,
-  startServe,
-  visibleText,
-} from './support/ui.js';
+import { connectMcp, launchChromium, type Served, serveWithPage, visibleText } from './support/ui.js';
 
 /*
  * Kind views (ADR 35) through the built CLI, in Debian Chromium: every view comes from the plugin
@@ -48,8 +41,11 @@ beforeEach(async () => {
   await writeFile(path.join(vault, '.github', 'workflows', 'ci.yml'), 'name: CI\non: push\n');
   await writeFile(path.join(vault, 'Welcome.md'), '# Welcome\n\nSome **bold** words.\n');
   await writeFile(path.join(vault, 'board.probe'), 'alpha\nbeta\n');
-  served = await startServe(['--workspace', vault, '--open', path.join(vault, 'Welcome.md')], home);
-  page = await openEditorPage(browser, served);
+  ({ served, page } = await serveWithPage(
+    browser,
+    ['--workspace', vault, '--open', path.join(vault, 'Welcome.md')],
+    home,
+  ));
   client = await connectMcp(served);
 });
 afterEach(async () => {
@@ -93,6 +89,12 @@ describe('views that plugins contribute', () => {
     );
     expect(modules.filter((m) => m.includes('codemirror-state'))).toEqual(['/assets/codemirror-state.js']);
     expect(modules).toContain('/plugins/document/ui/dist/markdown-view.js');
+    // The page asks for the open tab's view while it loads (a modulepreload in its head), and the
+    // view's import uses that one fetch: the same URL, token included (ADR 99).
+    expect(modules.filter((m) => m.includes('markdown-view'))).toHaveLength(1);
+    expect(await (await fetch(served.url)).text()).toContain(
+      `<link rel="modulepreload" href="/plugins/document/ui/dist/markdown-view.js?token=${served.token}" />`,
+    );
   });
 
   it('admits the page’s import map by its hash, never by unsafe-inline', async () => {

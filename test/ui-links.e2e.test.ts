@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TempDirs } from './support/cli.js';
-import { launchChromium, openEditorPage, type Served, startServe } from './support/ui.js';
+import { launchChromium, type Served, serveWithPage } from './support/ui.js';
 
 /*
  * Links as a person uses them (issue 19 item 5, ADR 76): `vmark serve` on a small vault in Debian
@@ -52,8 +52,11 @@ beforeEach(async () => {
   await writeFile(path.join(vault, 'Welcome.md'), WELCOME);
   await writeFile(path.join(vault, 'notes', 'alpha.md'), ALPHA);
   await writeFile(path.join(vault, 'notes', 'beta.md'), BETA);
-  served = await startServe(['--workspace', vault, '--open', path.join(vault, 'Welcome.md')], home);
-  page = await openEditorPage(browser, served);
+  ({ served, page } = await serveWithPage(
+    browser,
+    ['--workspace', vault, '--open', path.join(vault, 'Welcome.md')],
+    home,
+  ));
 });
 afterEach(async () => {
   await page?.close();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TempDirs } from './support/cli.js';
-import { launchChromium, openEditorPage, type Served, startServe, visibleText } from './support/ui.js';
+import { launchChromium, type Served, serveWithPage, visibleText } from './support/ui.js';
 
 /*
  * Quick open as a person uses it: `vmark serve` on a vault of a few hundred notes in Debian
@@ -40,8 +40,11 @@ afterAll(async () => {
 beforeEach(async () => {
   // A home of its own per test: the recent files start empty.
   home = await temp.make('vmark-ui-home-');
-  served = await startServe(['--workspace', vault, '--open', path.join(vault, 'Welcome.md')], home);
-  page = await openEditorPage(browser, served);
+  ({ served, page } = await serveWithPage(
+    browser,
+    ['--workspace', vault, '--open', path.join(vault, 'Welcome.md')],
+    home,
+  ));
 });
 afterEach(async () => {
   await page?.close();
@@ -129,8 +132,11 @@ describe('quick open', () => {
 
     await page.close();
     await served.stop();
-    served = await startServe(['--workspace', vault, '--open', path.join(vault, 'Welcome.md')], home);
-    page = await openEditorPage(browser, served);
+    ({ served, page } = await serveWithPage(
+      browser,
+      ['--workspace', vault, '--open', path.join(vault, 'Welcome.md')],
+      home,
+    ));
     await recentFirst();
   });
 });

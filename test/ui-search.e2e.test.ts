@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TempDirs } from './support/cli.js';
-import { launchChromium, openEditorPage, type Served, startServe } from './support/ui.js';
+import { launchChromium, type Served, serveWithPage } from './support/ui.js';
 
 /*
  * Vault search as a person uses it: `vmark serve` on a small vault in Debian Chromium,
@@ -37,8 +37,11 @@ beforeEach(async () => {
   await writeFile(path.join(vault, 'notes', 'alpha.md'), ALPHA);
   await writeFile(path.join(vault, 'notes', 'beta.md'), BETA);
   await writeFile(path.join(vault, 'Welcome.md'), '# Welcome\n');
-  served = await startServe(['--workspace', vault, '--open', path.join(vault, 'Welcome.md')], home);
-  page = await openEditorPage(browser, served);
+  ({ served, page } = await serveWithPage(
+    browser,
+    ['--workspace', vault, '--open', path.join(vault, 'Welcome.md')],
+    home,
+  ));
 });
 afterEach(async () => {
   await page?.close();

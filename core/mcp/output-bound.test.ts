@@ -9,6 +9,18 @@ describe('boundOutput', () => {
     expect(out).toEqual({ truncated: false, text: JSON.stringify({ content: 'hello' }, null, 2) });
   });
 
+  it('counts bytes, not characters, once a text could be over the bound: three-byte characters at its edge', () => {
+    // `"中…"` is k + 2 characters and 3k + 2 bytes: short enough to pass uncounted up to k = 8.
+    const bound = 30;
+    for (const k of [8, 9]) {
+      const text = JSON.stringify('中'.repeat(k));
+      expect(boundOutput('中'.repeat(k), undefined, bound)).toEqual({ truncated: false, text });
+    }
+    const over = boundOutput('中'.repeat(10), undefined, bound);
+    expect(over.truncated).toBe(true);
+    if (over.truncated) expect(over.envelope.bytes_total).toBe(32);
+  });
+
   it('replaces a result over the bound with an envelope that fits the bound', () => {
     const out = boundOutput({ content: 'x'.repeat(200_000) }, 'use selection.get');
     expect(out.truncated).toBe(true);

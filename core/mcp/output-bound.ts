@@ -27,6 +27,8 @@ export function boundOutput(
   bound = OUTPUT_BOUND_BYTES,
 ): BoundedOutput {
   const text = JSON.stringify(data, null, 2) ?? 'null';
+  // A UTF-16 unit is at most 3 UTF-8 bytes (a pair of them 4): a text this short needs no count.
+  if (text.length * 3 <= bound) return { truncated: false, text };
   const total = Buffer.byteLength(text, 'utf8');
   if (total <= bound) return { truncated: false, text };
 

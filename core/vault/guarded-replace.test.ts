@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readlinkSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,6 +33,18 @@ function at(point: SavePoint, act: () => Promise<void>): (reached: SavePoint) =>
   return async (reached) => {
     if (reached === point) await act();
   };
+}
+
+/** This process's descriptors open on files in the test's folder (a replaced version reads "(deleted)"). */
+function descriptorsInDir(): string[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      return target.startsWith(dir + path.sep) ? [target] : [];
+    } catch {
+      return []; // closed since the listing (the listing's own descriptor among them)
+    }
+  });
 }
 
 async function leftovers(): Promise<string[]> {
@@ -280,6 +293,46 @@ describe('replaceIfUnchanged', () => {
       const late = await saveThenWriteLate((h) => h.write('BASE', 0));
       expect(late).toEqual({ kind: 'rewrite', bytes: Buffer.from('BASE\n') });
     });
+  });
+
+  it('leaves no descriptor open on any outcome without a late-write watch (plain descriptors, ADR 98)', async () => {
+    await fs.writeFile(file, 'base\n');
+    // Written: the replaced version's descriptor is let go of, not watched.
+    expect((await replaceIfUnchanged(file, ours, await known())).kind).toBe('written');
+    // Changed before the lock, in place (read through the early descriptor) and by a new file at the name.
+    const stale = await known();
+    await fs.appendFile(file, 'theirs\n');
+    expect((await replaceIfUnchanged(file, ours, stale)).kind).toBe('changed');
+    const replacedAtLock = await known();
+    const outcome = await replaceIfUnchanged(file, ours, replacedAtLock, {
+      probe: at('staged', async () => {
+        await fs.writeFile(path.join(dir, 'other.md'), 'another\n');
+        await fs.rename(path.join(dir, 'other.md'), file);
+      }),
+    });
+    expect(outcome.kind).toBe('changed');
+    // Replaced between the check and the rename; written in place in the same window.
+    const beforeRename = await known();
+    expect(
+      (
+        await replaceIfUnchanged(file, ours, beforeRename, {
+          probe: at('before-rename', () => fs.appendFile(file, 'late\n')),
+        })
+      ).kind,
+    ).toBe('changed');
+    // A file expected where there is none, and one created where none was expected.
+    await fs.rm(file);
+    expect((await replaceIfUnchanged(file, ours, beforeRename)).kind).toBe('changed');
+    expect((await replaceIfUnchanged(file, ours, null)).kind).toBe('written');
+    // Closed on the thread pool, not waited for by the save.
+    await vi.waitFor(() => expect(descriptorsInDir()).toEqual([]), { timeout: 5_000, interval: 5 });
+  });
+
+  it('keeps the replaced version open while it watches it', async () => {
+    await fs.writeFile(file, 'base\n');
+    const outcome = await replaceIfUnchanged(file, ours, await known(), { onLateWrite: () => undefined });
+    expect(outcome.kind).toBe('written');
+    expect(descriptorsInDir()).toEqual([`${file} (deleted)`]);
   });
 
   it('keeps the mode of the file it replaces', async () => {

@@ -15,18 +15,24 @@
  *
  * The new bytes are written and fsynced to a temp file before the lock is taken, so the lock
  * is held for a few system calls whatever the size of the file. The file to be replaced is
- * opened while that fsync runs (its thread-pool trip overlaps the sync instead of following
- * it); under the lock it is looked at afresh, and opened again if another file took its name.
+ * opened while that fsync runs, on a plain descriptor and synchronously (ADR 98); under the
+ * lock it is looked at afresh, and opened again if another file took its name. Descriptors
+ * are closed on the thread pool without waiting (`releaseDescriptor`).
  */
 import { type BigIntStats, fstatSync, lstatSync, renameSync, unlinkSync } from 'node:fs';
-import fs, { type FileHandle } from 'node:fs/promises';
+import fs from 'node:fs/promises';
 import { stageFile } from './atomic-write.js';
 import { errorCode } from '@vmark/sdk';
 import { type DiskState, diskStateOf, fingerprint } from './file-fingerprint.js';
 import { withFileLock } from './file-lock.js';
 import { type LateWrite, watchForLateWrites } from './late-writes.js';
 import type { LockSources } from './lock-source.js';
-import { type OpenedFile, openRegularFile, readWholeFile } from './open-regular-file.js';
+import {
+  type OpenedDescriptor,
+  openRegularDescriptor,
+  readWholeFile,
+  releaseDescriptor,
+} from './open-regular-file.js';
 import { saveLockPathFor } from './temp-files.js';
 
 /** The file as a save found it, when it was not what the host expected. */
@@ -70,19 +76,24 @@ export async function replaceIfUnchanged(
   options: GuardedReplaceOptions = {},
 ): Promise<GuardedOutcome> {
   const probe = options.probe ?? (() => undefined);
-  const [stagedOutcome, openedOutcome] = await Promise.allSettled([
-    stageFile(target, data),
-    openRegularFile(target),
-  ]);
+  // Its synchronous part (the temp file created and written) runs here; the fsync runs on.
+  const staging = stageFile(target, data);
+  let openedOutcome: PromiseSettledResult<OpenedDescriptor>;
+  try {
+    openedOutcome = { status: 'fulfilled', value: openRegularDescriptor(target) };
+  } catch (reason) {
+    openedOutcome = { status: 'rejected', reason };
+  }
+  const [stagedOutcome] = await Promise.allSettled([staging]);
   // Opened early, closed by whoever ends up holding it: the check below, or the finally.
   let early = openedOutcome.status === 'fulfilled' ? openedOutcome.value : null;
-  const closeEarly = async () => {
+  const closeEarly = () => {
     const left = early;
     early = null;
-    if (left?.kind === 'file') await left.handle.close().catch(() => undefined);
+    if (left?.kind === 'file') releaseDescriptor(left.handle);
   };
   if (stagedOutcome.status === 'rejected') {
-    await closeEarly();
+    closeEarly();
     throw stagedOutcome.reason;
   }
   const staged = stagedOutcome.value;
@@ -98,7 +109,7 @@ export async function replaceIfUnchanged(
         await probe('locked');
         const opened = early!;
         early = null;
-        const current = await lookAgain(target, opened);
+        const current = lookAgain(target, opened);
         if (current.kind === 'not-a-file') return { kind: 'changed', found: null };
         if (current.kind === 'missing') {
           if (expected !== null) return { kind: 'changed', found: null };
@@ -123,13 +134,13 @@ export async function replaceIfUnchanged(
           }
           return outcome;
         } finally {
-          if (!watching) await current.handle.close();
+          if (!watching) releaseDescriptor(current.handle);
         }
       },
       { timeoutMs: options.lockTimeoutMs, sources: options.lockSources },
     );
   } finally {
-    await closeEarly();
+    closeEarly();
     // A leftover on any path but the rename's (a link to a new file leaves it too).
     if (!temp.renamed) removeQuietly(temp.path);
   }
@@ -140,15 +151,15 @@ export async function replaceIfUnchanged(
  * with fresh stats while the name still leads to the opened inode, else (replaced, removed,
  * or nothing opened) a new open.
  */
-async function lookAgain(target: string, opened: OpenedFile): Promise<OpenedFile> {
+function lookAgain(target: string, opened: OpenedDescriptor): OpenedDescriptor {
   if (opened.kind === 'file') {
     const atName = lstatOrNull(target);
     if (atName !== null && atName.ino === opened.stats.ino && atName.dev === opened.stats.dev) {
-      return { kind: 'file', handle: opened.handle, stats: fstatSync(opened.handle.fd, { bigint: true }) };
+      return { kind: 'file', handle: opened.handle, stats: fstatSync(opened.handle, { bigint: true }) };
     }
-    await opened.handle.close();
+    releaseDescriptor(opened.handle);
   }
-  return openRegularFile(target);
+  return openRegularDescriptor(target);
 }
 
 /** The staged file, and whether it has been renamed over the target (so has no name of its own left). */
@@ -173,7 +184,7 @@ function removeQuietly(file: string): void {
 async function swap(
   target: string,
   temp: TempFile,
-  old: FileHandle,
+  old: number,
   checked: BigIntStats,
   written: DiskState,
   probe: (point: SavePoint) => void | Promise<void>,
@@ -185,15 +196,15 @@ async function swap(
     return { kind: 'changed', found: await readFoundAt(target) };
   }
   // One that wrote in place since the check changed the inode itself.
-  if (!sameContentStamp(fstatSync(old.fd, { bigint: true }), checked)) {
+  if (!sameContentStamp(fstatSync(old, { bigint: true }), checked)) {
     return { kind: 'changed', found: await readFound(old) };
   }
   renameSync(temp.path, target);
   temp.renamed = true;
-  const after = fstatSync(old.fd, { bigint: true });
+  const after = fstatSync(old, { bigint: true });
   await probe('renamed');
   // Written in place in the instant between the last look and the rename: put it back.
-  if (!sameContentStamp(after, checked) || !sameContentStamp(fstatSync(old.fd, { bigint: true }), checked)) {
+  if (!sameContentStamp(after, checked) || !sameContentStamp(fstatSync(old, { bigint: true }), checked)) {
     const found = await readFound(old);
     await putBack(target, found.bytes, written);
     return { kind: 'changed', found };
@@ -241,9 +252,9 @@ async function putBack(target: string, bytes: Buffer, written: DiskState): Promi
 }
 
 /** Whether the open file holds `expected`: by stat signature, else by the hash of its bytes. */
-async function holds(handle: FileHandle, stats: BigIntStats, expected: DiskState): Promise<boolean> {
+async function holds(fd: number, stats: BigIntStats, expected: DiskState): Promise<boolean> {
   if (stats.ino === expected.ino && sameStamp(stats, expected)) return true;
-  return fingerprint(await readWholeFile(handle)) === expected.sha256;
+  return fingerprint(await readWholeFile(fd)) === expected.sha256;
 }
 
 const sameStamp = (stats: BigIntStats, known: DiskState): boolean =>
@@ -252,18 +263,18 @@ const sameStamp = (stats: BigIntStats, known: DiskState): boolean =>
 const sameContentStamp = (a: BigIntStats, b: BigIntStats): boolean =>
   a.size === b.size && a.mtimeNs === b.mtimeNs;
 
-async function readFound(handle: FileHandle): Promise<FoundFile> {
-  const stats = fstatSync(handle.fd, { bigint: true });
-  const bytes = await readWholeFile(handle);
+async function readFound(fd: number): Promise<FoundFile> {
+  const stats = fstatSync(fd, { bigint: true });
+  const bytes = await readWholeFile(fd);
   return { disk: diskStateOf(stats, bytes), bytes };
 }
 
 async function readFoundAt(target: string): Promise<FoundFile | null> {
-  const opened = await openRegularFile(target);
+  const opened = openRegularDescriptor(target);
   if (opened.kind !== 'file') return null;
   try {
     return await readFound(opened.handle);
   } finally {
-    await opened.handle.close();
+    releaseDescriptor(opened.handle);
   }
 }

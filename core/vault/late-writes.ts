@@ -8,8 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type BigIntStats, fstatSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
-import { readWholeFile } from './open-regular-file.js';
+import { readWholeFile, releaseDescriptor } from './open-regular-file.js';
 
 export type LateWrite =
   /** Bytes appended to the replaced version: appending them to the saved file keeps them. */
@@ -41,30 +40,42 @@ interface Seen {
 }
 
 /**
- * Watches the replaced version open in `handle` (which this takes over and closes) and calls
+ * Watches the replaced version open on the descriptor `fd` (which this takes over and closes) and calls
  * `onLate` for each write found in it, each compared with what was seen before it: a program
  * that appends twice gets both appends reported, in order. Never throws; errors end the watch.
  */
 export function watchForLateWrites(
-  handle: FileHandle,
+  fd: number,
   checked: CheckedVersion,
   onLate: (late: LateWrite) => void,
 ): void {
   let seen: Seen = { size: checked.stats.size, mtimeNs: checked.stats.mtimeNs, sha256: checked.sha256 };
   let step = 0;
   let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let reading = false;
   const stop = () => {
+    if (stopped) return;
+    stopped = true;
     clearTimeout(timer);
     watched.delete(stop);
-    void handle.close().catch(() => undefined);
+    // Not under a read: a closed descriptor's number may be taken by another open before the read runs.
+    if (!reading) releaseDescriptor(fd);
   };
   if (watched.size >= MAX_WATCHED) watched.values().next().value?.();
   watched.add(stop);
   const look = async () => {
     try {
-      const now = fstatSync(handle.fd, { bigint: true });
+      const now = fstatSync(fd, { bigint: true });
       if (now.size !== seen.size || now.mtimeNs !== seen.mtimeNs) {
-        const bytes = await readWholeFile(handle);
+        let bytes: Buffer;
+        reading = true;
+        try {
+          bytes = await readWholeFile(fd);
+        } finally {
+          reading = false;
+          if (stopped) releaseDescriptor(fd);
+        }
         const sha256 = sha256Of(bytes);
         // The stats from before the read: a write during it shows at the next look.
         const next: Seen = { size: BigInt(bytes.length), mtimeNs: now.mtimeNs, sha256 };
@@ -75,7 +86,7 @@ export function watchForLateWrites(
           // A program that wrote once may write again: the looks start over.
           step = 0;
           onLate(late);
-          schedule();
+          if (!stopped) schedule();
           return;
         }
       }
@@ -83,6 +94,8 @@ export function watchForLateWrites(
       stop();
       return;
     }
+    // Let go of (more watches than MAX_WATCHED) while it read.
+    if (stopped) return;
     if (++step >= LOOKS_MS.length) stop();
     else schedule();
   };

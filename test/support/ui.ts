@@ -83,11 +83,40 @@ export function visibleText(page: Page): Promise<string> {
   return page.locator('.editor-host .cm-content').innerText();
 }
 
-/** A new page of `served` with the editor shown, at the size the tests and screenshots use. */
-export async function openEditorPage(browser: Browser, served: Served): Promise<Page> {
+/**
+ * `vmark serve` with `args` and a page showing its editor. The page is made while the host
+ * starts (each takes a good part of a second), then pointed at it.
+ */
+export async function serveWithPage(
+  browser: Browser,
+  args: readonly string[],
+  home: string,
+): Promise<{ served: Served; page: Page }> {
+  const [served, page] = await Promise.allSettled([startServe(args, home), newEditorPage(browser)]);
+  if (served.status === 'rejected' || page.status === 'rejected') {
+    if (served.status === 'fulfilled') await served.value.stop();
+    if (page.status === 'fulfilled') await page.value.close();
+    throw served.status === 'rejected' ? served.reason : (page as PromiseRejectedResult).reason;
+  }
+  try {
+    return { served: served.value, page: await showEditor(page.value, served.value) };
+  } catch (error) {
+    await page.value.close();
+    await served.value.stop();
+    throw error;
+  }
+}
+
+/** A page at the size the tests and screenshots use. */
+async function newEditorPage(browser: Browser): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   // Shorter than a test's 30 s, so a wait that never ends fails naming what it waited for.
   page.setDefaultTimeout(20_000);
+  return page;
+}
+
+/** Points `page` at `served` and waits for the editor, as a person opening the URL sees it. */
+async function showEditor(page: Page, served: Served): Promise<Page> {
   await page.goto(served.url);
   await page.locator('.editor-host .cm-content').waitFor();
   return page;
@@ -113,8 +142,11 @@ export async function startEditorSession(
   const vault = await realpath(await temp.make('vmark-ui-vault-'));
   const home = await temp.make('vmark-ui-home-');
   for (const [name, text] of Object.entries(files)) await writeFile(path.join(vault, name), text);
-  const served = await startServe(['--workspace', vault, '--open', path.join(vault, open)], home);
-  const page = await openEditorPage(browser, served);
+  const { served, page } = await serveWithPage(
+    browser,
+    ['--workspace', vault, '--open', path.join(vault, open)],
+    home,
+  );
   const client = await connectMcp(served);
   return {
     vault,

@@ -20,6 +20,12 @@ export class UiKindViews {
     }));
   }
 
+  /** The module paths of the views that draw `kinds`. */
+  modulesFor(kinds: Iterable<string>): string[] {
+    const wanted = new Set(kinds);
+    return this.list().flatMap((view) => (wanted.has(view.kind) ? [view.modulePath] : []));
+  }
+
   /**
    * @throws ArgumentError for a kind with no active provider or an unknown request. The answer
    * crosses the socket as JSON: made so here, so a value that is not JSON fails this request.

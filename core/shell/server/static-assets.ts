@@ -17,6 +17,9 @@ const ASSET_NAME = /^[a-z0-9][a-z0-9.-]*$/i;
 /** Placeholder in index.html for the token its asset URLs must carry. */
 const TOKEN_PLACEHOLDER = /__VMARK_TOKEN__/g;
 
+/** Where index.html takes the modules to fetch ahead: before its own script, so they are asked for first. */
+const PRELOADS_PLACEHOLDER = '<!-- vmark:preloads -->';
+
 export interface Asset {
   readonly body: Buffer;
   readonly type: string;
@@ -28,6 +31,9 @@ const IMPORT_MAP = /<script type="importmap">([^<]*)<\/script>/;
 /** An import map's URL of a shared module: `/assets/<name>?token=…`. */
 const MAPPED_ASSET = /^\/assets\/([a-z0-9][a-z0-9.-]*)\?/i;
 
+/** A plugin module's URL path as manifests allow it (`/plugins/<id>/ui/….js`): nothing to escape in HTML. */
+const PLAIN_MODULE_PATH = /^\/plugins\/[a-z0-9-]+\/ui\/[A-Za-z0-9_./-]+\.js$/;
+
 /**
  * The renderer's built files (index.html, its script and styles, and the shared modules its
  * import map names), read once at start: they never change while the host runs.
@@ -35,6 +41,9 @@ const MAPPED_ASSET = /^\/assets\/([a-z0-9][a-z0-9.-]*)\?/i;
 export class StaticAssets {
   private constructor(
     private readonly files: ReadonlyMap<string, Asset>,
+    /** index.html as text, and the token as its URLs carry it. */
+    private readonly html: string,
+    private readonly urlToken: string,
     /** The CSP sources of the page's inline scripts: its import map's `'sha256-…'`, if it has one. */
     readonly scriptHashes: readonly string[],
   ) {}
@@ -48,10 +57,8 @@ export class StaticAssets {
         );
       });
     const files = new Map<string, Asset>();
-    const page = (await read('index.html'))
-      .toString('utf8')
-      .replace(TOKEN_PLACEHOLDER, encodeURIComponent(token));
-    files.set('index.html', { body: Buffer.from(page), type: TYPES['.html']! });
+    const urlToken = encodeURIComponent(token);
+    const page = (await read('index.html')).toString('utf8').replace(TOKEN_PLACEHOLDER, urlToken);
     const importMap = IMPORT_MAP.exec(page)?.[1];
     for (const name of ['renderer.js', 'renderer.css', ...sharedModuleNames(importMap)]) {
       files.set(name, {
@@ -61,14 +68,26 @@ export class StaticAssets {
     }
     const hashes =
       importMap === undefined ? [] : [`'sha256-${createHash('sha256').update(importMap).digest('base64')}'`];
-    return new StaticAssets(files, hashes);
+    return new StaticAssets(files, page, urlToken, hashes);
   }
 
-  /** The asset at a URL path: `/` is index.html, `/assets/<name>` a built file. */
+  /**
+   * index.html, asking the browser to fetch `modulePaths` (the plugin modules the page will import
+   * first: its tabs' kind views) along with its own script. The page imports a view only once
+   * its socket has listed them; fetched ahead, the view is ready by then (ADR 99).
+   */
+  page(modulePaths: readonly string[] = []): Asset {
+    const links = modulePaths
+      .filter((modulePath) => PLAIN_MODULE_PATH.test(modulePath))
+      .map((modulePath) => `<link rel="modulepreload" href="${modulePath}?token=${this.urlToken}" />`)
+      .join('');
+    return { body: Buffer.from(this.html.replace(PRELOADS_PLACEHOLDER, links)), type: TYPES['.html']! };
+  }
+
+  /** The built file at `/assets/<name>`. */
   get(pathname: string): Asset | undefined {
-    if (pathname === '/') return this.files.get('index.html');
     const name = pathname.startsWith('/assets/') ? pathname.slice('/assets/'.length) : '';
-    return ASSET_NAME.test(name) && name !== 'index.html' ? this.files.get(name) : undefined;
+    return ASSET_NAME.test(name) ? this.files.get(name) : undefined;
   }
 }
 

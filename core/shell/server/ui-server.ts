@@ -186,6 +186,12 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     }),
   );
 
+  /** The modules of the kind views a page of this window shows first: those of its tabs' kinds. */
+  const viewsOfOpenTabs = (windowLabel: string | null): string[] =>
+    services.panels.kindViews.modulesFor(
+      uiState(host.workbench, documents, vault, windowLabel ?? 'main').window.tabs.map((tab) => tab.kind),
+    );
+
   const guard = new RequestGuard(port, options.token);
   const csp = contentSecurityPolicy(guard.webSocketOrigins, assets.scriptHashes);
 
@@ -212,7 +218,10 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
       );
       return;
     }
-    const asset = assets.get(url.pathname);
+    const asset =
+      url.pathname === '/'
+        ? assets.page(viewsOfOpenTabs(requestedWindow(request)))
+        : assets.get(url.pathname);
     if (!asset) return plain(response, 404, 'Not found');
     send(response, request, asset);
   });

@@ -99,7 +99,7 @@ export class VaultImages {
     try {
       if (opened.stats.size > BigInt(MAX_IMAGE_BYTES))
         return { status: 413, reason: `Larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB: not shown` };
-      const body = await readWholeFile(opened.handle);
+      const body = await readWholeFile(opened.handle.fd);
       if (body.length > MAX_IMAGE_BYTES)
         return { status: 413, reason: `Larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB: not shown` };
       return { status: 200, type, body };
