@@ -7,7 +7,7 @@
  * `window.ladder`.
  */
 /* global window, document */
-import { collab } from '@codemirror/collab';
+import { collab } from '../core/shell/renderer/editor/collab-state.ts';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { markdown, markdownLanguage } from '@codemirror/lang-markdown';
 import {

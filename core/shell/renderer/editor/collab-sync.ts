@@ -1,4 +1,4 @@
-import { getClientID, getSyncedVersion, receiveUpdates, sendableUpdates } from '@codemirror/collab';
+import { getClientID, getSyncedVersion, receiveUpdates, sendableUpdates } from './collab-state.js';
 import { isolateHistory } from '@codemirror/commands';
 import { ChangeSet, type StateEffect, Transaction } from '@codemirror/state';
 import type { EditorView } from '@codemirror/view';

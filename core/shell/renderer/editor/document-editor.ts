@@ -1,4 +1,4 @@
-import { collab } from '@codemirror/collab';
+import { collab } from './collab-state.js';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { Compartment, EditorState, type Extension, Transaction } from '@codemirror/state';
 import { drawSelection, EditorView, keymap, placeholder } from '@codemirror/view';

@@ -1,4 +1,4 @@
-import { getSyncedVersion, sendableUpdates } from '@codemirror/collab';
+import { getSyncedVersion, sendableUpdates } from './collab-state.js';
 import type { EditorReport } from '../../../protocol/protocol.js';
 import type { Connection } from '../connection.js';
 import type { Unsubscribe } from '../emitter.js';
