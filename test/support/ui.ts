@@ -100,25 +100,22 @@ export function visibleText(page: Page): Promise<string> {
 }
 
 /**
- * `vmark serve` with `args` and a page showing its editor. The page is made while the host
- * starts (each takes a good part of a second), then pointed at it.
+ * `vmark serve` with `args` and a page showing its editor. One after the other: both are work for
+ * the CPU, and made side by side they took longer on two cores than in turn.
  */
 export async function serveWithPage(
   browser: Browser,
   args: readonly string[],
   home: string,
 ): Promise<{ served: Served; page: Page }> {
-  const [served, page] = await Promise.allSettled([startServe(args, home), newEditorPage(browser)]);
-  if (served.status === 'rejected' || page.status === 'rejected') {
-    if (served.status === 'fulfilled') await served.value.stop();
-    if (page.status === 'fulfilled') await page.value.close();
-    throw served.status === 'rejected' ? served.reason : (page as PromiseRejectedResult).reason;
-  }
+  const served = await startServe(args, home);
+  let page: Page | undefined;
   try {
-    return { served: served.value, page: await showEditor(page.value, served.value) };
+    page = await newEditorPage(browser);
+    return { served, page: await showEditor(page, served) };
   } catch (error) {
-    await page.value.close();
-    await served.value.stop();
+    await page?.close();
+    await served.stop();
     throw error;
   }
 }
