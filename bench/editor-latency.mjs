@@ -356,6 +356,49 @@ async function mcpWriter(page, mcp, text) {
   return Object.assign(sample, { page });
 }
 
+/**
+ * A sampler of MCP `selection.set` on the note `page` shows in source mode, the seed's range write (the
+ * call carries the change, not the text; ADR 103): the first line selected in the page as a person
+ * would (Ctrl+Home, Shift+End), the host told of it (polled with `selection.get`, not timed), then the
+ * call replacing it with marker line `i`. Times as `mcpWriter`'s.
+ */
+async function mcpSelectionSetter(page, mcp) {
+  const sample = async (i) => {
+    await page.locator('.cm-content').focus();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('Shift+End');
+    const { revision } = await firstLineSelected(mcp);
+    await page.evaluate((line) => window.__bench.arm(line), markerLine(i));
+    const start = performance.timeOrigin + performance.now();
+    await callTool(mcp, 'selection', { action: 'set', content: markerLine(i), expected_revision: revision });
+    const answered = performance.timeOrigin + performance.now();
+    const shown = await page.evaluate(() => window.__bench.pending);
+    const heard = await page.evaluate(() => window.__bench.updates.at(-1));
+    return {
+      rendered: shown.origin + shown.frame - start,
+      call: answered - start,
+      heard: shown.origin + heard - start,
+      drawn: shown.frame - heard,
+    };
+  };
+  return Object.assign(sample, { page });
+}
+
+/** `selection.get` once the host has heard that the whole first line (a marker line) is selected. */
+async function firstLineSelected(mcp) {
+  const wholeMarker = /^<!-- bench iteration \d{8} -->$/;
+  const deadline = performance.now() + 10_000;
+  for (;;) {
+    // BUSY (the editor has not caught up) is an answer to wait on, like a stale selection.
+    const got = await mcp.callTool({ name: 'selection', arguments: { action: 'get' } });
+    const data = got.structuredContent;
+    if (!got.isError && data.range.from === 0 && wholeMarker.test(data.text)) return data;
+    if (performance.now() > deadline)
+      throw new Error(`vmark: the first line was not selected: ${JSON.stringify(data ?? got.content)}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 /** Samples of a writer (or of the peer's dispatch) collected into the rows' summaries. */
 function writeSamples() {
   const samples = { rendered: [], call: [], heard: [], drawn: [] };
@@ -390,7 +433,8 @@ function peerDispatcher(page) {
  * as many peer dispatches between them, so that every host meets the same stretch of load, and a
  * write's aftermath in its host and page (a panel's refresh, the status bar's count) meets the next
  * write of the same host, not another's. Warm-ups first, not kept. Returns each sampler's summary,
- * the peer's, and the per-round ratios of the first two samplers' block medians.
+ * the peer's, and the per-round ratios of the first two samplers' block medians (none for a single
+ * sampler, which takes turns with the peer).
  */
 async function writeRounds(samplers, dispatch, { writes, writeWarmup, block }) {
   const kept = samplers.map(() => writeSamples());
@@ -400,7 +444,14 @@ async function writeRounds(samplers, dispatch, { writes, writeWarmup, block }) {
   for (const sampler of [...samplers, dispatch]) for (let w = 0; w < writeWarmup; w++) await sampler(++i);
   const rest = samplers.slice(2).map((_, k) => k + 2);
   for (let round = 0; round < Math.ceil(writes / block); round++) {
-    const order = round % 2 === 0 ? [0, 1, 'peer', ...rest] : [1, 0, ...[...rest].reverse(), 'peer'];
+    const order =
+      samplers.length === 1
+        ? round % 2 === 0
+          ? [0, 'peer']
+          : ['peer', 0]
+        : round % 2 === 0
+          ? [0, 1, 'peer', ...rest]
+          : [1, 0, ...[...rest].reverse(), 'peer'];
     const medians = [];
     for (const k of order) {
       const got = [];
@@ -418,9 +469,23 @@ async function writeRounds(samplers, dispatch, { writes, writeWarmup, block }) {
       }
       if (k !== 'peer') medians[k] = summarize(got).median;
     }
-    ratios.push(medians[0] / medians[1]);
+    if (samplers.length > 1) ratios.push(medians[0] / medians[1]);
   }
   return { summaries: kept.map((k) => k.summary()), dispatches: summarize(peerSamples), ratios };
+}
+
+/**
+ * `selection.set` rounds in `page`'s source mode, taking turns with the peer's dispatch of the same
+ * change; the page is back in Live mode after.
+ */
+async function selectionRounds(page, mcp, peer, counts) {
+  await page.click('.mode-switch [data-mode=source]');
+  const {
+    summaries: [sets],
+    dispatches: setDispatches,
+  } = await writeRounds([await mcpSelectionSetter(page, mcp)], peerDispatcher(peer), counts);
+  await page.click('.mode-switch [data-mode=wysiwyg]');
+  return { sets, setDispatches };
 }
 
 /**
@@ -486,6 +551,15 @@ export async function runWriteComparison({
     });
     const [mine, base, floorWrites] = summaries;
     const perRound = summarize(ratios);
+    log(
+      `  selection.set: ${counts.writeWarmup} warm-ups each, then rounds of ${block} each (ABBA), source mode`,
+    );
+    for (const sampler of samplers) await sampler.page.click('.mode-switch [data-mode=source]');
+    const setters = [];
+    for (const [k, host] of hosts.entries())
+      setters.push(await mcpSelectionSetter(samplers[k].page, host.mcp));
+    const sets = await writeRounds(setters, dispatch, { ...counts, block });
+    const setsPerRound = summarize(sets.ratios);
     log('');
     log(
       table([
@@ -511,10 +585,28 @@ export async function runWriteComparison({
           fmtRatio(ratio(floorWrites.rendered.median, dispatches.median)),
         ],
         ['FLOOR: write → doc.updates', fmtMs(floorWrites.heard.median), fmtMs(floorWrites.heard.p90), '—'],
+        ...[
+          ['this build', sets.summaries[0]],
+          ['baseline', sets.summaries[1]],
+        ].map(([name, w]) => [
+          `${name}: selection.set → frame`,
+          fmtMs(w.rendered.median),
+          fmtMs(w.rendered.p90),
+          fmtRatio(ratio(w.rendered.median, sets.dispatches.median)),
+        ]),
+        [
+          'peer: dispatch → frame (selection rounds)',
+          fmtMs(sets.dispatches.median),
+          fmtMs(sets.dispatches.p90),
+          '—',
+        ],
       ]),
     );
     log(
       `  this build / baseline, write → frame, median of the per-round ratios (of block medians): ${fmtRatio(perRound.median)}`,
+    );
+    log(
+      `  this build / baseline, selection.set → frame, median of the per-round ratios: ${fmtRatio(setsPerRound.median)}`,
     );
     return {
       peer: PEER_NAME,
@@ -524,6 +616,11 @@ export async function runWriteComparison({
       this_build: writeSummary(mine, dispatches, floorWrites),
       baseline_build: writeSummary(base, dispatches, floorWrites),
       ratio_to_baseline_per_round: round(perRound.median),
+      selection_set: {
+        this_build: selectionSummary(sets.summaries[0], sets.dispatches),
+        baseline_build: selectionSummary(sets.summaries[1], sets.dispatches),
+        ratio_to_baseline_per_round: round(setsPerRound.median),
+      },
     };
   } finally {
     for (const host of hosts) await host.mcp?.close().catch(() => undefined);
@@ -689,7 +786,7 @@ const EDITOR_HEADER = [
   'ratio med',
 ];
 
-const writeRows = (writes, dispatches, floor) => [
+const writeRows = (writes, dispatches, floor, sets, setDispatches) => [
   row('b. write → frame (peer: dispatch)', writes.rendered, dispatches),
   row('b. write → doc.updates at the page', writes.heard),
   row('b. document.write call', writes.call),
@@ -697,10 +794,22 @@ const writeRows = (writes, dispatches, floor) => [
   row('b. FLOOR: write → doc.updates at the page', floor.heard),
   row('b. vmark / FLOOR: write → frame', writes.rendered, floor.rendered),
   row('b. vmark / FLOOR page: doc.updates → frame', writes.drawn, floor.drawn),
+  row('b. selection.set → frame (peer: dispatch)', sets.rendered, setDispatches),
+  row('b. selection.set → doc.updates at the page', sets.heard),
+  row('b. selection.set call', sets.call),
 ];
 
-const writeTable = (writes, dispatches, floor) =>
-  table([EDITOR_HEADER, ...writeRows(writes, dispatches, floor)]);
+const writeTable = (...args) => table([EDITOR_HEADER, ...writeRows(...args)]);
+
+const selectionSummary = (sets, dispatches) => ({
+  n: sets.rendered.n,
+  vmark: stat(sets.rendered),
+  vmark_call: stat(sets.call),
+  vmark_heard: stat(sets.heard),
+  vmark_page: stat(sets.drawn),
+  peer_dispatch: stat(dispatches),
+  ratio: round(ratio(sets.rendered.median, dispatches.median)),
+});
 
 const writeSummary = (writes, dispatches, floor) => ({
   n: writes.rendered.n,
@@ -778,12 +887,17 @@ export async function runEditorLatencyBench({
       { ...counts, block: quick ? 3 : 5 },
     );
     await floor.stop();
+    log(`  b. MCP selection.set → render (source mode), ${counts.writeWarmup} + ${counts.writes}`);
+    const { sets, setDispatches } = await selectionRounds(vmark, mcp, peer, {
+      ...counts,
+      block: quick ? 3 : 5,
+    });
     // The rounds left another page in front; the keystrokes below are typed into vmark's.
     await vmark.bringToFront();
     const toFloor = summarize(ratios).median;
     if (writeOnly) {
       log('');
-      log(writeTable(writes, dispatches, floorWrites));
+      log(writeTable(writes, dispatches, floorWrites, sets, setDispatches));
       log(
         `  vmark / FLOOR, write → frame, median of the per-round ratios (of block medians): ${fmtRatio(toFloor)}`,
       );
@@ -795,6 +909,7 @@ export async function runEditorLatencyBench({
           ...writeSummary(writes, dispatches, floorWrites),
           ratio_to_floor_per_round: round(toFloor),
         },
+        mcp_selection_set: selectionSummary(sets, setDispatches),
       };
     }
 
@@ -832,7 +947,7 @@ export async function runEditorLatencyBench({
         row('a. key → host confirmed, source', keysSource.confirm),
         row('a. 10 MB: key → frame, source', hugeKeysVmark.frame, hugeKeysPeer.frame),
         row('a. 10 MB: key → host confirmed', hugeKeysVmark.confirm),
-        ...writeRows(writes, dispatches, floorWrites),
+        ...writeRows(writes, dispatches, floorWrites, sets, setDispatches),
         row('c. open 10 MB → first line', opensVmark.first, opensPeer.first),
         row('c. open 10 MB → last line', opensVmark.end, opensPeer.end),
       ]),
@@ -872,6 +987,7 @@ export async function runEditorLatencyBench({
         ...writeSummary(writes, dispatches, floorWrites),
         ratio_to_floor_per_round: round(toFloor),
       },
+      mcp_selection_set: selectionSummary(sets, setDispatches),
       rich_keystroke: richSummary(richKeys),
       open_10mb: {
         n: counts.opens,
