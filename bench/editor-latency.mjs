@@ -429,6 +429,27 @@ function peerDispatcher(page) {
 }
 
 /**
+ * The peer's sampler for `selection.set`: the same first line selected the same way, then replaced
+ * through the bare editor's own `dispatch` (what a paste over the selection does).
+ */
+function peerSelectionDispatcher(page) {
+  const sample = async (i) => {
+    await page.locator('.cm-content').focus();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('Shift+End');
+    await page.evaluate((line) => window.__bench.arm(line), markerLine(i));
+    const start = await page.evaluate((insert) => {
+      const t = performance.now();
+      window.peer.replaceSelection(insert);
+      return t;
+    }, markerLine(i));
+    const shown = await page.evaluate(() => window.__bench.pending);
+    return shown.frame - start;
+  };
+  return Object.assign(sample, { page });
+}
+
+/**
  * Writes in rounds: each round a block of `block` writes per sampler (the first two in ABBA order) and
  * as many peer dispatches between them, so that every host meets the same stretch of load, and a
  * write's aftermath in its host and page (a panel's refresh, the status bar's count) meets the next
@@ -483,7 +504,7 @@ async function selectionRounds(page, mcp, peer, counts) {
   const {
     summaries: [sets],
     dispatches: setDispatches,
-  } = await writeRounds([await mcpSelectionSetter(page, mcp)], peerDispatcher(peer), counts);
+  } = await writeRounds([await mcpSelectionSetter(page, mcp)], peerSelectionDispatcher(peer), counts);
   await page.click('.mode-switch [data-mode=wysiwyg]');
   return { sets, setDispatches };
 }
@@ -558,7 +579,7 @@ export async function runWriteComparison({
     const setters = [];
     for (const [k, host] of hosts.entries())
       setters.push(await mcpSelectionSetter(samplers[k].page, host.mcp));
-    const sets = await writeRounds(setters, dispatch, { ...counts, block });
+    const sets = await writeRounds(setters, peerSelectionDispatcher(peer), { ...counts, block });
     const setsPerRound = summarize(sets.ratios);
     log('');
     log(

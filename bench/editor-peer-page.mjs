@@ -34,4 +34,8 @@ window.peer = {
   replace(from, to, insert) {
     view.dispatch({ changes: { from, to, insert } });
   },
+  /** What `selection.set` does, in the page: the selection replaced by `insert`. */
+  replaceSelection(insert) {
+    view.dispatch(view.state.replaceSelection(insert));
+  },
 };
