@@ -618,6 +618,75 @@ describe('an editor’s changes applied to the store’s text (ADR 81)', () => {
   });
 });
 
+describe('a range write (replaceRange)', () => {
+  it('replaces the range in the text as it is, and says with which change', async () => {
+    const changes: unknown[] = [];
+    hooks.documentWritten.tap('test', ({ after }) =>
+      changes.push(store.changesOf(after)?.toJSON() as unknown),
+    );
+    const { revision } = store.get(id);
+    const after = await store.replaceRange(
+      id,
+      { from: 1, to: 3, insert: 'lu\r\ne' },
+      { expectedRevision: revision, origin: AI },
+    );
+    // Lines split at \n only: the \r stays a character of its line, as in the editors.
+    expect(after).toMatchObject({ content: 'blu\r\nee\n', dirty: true });
+    expect(after.revision).not.toBe(revision);
+    expect(changes).toEqual([[1, [2, 'lu\r', 'e'], 2]]);
+    expect([after.slice?.(1, 5), after.slice?.(-3, 2), after.slice?.(6, 99), after.slice?.(5, 2)]).toEqual([
+      'lu\r\n',
+      'bl',
+      'e\n',
+      '',
+    ]);
+    await store.save(id);
+    expect(await disk()).toBe('blu\r\nee\n');
+  });
+
+  it('refuses a range that is not inside the text, and changes nothing', async () => {
+    let events = 0;
+    hooks.documentWritten.tap('test', () => void events++);
+    const { revision } = store.get(id);
+    for (const [from, to] of [
+      [-1, 2],
+      [2, 6],
+      [3, 2],
+      [0.5, 2],
+      [Number.NaN, 1],
+    ] as const) {
+      await expect(store.replaceRange(id, { from, to, insert: 'x' }, { origin: AI })).rejects.toThrow(
+        /is not inside the text \(0–5\)/,
+      );
+    }
+    expect([store.get(id).content, store.get(id).revision, events]).toEqual(['base\n', revision, 0]);
+  });
+
+  it('refuses a stale revision, and changes nothing', async () => {
+    const { revision } = store.get(id);
+    await store.replace(id, 'other\n', { origin: AI });
+    await expect(
+      store.replaceRange(id, { from: 0, to: 1, insert: 'B' }, { expectedRevision: revision, origin: AI }),
+    ).rejects.toMatchObject({ code: 'STALE' });
+    expect(store.get(id).content).toBe('other\n');
+  });
+
+  it('that puts back what it replaces changes nothing; a tap’s rewrite is no longer that change', async () => {
+    let events = 0;
+    hooks.documentWritten.tap('test', () => void events++);
+    const { revision } = store.get(id);
+    const same = await store.replaceRange(id, { from: 0, to: 4, insert: 'base' }, { origin: AI });
+    expect([same.revision, same.dirty, events]).toEqual([revision, false, 0]);
+    hooks.beforeDocumentWrite.tapPromise('upper', (p) =>
+      Promise.resolve({ ...p, content: p.content.toUpperCase() }),
+    );
+    const known: unknown[] = [];
+    hooks.documentWritten.tap('test', ({ after }) => known.push(store.changesOf(after)));
+    const after = await store.replaceRange(id, { from: 4, to: 4, insert: '!' }, { origin: AI });
+    expect([after.content, known]).toEqual(['BASE!\n', [undefined]]);
+  });
+});
+
 describe('the UTF-8 of an opened document, for an editor’s first frame', () => {
   it('is the bytes read from the file the first time, then the text encoded again', async () => {
     const bytes = Buffer.from('# 漢字かな 😀\n\nend\n', 'utf8');

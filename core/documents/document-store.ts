@@ -8,6 +8,7 @@ import type {
   DocumentSnapshot,
   DocumentStore,
   HostHooks,
+  RangeReplacement,
   ReadOptions,
   ReplaceOptions,
   SaveAsOptions,
@@ -17,6 +18,7 @@ import type {
   WriteProposal,
 } from '@vmark/sdk';
 import {
+  ArgumentError,
   DocumentKindsToken,
   DomainError,
   isDomainError,
@@ -24,6 +26,7 @@ import {
   staleError,
   VaultToken,
 } from '@vmark/sdk';
+import { ChangeSet } from '@codemirror/state';
 import { inject, injectable } from 'inversify';
 import { HostHooksToken, HostOptionsToken } from '../tokens/host-tokens.js';
 import type { HostOptions } from '../tokens/host-options.js';
@@ -100,6 +103,8 @@ export class HostDocumentStore implements DocumentStore {
   #records = new Map<string, DocumentRecord>();
   #nextId = 1;
   readonly #queue = new KeyedQueue();
+  /** The change each `documentWritten` event's `after` was made with, where it is known (a range write). */
+  readonly #changesOf = new WeakMap<DocumentSnapshot, ChangeSet>();
   /** Folders already cleared of temp files that a crashed vmark left (once per host). */
   readonly #swept = new Set<string>();
   /** What the save locks are taken with (ADR 87). */
@@ -174,14 +179,31 @@ export class HostDocumentStore implements DocumentStore {
     content: string | DocumentText,
     options: ReplaceOptions,
   ): Promise<DocumentSnapshot> {
-    return this.#acknowledged(documentId, async () => {
-      const record = this.#record(documentId);
-      checkRevision(record, options.expectedRevision);
-      const text = typeof content === 'string' ? DocumentText.of(content) : content;
-      const proposed = await this.#propose(record, text, options);
-      if (proposed !== null) this.#applyEdit(record, proposed, options);
-      return snapshotOf(record);
+    return this.#replaceWith(documentId, options, () =>
+      typeof content === 'string' ? DocumentText.of(content) : content,
+    );
+  }
+
+  replaceRange(
+    documentId: string,
+    { from, to, insert }: RangeReplacement,
+    options: ReplaceOptions,
+  ): Promise<DocumentSnapshot> {
+    return this.#replaceWith(documentId, options, ({ text }) => {
+      if (!(Number.isInteger(from) && Number.isInteger(to) && 0 <= from && from <= to && to <= text.length)) {
+        throw new ArgumentError(`The range ${from}–${to} is not inside the text (0–${text.length})`);
+      }
+      // Applied to the rope: a few nodes, and the editors are sent this change, not a diff of two texts.
+      return text.apply(ChangeSet.of({ from, to, insert }, text.length, '\n'));
     });
+  }
+
+  /**
+   * The change `after` (a `documentWritten` event's) was made with, when the store knows it (a
+   * range write): the editors need not diff the two texts for it. Undefined otherwise.
+   */
+  changesOf(after: DocumentSnapshot): ChangeSet | undefined {
+    return this.#changesOf.get(after);
   }
 
   write(documentId: string, written: string, options: WriteOptions): Promise<SaveOutcome> {
@@ -321,6 +343,21 @@ export class HostDocumentStore implements DocumentStore {
    * (its checkpoint, what a `documentSaved` tap held) is durable too. Waited for outside the queue, so the next change to the
    * document does not queue behind this one's checkpoint.
    */
+  /** A change to the buffer (not saved): `next` makes the text from the record's, in its turn. */
+  #replaceWith(
+    documentId: string,
+    options: ReplaceOptions,
+    next: (record: DocumentRecord) => DocumentText,
+  ): Promise<DocumentSnapshot> {
+    return this.#acknowledged(documentId, async () => {
+      const record = this.#record(documentId);
+      checkRevision(record, options.expectedRevision);
+      const proposed = await this.#propose(record, next(record), options);
+      if (proposed !== null) this.#applyEdit(record, proposed, options);
+      return snapshotOf(record);
+    });
+  }
+
   async #acknowledged<T>(documentId: string, change: () => Promise<T>): Promise<T> {
     const result = await this.#queue.run(documentId, change);
     await this.acks.settled(documentId);
@@ -413,6 +450,7 @@ export class HostDocumentStore implements DocumentStore {
   /** A change to the buffer that is not on disk yet. */
   #applyEdit(record: DocumentRecord, content: DocumentText, options: ReplaceOptions): void {
     const before = snapshotOf(record);
+    const changes = content.changesSince(record.text);
     this.#setContent(record, content);
     record.edited = true;
     // A writer who was shown the disk's text may, through its write, replace it.
@@ -420,7 +458,9 @@ export class HostDocumentStore implements DocumentStore {
     if (informed && options.expectedRevision !== undefined && informed.has(options.expectedRevision)) {
       informed.add(record.revision);
     }
-    this.hooks.documentWritten.call({ before, after: snapshotOf(record), origin: options.origin });
+    const after = snapshotOf(record);
+    if (changes !== null) this.#changesOf.set(after, changes);
+    this.hooks.documentWritten.call({ before, after, origin: options.origin });
   }
 
   /**
@@ -810,6 +850,10 @@ function snapshotOf(record: DocumentRecord): DocumentSnapshot {
       return text.string;
     },
     head: (length) => text.slice(0, Math.min(length, text.length)),
+    slice: (from, to) => {
+      const end = Math.max(0, Math.min(to, text.length));
+      return text.slice(Math.max(0, Math.min(from, end)), end);
+    },
     revision,
     kind,
     dirty: isDirty(record),

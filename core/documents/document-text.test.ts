@@ -97,6 +97,16 @@ describe('DocumentText', () => {
     expect(real.equals(DocumentText.of('abc\nDef'))).toBe(true);
   });
 
+  it('names the changes it was made with from its own base only', () => {
+    const base = DocumentText.of('one\ntwo');
+    const changes = ChangeSet.of({ from: 4, to: 7, insert: '2' }, 7, '\n');
+    const next = base.apply(changes);
+    expect(next.changesSince(base)).toBe(changes);
+    expect(next.changesSince(DocumentText.of('one\ntwo'))).toBeNull();
+    expect(next.apply(ChangeSet.of({ from: 0, insert: '!' }, 5, '\n')).changesSince(base)).toBeNull();
+    expect(base.changesSince(base)).toBeNull();
+  });
+
   it('gives the bytes it was decoded from once, then its text encoded', () => {
     const bytes = new TextEncoder().encode('a\r\nb ✓ 😀');
     const text = DocumentText.decoded('a\r\nb ✓ 😀', bytes);

@@ -50,6 +50,11 @@ export class DocumentText {
     return new DocumentText(undefined, changes.apply(this.rope), { base: new WeakRef(this), changes });
   }
 
+  /** The changes this text was made from `base` with (`apply`), or null when it was not. */
+  changesSince(base: DocumentText): ChangeSet | null {
+    return this.#from !== undefined && this.#from.base.deref() === base ? this.#from.changes : null;
+  }
+
   get length(): number {
     return this.#string !== undefined ? this.#string.length : this.#rope!.length;
   }

@@ -137,6 +137,15 @@ describe('DocumentAuthority', () => {
     expect(editor.text).toBe('Hello there world\n');
   });
 
+  it('sends a range write as the change it was made with, not a diff of the two texts', async () => {
+    const editor = new Editor('a');
+    // A diff would send only the "W" → "w" of "world"; the range write replaced the whole word.
+    await store.replaceRange(documentId, { from: 6, to: 11, insert: 'World' }, { origin: AI });
+    expect(heard[0]!.updates).toEqual([{ clientID: HOST_CLIENT_ID, changes: [6, [5, 'World'], 1] }]);
+    editor.catchUp();
+    expect(editor.text).toBe('Hello World\n');
+  });
+
   it('keeps keystrokes made while an AI write lands', async () => {
     const editor = new Editor('a');
     editor.type(12, 'typed');

@@ -4,7 +4,7 @@ import { ArgumentError, DisposableStore, isDomainError, KeyedQueue, toDisposable
 import type { HostDocumentStore } from '../../documents/document-store.js';
 import type { DocumentText } from '../../documents/document-text.js';
 import { tapDocumentWrittenAhead } from '../../hooks/tap-ahead.js';
-import { HOST_CLIENT_ID, type UpdateJson } from '../../protocol/protocol.js';
+import { type ChangeSetJson, HOST_CLIENT_ID, type UpdateJson } from '../../protocol/protocol.js';
 import { minimalChange } from './minimal-change.js';
 
 /** Who hears of confirmed updates: the documents' editors, through their connections. */
@@ -30,7 +30,8 @@ interface PendingPush {
  * updates (the collab version) and turns every change into updates for the
  * editors: an editor's push is applied only against the current version (a
  * stale one is refused and the editor rebases), and any other change (an AI's
- * write, a reload from disk) becomes one minimal update from the host.
+ * write, a reload from disk) becomes one minimal update from the host (a range
+ * write, the change it was made with).
  */
 export class DocumentAuthority implements Disposable {
   #versions = new Map<string, number>();
@@ -112,9 +113,10 @@ export class DocumentAuthority implements Disposable {
   #written({ before, after, origin }: DocumentWrittenEvent): void {
     const pending = origin.kind === 'editor' ? this.#pending.get(after.id) : undefined;
     if (pending === undefined) {
-      this.#confirm(after.id, [
-        { clientID: HOST_CLIENT_ID, changes: minimalChange(before.content, after.content) },
-      ]);
+      // A range write is sent as it was made; any other change as the diff of the two texts.
+      const made = this.store.changesOf(after);
+      const changes = made ? (made.toJSON() as ChangeSetJson) : minimalChange(before.content, after.content);
+      this.#confirm(after.id, [{ clientID: HOST_CLIENT_ID, changes }]);
       return;
     }
     this.#pending.delete(after.id);

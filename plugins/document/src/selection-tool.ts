@@ -1,5 +1,6 @@
 import type {
   ChangeOrigin,
+  DocumentSnapshot,
   DocumentStore,
   EditorMode,
   Editors,
@@ -35,6 +36,10 @@ const NO_EDITOR: Readonly<Record<EditorMode, string>> = {
   wysiwyg: 'No active WYSIWYG editor for the focused tab',
   source: 'No active source editor for the focused tab',
 };
+
+/** The selected text, without building the whole text of a large note where the host can. */
+const sliceOf = (document: DocumentSnapshot, from: number, to: number): string =>
+  document.slice?.(from, to) ?? document.content.slice(from, to);
 
 /**
  * `selection` (vmark-notes §2.4): the person's selection in the editor of the
@@ -113,7 +118,7 @@ export function selectionTool(
           checkCurrent(editor, document.revision);
           const { from, to } = editor.selection;
           return {
-            text: document.content.slice(from, to),
+            text: sliceOf(document, from, to),
             isEmpty: from === to,
             range: { from, to },
             mode: editor.mode,
@@ -137,12 +142,12 @@ export function selectionTool(
           }
           checkCurrent(editor, document.revision);
           const { from, to } = editor.selection;
-          const selected = document.content.slice(from, to);
+          const selected = sliceOf(document, from, to);
           const insertion =
             editor.mode === 'wysiwyg' ? wysiwygInsertion(document.content, { from, to }, content) : content;
-          const written = await documents.replace(
+          const written = await documents.replaceRange(
             document.id,
-            document.content.slice(0, from) + insertion + document.content.slice(to),
+            { from, to, insert: insertion },
             {
               expectedRevision: document.revision,
               origin: originOf(call, describeSelectionChange(selected, insertion)),

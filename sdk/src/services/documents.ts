@@ -18,6 +18,11 @@ export interface DocumentSnapshot {
    * whole text (host API 1.12.0; absent from older hosts' snapshots: read `content`).
    */
   readonly head?: (length: number) => string;
+  /**
+   * The characters in [from, to) (clamped to the text), without building the whole text (host
+   * API 1.13.0; absent from older hosts' snapshots: slice `content`).
+   */
+  readonly slice?: (from: number, to: number) => string;
   /** `rev-` + 8 random alphanumerics; changes on every content change. */
   readonly revision: string;
   readonly kind: string;
@@ -70,6 +75,13 @@ export interface ReadOptions {
   readonly whole?: boolean;
 }
 
+/** The characters in [from, to) replaced by `insert`: offsets into the text as it is. */
+export interface RangeReplacement {
+  readonly from: number;
+  readonly to: number;
+  readonly insert: string;
+}
+
 export interface ReplaceOptions {
   /** Refuse with `STALE` unless the document is still at this revision. */
   readonly expectedRevision?: string;
@@ -92,6 +104,17 @@ export interface DocumentStore {
    * @throws DomainError `STALE`, or `READ_ONLY` when a `beforeDocumentWrite` tap vetoes.
    */
   replace(documentId: string, content: string, options: ReplaceOptions): Promise<DocumentSnapshot>;
+  /**
+   * Like `replace`, for a change to one range: the text is not built or compared whole, and the
+   * editors receive the change as it is (host API 1.13.0).
+   * @throws ArgumentError when the range is not inside the text; DomainError `STALE`, or
+   *   `READ_ONLY` when a `beforeDocumentWrite` tap vetoes.
+   */
+  replaceRange(
+    documentId: string,
+    range: RangeReplacement,
+    options: ReplaceOptions,
+  ): Promise<DocumentSnapshot>;
   /**
    * A tool's write: replaces the whole text and, with `save`, saves it, as one step. A
    * buffer without unsaved changes is written to disk first and takes the text only once
