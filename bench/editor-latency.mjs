@@ -609,11 +609,14 @@ export async function runWriteComparison({
         ...[
           ['this build', sets.summaries[0]],
           ['baseline', sets.summaries[1]],
-        ].map(([name, w]) => [
-          `${name}: selection.set → frame`,
-          fmtMs(w.rendered.median),
-          fmtMs(w.rendered.p90),
-          fmtRatio(ratio(w.rendered.median, sets.dispatches.median)),
+        ].flatMap(([name, w]) => [
+          [
+            `${name}: selection.set → frame`,
+            fmtMs(w.rendered.median),
+            fmtMs(w.rendered.p90),
+            fmtRatio(ratio(w.rendered.median, sets.dispatches.median)),
+          ],
+          [`${name}: selection.set → doc.updates`, fmtMs(w.heard.median), fmtMs(w.heard.p90), '—'],
         ]),
         [
           'peer: dispatch → frame (selection rounds)',
