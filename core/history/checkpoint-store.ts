@@ -10,6 +10,9 @@
  * - `<id>.md`: a checkpoint's text alone, as vmark wrote it before ADR 79; still read, and
  *   pruned like the rest.
  *
+ * The files of pruned checkpoints go to `$VMARK_HOME/checkpoint-spares/` (up to 64 small ones),
+ * where new checkpoints are written over them instead of creating files (ADR 102).
+ *
  * The history is read as the index's entries that still have their text, plus the text files
  * the index lacks, in the order they were made. An append cut short by a crash leaves a torn
  * last line: readers skip it, and the next append starts on a new line. Every change holds
