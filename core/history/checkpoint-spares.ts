@@ -49,11 +49,6 @@ export class CheckpointSpares {
     this.folder = path.join(home, SPARES_FOLDER);
   }
 
-  /** How many spares this process knows of. */
-  get count(): number {
-    return this.#spares.length;
-  }
-
   /**
    * Lists the folder again (under the lock, when the history is read whole): spares another
    * process made are taken too, and names another removed are forgotten.
