@@ -6,7 +6,11 @@
  * (the fsyncs and the thread pool's trips included) from `process.cpuUsage`. The ratio per
  * block pair is this build over the other, both having met the same moment's load.
  *
- *   node bench/save-path-cpu.mjs --baseline /work/main/core/dist [--rounds 20] [--block 200]
+ *   node bench/save-path-cpu.mjs --baseline /work/main/core/dist [--rounds 20] [--block 200] [--part save|checkpoint]
+ *
+ * `--part checkpoint` measures instead one checkpoint of a write at steady state (`CheckpointStore.append`
+ * of a 10 KB text, as the recorder makes one for each AI write): each build with a home of its own,
+ * filled past the retention's slack first (600 checkpoints), so that every block meets the prune.
  *
  * With `--baseline` pointing at this build's own core/dist the ratio is the harness's floor.
  */
@@ -21,10 +25,13 @@ const { values } = parseArgs({
     baseline: { type: 'string' },
     rounds: { type: 'string', default: '20' },
     block: { type: 'string', default: '200' },
+    part: { type: 'string', default: 'save' },
   },
 });
 if (!values.baseline) {
-  console.error('usage: node bench/save-path-cpu.mjs --baseline OTHER/core/dist [--rounds N] [--block N]');
+  console.error(
+    'usage: node bench/save-path-cpu.mjs --baseline OTHER/core/dist [--rounds N] [--block N] [--part save|checkpoint]',
+  );
   process.exit(2);
 }
 const rounds = Number(values.rounds);
@@ -54,7 +61,33 @@ async function buildAt(dist, name) {
   };
 }
 
-const builds = [await buildAt(here, 'this'), await buildAt(values.baseline, 'baseline')];
+/** One build's checkpoint store in a home of its own, its history past the slack (ADR 95, ADR 102). */
+async function checkpointsAt(dist, name) {
+  const { CheckpointStore } = await import(
+    pathToFileURL(path.join(path.resolve(dist), 'history/checkpoint-store.js')).href
+  );
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), `ckpt-cpu-${name}-`));
+  const store = new CheckpointStore({ home: folder });
+  const body = 'x'.repeat(10 * 1024 - 40) + '\n';
+  let count = 0;
+  const append = () =>
+    store.append({
+      tabId: 'tab-1',
+      filePath: '/notes/a.md',
+      tool: 'document.write',
+      description: 'Wrote document',
+      revisionBefore: 'rev-AAAAAAAA',
+      revisionAfter: 'rev-BBBBBBBB',
+      contentBefore: `<!-- ${++count} -->\n${body}`,
+    });
+  for (let i = 0; i < 600; i++) await append();
+  return { name, folder, save: append };
+}
+
+if (!['save', 'checkpoint'].includes(values.part))
+  throw new Error(`--part is save or checkpoint, not ${values.part}`);
+const makeBuild = values.part === 'checkpoint' ? checkpointsAt : buildAt;
+const builds = [await makeBuild(here, 'this'), await makeBuild(values.baseline, 'baseline')];
 // Untimed first: both compiled and their folders warm.
 for (const build of builds) for (let i = 0; i < block; i++) await build.save();
 
@@ -71,7 +104,7 @@ for (let round = 0; round < rounds; round++) {
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 const paired = cpu.this.map((value, i) => value / cpu.baseline[i]);
 console.log(
-  `save CPU (µs a save, median of ${rounds} blocks of ${block}): this ${median(cpu.this).toFixed(0)}, ` +
+  `${values.part} CPU (µs each, median of ${rounds} blocks of ${block}): this ${median(cpu.this).toFixed(0)}, ` +
     `baseline ${median(cpu.baseline).toFixed(0)}; this / baseline per block pair, median ${median(paired).toFixed(3)} ` +
     `(min ${Math.min(...paired).toFixed(3)}, max ${Math.max(...paired).toFixed(3)}); load ${os.loadavg()[0].toFixed(1)}`,
 );

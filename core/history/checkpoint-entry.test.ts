@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type CheckpointEntry, parseEntry, serializeEntry } from './checkpoint-entry.js';
+import { crc32 } from 'node:zlib';
+import {
+  type CheckpointEntry,
+  parseCheckpointFile,
+  parseEntry,
+  serializeCheckpointFile,
+  serializeEntry,
+} from './checkpoint-entry.js';
 
 const ENTRY: CheckpointEntry = {
   id: 'ckpt-0000000000000001a',
@@ -31,5 +38,39 @@ describe('parseEntry', () => {
     ['not an object', '"ckpt-0000000000000001a"'],
   ])('skips %s', (_name, line) => {
     expect(parseEntry(line)).toBeUndefined();
+  });
+});
+
+describe('parseCheckpointFile', () => {
+  const text = 'a text 第\n';
+  const entry = { ...ENTRY, bytesBefore: Buffer.byteLength(text) };
+
+  it('reads back what serializeCheckpointFile writes, the CRC-32 left out of the entry', () => {
+    const file = serializeCheckpointFile(entry, text);
+    expect(file.split('\n', 1)[0]).toBe(`${serializeEntry(entry).slice(0, -1)},"crc32":${crc32(text)}}`);
+    expect(parseCheckpointFile(entry.id, file)).toEqual({ ...entry, contentBefore: text });
+  });
+
+  it('still reads a file written before ADR 102, without a CRC-32', () => {
+    expect(parseCheckpointFile(entry.id, `${serializeEntry(entry)}\n${text}`)).toEqual({
+      ...entry,
+      contentBefore: text,
+    });
+  });
+
+  it('refuses a text of the right size that is not the one its CRC-32 was taken of (half old pages)', () => {
+    const file = serializeCheckpointFile(entry, text);
+    const other = file.replace('a text', 'A TEXT');
+    expect(Buffer.byteLength(other)).toBe(Buffer.byteLength(file));
+    expect(parseCheckpointFile(entry.id, other)).toBeUndefined();
+  });
+
+  it.each([
+    ['another id', (file: string) => file, 'ckpt-0000000000000002a'],
+    ['a torn first line', (file: string) => file.slice(0, 30), ENTRY.id],
+    ['a text cut short', (file: string) => file.slice(0, -1), ENTRY.id],
+    ['a CRC-32 that is not a number', (file: string) => file.replace(/"crc32":\d+/, '"crc32":"1"'), ENTRY.id],
+  ])('refuses %s', (_name, damage, id) => {
+    expect(parseCheckpointFile(id, damage(serializeCheckpointFile(entry, text)))).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import { randomDraw } from '../vault/random-draws.js';
 import { parseJsonAs, z } from '@vmark/sdk';
 
@@ -80,27 +81,37 @@ export function parseEntry(line: string): CheckpointEntry | undefined {
   return parseJsonAs(entrySchema, line);
 }
 
+/** A checkpoint file's first line: its entry, and the CRC-32 of its text (absent in files written before ADR 102). */
+const fileHeaderSchema = entrySchema.extend({ crc32: z.number().int().min(0).optional() });
+
 /**
- * A checkpoint's text file (`<id>.ckpt`): its entry's index line, a newline, then the text the
- * edit replaced. The file describes itself, so a checkpoint whose index line was never written
- * (the write is acknowledged before that line, ADR 79) is found again from the file alone.
+ * A checkpoint's text file (`<id>.ckpt`): its entry's index line with the CRC-32 of the text
+ * added, a newline, then the text the edit replaced. The file describes itself, so a checkpoint
+ * whose index line was never written (the write is acknowledged before that line, ADR 79) is
+ * found again from the file alone. The CRC tells a whole text from one whose pages a crash left
+ * half old: a file rewritten in place (a reused one, ADR 102) can have the right size and the
+ * new first line over an older checkpoint's text.
  */
 export function serializeCheckpointFile(entry: CheckpointEntry, contentBefore: string): string {
-  return `${serializeEntry(entry)}\n${contentBefore}`;
+  const line = serializeEntry(entry);
+  // The index's line with one more field: readers of the entry alone (zod strips it) are unchanged.
+  return `${line.slice(0, -1)},"crc32":${crc32(contentBefore)}}\n${contentBefore}`;
 }
 
 /**
  * A checkpoint text file's entry and text, or undefined when the file is not one: no whole
- * entry on its first line, another id than `id` (the name it was found under), or a text of
- * another size than its entry says.
+ * entry on its first line, another id than `id` (the name it was found under), a text of
+ * another size than its entry says, or (when the first line has one) another CRC-32.
  */
 export function parseCheckpointFile(id: string, text: string): Checkpoint | undefined {
   const newline = text.indexOf('\n');
   if (newline < 0) return undefined;
-  const entry = parseEntry(text.slice(0, newline));
-  if (entry?.id !== id) return undefined;
+  const header = parseJsonAs(fileHeaderSchema, text.slice(0, newline));
+  if (header?.id !== id) return undefined;
+  const { crc32: sum, ...entry } = header;
   const contentBefore = text.slice(newline + 1);
   if (Buffer.byteLength(contentBefore, 'utf8') !== entry.bytesBefore) return undefined;
+  if (sum !== undefined && crc32(contentBefore) !== sum) return undefined;
   return { ...entry, contentBefore };
 }
 

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spawnSync } from 'node:child_process';
+import { crc32 } from 'node:zlib';
 import { ownerTag, thisProcess } from '../vault/process-owner.js';
 import { TEMP_SUFFIX } from '../vault/temp-files.js';
 import { type CheckpointEntry, serializeCheckpointFile, serializeEntry } from './checkpoint-entry.js';
@@ -129,9 +130,9 @@ describe('CheckpointStore', () => {
     // Another store over the same folder (another process) sees the same history.
     expect(await storeWith().list()).toEqual([second, first]);
     expect(await filesIn(folder)).toEqual([`${first.id}.ckpt`, `${second.id}.ckpt`, 'index.jsonl'].sort());
-    // Each text file carries its own index line first (ADR 79).
+    // Each text file carries its own index line first (ADR 79), with its text's CRC-32 (ADR 102).
     expect(await fs.readFile(path.join(folder, `${first.id}.ckpt`), 'utf8')).toBe(
-      `${JSON.stringify(first)}\n# 第一版\n`,
+      `${JSON.stringify(first).slice(0, -1)},"crc32":${crc32('# 第一版\n')}}\n# 第一版\n`,
     );
   });
 
@@ -370,12 +371,13 @@ describe('CheckpointStore', () => {
     const first = await store.append(edit('one'));
     const firstText = path.join(folder, `${first.id}.ckpt`);
     const removed: string[] = [];
-    // Another process's prune gets there first: the file is gone when this one unlinks it.
-    syncUnlinks.seen = (file) => {
-      if (file !== firstText) return;
-      syncUnlinks.seen = undefined;
-      unlinkSync(file);
-      removed.push(file);
+    // Another process's prune gets there first: the file is gone when this one moves it to the
+    // spares (ADR 102), and so when it then unlinks it.
+    syncRenames.seen = (from) => {
+      if (from !== firstText) return;
+      syncRenames.seen = undefined;
+      unlinkSync(from);
+      removed.push(from);
     };
     const last = await store.append(edit('two'));
     expect(removed).toEqual([firstText]);
@@ -599,5 +601,160 @@ describe('CheckpointStore', () => {
     expect((await filesIn(folder)).filter((n) => n.endsWith('.ckpt'))).toHaveLength(5);
     for (const entry of listed) await one.get(entry.id);
     expect(await filesIn(folder)).not.toContain('index.lock');
+  });
+
+  describe('spares: pruned files written over by new checkpoints (ADR 102)', () => {
+    const spareFolder = () => path.join(home, 'checkpoint-spares');
+    const inode = async (file: string) => (await fs.stat(file)).ino;
+
+    it('keeps a pruned checkpoint file as a spare and writes the next checkpoint over it: no new inode', async () => {
+      const store = storeWith({ checkpointRetention: { maxCount: 2, maxBytes: 1000 } });
+      const first = await store.append(edit('one'));
+      const firstInode = await inode(path.join(folder, `${first.id}.ckpt`));
+      const second = await store.append(edit('two'));
+      const third = await store.append(edit('three'));
+      // The first was pruned: its file is a spare, out of the history's folder.
+      expect(await filesIn(folder)).toEqual([`${second.id}.ckpt`, `${third.id}.ckpt`, 'index.jsonl'].sort());
+      const [spare] = await filesIn(spareFolder());
+      expect(await inode(path.join(spareFolder(), spare!))).toBe(firstInode);
+
+      const fourth = await store.append(edit('four, a longer text than the one before'));
+      // Written over the first's file, cut to its own length; the second's file is the spare now.
+      expect(await inode(path.join(folder, `${fourth.id}.ckpt`))).toBe(firstInode);
+      expect(await filesIn(spareFolder())).toHaveLength(1);
+      expect(await storeWith().list()).toEqual([fourth, third]);
+      expect(await storeWith().get(fourth.id)).toEqual({
+        ...fourth,
+        contentBefore: 'four, a longer text than the one before',
+      });
+      const fifth = await store.append(edit('5'));
+      expect(await storeWith().get(fifth.id)).toEqual({ ...fifth, contentBefore: '5' });
+      expect((await fs.stat(path.join(folder, `${fifth.id}.ckpt`))).size).toBe(
+        Buffer.byteLength(serializeCheckpointFile(fifth, '5')),
+      );
+      await expect(store.get(first.id)).rejects.toBeInstanceOf(UnknownCheckpointError);
+    });
+
+    it('believes no checkpoint a crash left half written over a spare, and finds the one written whole', async () => {
+      const store = storeWith();
+      const first = await store.append(edit('one'));
+      const dead = ownerTag({ ...thisProcess(), pid: spawnSync(process.execPath, ['-e', '']).pid });
+      const tempOf = (id: string) => path.join(folder, `.${id}.ckpt.${dead}.0123456789ab${TEMP_SUFFIX}`);
+      const entry = (id: string, text: string): CheckpointEntry => ({
+        ...first,
+        id,
+        createdAt: new Date(Date.parse(first.createdAt) - 1).toISOString(),
+        bytesBefore: Buffer.byteLength(text),
+      });
+      // What the spare held: an older checkpoint of the same size as the new one.
+      const old = serializeCheckpointFile(
+        entry('ckpt-00000000000000001', 'the OLD text\n'),
+        'the OLD text\n',
+      );
+      // 1. Claimed (renamed to the new checkpoint's temp name), not yet written: the old file.
+      await fs.writeFile(tempOf('ckpt-0000000000000000a'), old);
+      // 2. The first line and part of the text written, the rest the old text's: the right size.
+      const halfEntry = entry('ckpt-0000000000000000b', 'the NEW text\n');
+      const half = serializeCheckpointFile(halfEntry, 'the NEW text\n');
+      const torn = half.slice(0, half.length - 9) + old.slice(old.length - 9);
+      expect(Buffer.byteLength(torn)).toBe(Buffer.byteLength(half));
+      await fs.writeFile(tempOf(halfEntry.id), torn);
+      // 3. Written whole over a longer old file, not yet cut: the old tail follows.
+      const uncutEntry = entry('ckpt-0000000000000000c', 'new\n');
+      await fs.writeFile(tempOf(uncutEntry.id), serializeCheckpointFile(uncutEntry, 'new\n') + 'OLD text\n');
+      // 4. Written and cut, its rename undone: whole, found as a new file's would be (ADR 79).
+      const wholeEntry = entry('ckpt-0000000000000000d', 'the whole text\n');
+      await fs.writeFile(tempOf(wholeEntry.id), serializeCheckpointFile(wholeEntry, 'the whole text\n'));
+      // 5. Renamed into place with a damaged text: listed from its name, but never restored from.
+      const damagedEntry = entry('ckpt-0000000000000000e', 'renamed\n');
+      const damaged = serializeCheckpointFile(damagedEntry, 'renamed\n').replace('renamed\n', 'RENAMED\n');
+      await fs.writeFile(path.join(folder, `${damagedEntry.id}.ckpt`), damaged);
+      await fs.appendFile(index, serializeEntry(damagedEntry) + '\n');
+
+      const reader = storeWith();
+      expect((await reader.list()).map((e) => e.id).sort()).toEqual(
+        [first.id, wholeEntry.id, damagedEntry.id].sort(),
+      );
+      expect(await reader.get(wholeEntry.id)).toEqual({ ...wholeEntry, contentBefore: 'the whole text\n' });
+      for (const id of ['ckpt-0000000000000000a', halfEntry.id, uncutEntry.id])
+        await expect(reader.get(id)).rejects.toBeInstanceOf(UnknownCheckpointError);
+      await expect(reader.get(damagedEntry.id)).rejects.toThrow('damaged');
+    });
+
+    it('fails a checkpoint whose spare cannot be renamed into place, as a new file would, and leaves no temp file', async () => {
+      const store = storeWith({ checkpointRetention: { maxCount: 1, maxBytes: 1000 } });
+      await store.append(edit('one'));
+      const kept = await store.append(edit('two'));
+      expect(await filesIn(spareFolder())).toHaveLength(1);
+      syncRenames.seen = (from, to) => {
+        if (!to.endsWith('.ckpt') || !from.endsWith(TEMP_SUFFIX)) return;
+        syncRenames.seen = undefined;
+        throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
+      };
+      const onDurable = vi.fn();
+      await expect(store.append(edit('three'), onDurable)).rejects.toThrow('disk full');
+      expect(onDurable).not.toHaveBeenCalled();
+      expect(await store.list()).toEqual([kept]);
+      expect((await filesIn(folder)).filter((n) => n.endsWith(TEMP_SUFFIX))).toEqual([]);
+      expect(await fs.readFile(index, 'utf8')).not.toContain('three');
+      const last = await store.append(edit('four'));
+      expect(await store.get(last.id)).toMatchObject({ contentBefore: 'four' });
+    });
+
+    it('writes through no link or folder in the spares folder, nor a spare another process took: it creates the file', async () => {
+      const store = storeWith({ checkpointRetention: { maxCount: 1, maxBytes: 1000 } });
+      await store.append(edit('one'));
+      await store.append(edit('two'));
+      const [spare] = await filesIn(spareFolder());
+      // Another process took the spare this store knows of; another hand put a link and a folder there.
+      await fs.rename(path.join(spareFolder(), spare!), path.join(home, 'taken'));
+      const outside = path.join(home, 'outside.txt');
+      await fs.writeFile(outside, 'not vmark');
+      await fs.symlink(outside, path.join(spareFolder(), 'zz-link'));
+      await fs.mkdir(path.join(spareFolder(), 'zz-folder'));
+      // Read whole again (the index changed under it), so it lists the spares folder anew.
+      await fs.appendFile(index, '\n');
+      await store.append(edit('three'));
+      await fs.appendFile(index, '\n');
+      const last = await store.append(edit('four'));
+      expect(await store.get(last.id)).toMatchObject({ contentBefore: 'four' });
+      expect(await fs.readFile(outside, 'utf8')).toBe('not vmark');
+      // The spare the other process took is left as it was: the first checkpoint's file.
+      expect((await fs.readFile(path.join(home, 'taken'), 'utf8')).endsWith('\none')).toBe(true);
+      expect(await filesIn(spareFolder())).toEqual(expect.arrayContaining(['zz-folder', 'zz-link']));
+      expect((await filesIn(folder)).filter((n) => n.endsWith(TEMP_SUFFIX))).toEqual([]);
+    });
+
+    it('keeps no more than 64 spares, and none of a large text', async () => {
+      const many = storeWith({ checkpointRetention: { maxCount: 100, maxBytes: 10_000_000 } });
+      for (let i = 0; i < 69; i++) await many.append(edit(`text ${i}`));
+      await many.append(edit('x'.repeat(70 * 1024)));
+      const tight = storeWith({ checkpointRetention: { maxCount: 1, maxBytes: 10_000_000 } });
+      const last = await tight.append(edit('last'));
+      expect(await filesIn(spareFolder())).toHaveLength(64);
+      expect(await filesIn(folder)).toEqual([`${last.id}.ckpt`, 'index.jsonl']);
+      for (const name of await filesIn(spareFolder()))
+        expect((await fs.stat(path.join(spareFolder(), name))).size).toBeLessThan(1024);
+    });
+
+    it('loses no checkpoint and mixes no texts when two stores (processes) share the spares', async () => {
+      const limits = { checkpointRetention: { maxCount: 3, maxBytes: 100_000 } };
+      const [one, two] = [storeWith(limits), storeWith(limits)];
+      const texts = new Map<string, string>();
+      for (let round = 0; round < 4; round++) {
+        const appended = await Promise.all(
+          Array.from({ length: 6 }, (_, i) => {
+            const text = `round ${round} text ${i} `.repeat(i + 1);
+            return (i % 2 ? one : two).append(edit(text)).then((entry) => texts.set(entry.id, text));
+          }),
+        );
+        expect(appended).toHaveLength(6);
+      }
+      const listed = await one.list();
+      expect(listed).toHaveLength(3);
+      for (const entry of listed) expect((await two.get(entry.id)).contentBefore).toBe(texts.get(entry.id));
+      expect((await filesIn(folder)).filter((n) => n.endsWith('.ckpt'))).toHaveLength(3);
+      expect((await filesIn(folder)).filter((n) => n.endsWith(TEMP_SUFFIX))).toEqual([]);
+    });
   });
 });

@@ -10,6 +10,9 @@
  * - `<id>.md`: a checkpoint's text alone, as vmark wrote it before ADR 79; still read, and
  *   pruned like the rest.
  *
+ * The files of pruned checkpoints go to `$VMARK_HOME/checkpoint-spares/` (up to 64 small ones),
+ * where new checkpoints are written over them instead of creating files (ADR 102).
+ *
  * The history is read as the index's entries that still have their text, plus the text files
  * the index lacks, in the order they were made. An append cut short by a crash leaves a torn
  * last line: readers skip it, and the next append starts on a new line. Every change holds
@@ -48,6 +51,7 @@ import {
 } from './checkpoint-entry.js';
 import { type LockOptions, withFileLock } from '../vault/file-lock.js';
 import { lockSourcesOfHome } from '../vault/lock-source.js';
+import { CheckpointSpares } from './checkpoint-spares.js';
 
 export const CHECKPOINTS_FOLDER = 'checkpoints';
 export const INDEX_FILE = 'index.jsonl';
@@ -145,12 +149,15 @@ export class CheckpointStore {
   #waitingBytes = 0;
   #writing = false;
   #known: KnownIndex | undefined;
+  /** Pruned checkpoints' files, written over by new ones instead of creating files (ADR 102). */
+  readonly #spares: CheckpointSpares;
   readonly #listeners = new Set<(entry: CheckpointEntry) => void>();
 
   constructor(@inject(HostOptionsToken) options: CheckpointStoreOptions) {
     this.folder = path.join(options.home, CHECKPOINTS_FOLDER);
     this.#retention = options.checkpointRetention ?? DEFAULT_RETENTION;
     this.#lock = { sources: lockSourcesOfHome(options.home), ...options.checkpointLock };
+    this.#spares = new CheckpointSpares(options.home);
   }
 
   /**
@@ -304,7 +311,7 @@ export class CheckpointStore {
       const slice = batch.slice(start, start + PARALLEL_WRITES);
       const outcomes = await Promise.allSettled(
         slice.map(({ entry, contentBefore }) =>
-          writeFileAtomic(this.#textPath(entry.id), serializeCheckpointFile(entry, contentBefore)),
+          this.#writeText(entry.id, Buffer.from(serializeCheckpointFile(entry, contentBefore), 'utf8')),
         ),
       );
       outcomes.forEach((outcome, i) => {
@@ -333,6 +340,13 @@ export class CheckpointStore {
       return settle(error);
     }
     return settle();
+  }
+
+  /** A checkpoint's file, atomically: through a spare when there is one, else a new file. */
+  async #writeText(id: string, bytes: Buffer): Promise<void> {
+    const target = this.#textPath(id);
+    if (await this.#spares.writeThrough(target, bytes)) return;
+    await writeFileAtomic(target, bytes);
   }
 
   /**
@@ -385,6 +399,7 @@ export class CheckpointStore {
     const known = this.#known;
     if (known !== undefined && !pastSlack(known.count, known.bytes, this.#retention)) return;
     const history = await this.#readHistory();
+    this.#spares.refresh();
     // Found again from their text files: their lines, so that the index is whole again.
     // We hold the lock: no live writer; the temp files were whole and synced when read.
     for (const [id, temp] of history.inTemp) renameSync(temp, this.#textPath(id));
@@ -402,11 +417,17 @@ export class CheckpointStore {
     // and temp files of a crashed atomic write: we hold the lock, so none is live.
     // Synchronous unlinks, one system call each under the lock (ADR 47): `fs.rm` took three trips
     // through the thread pool a file (two lstats, then the unlink), fifty files a prune (ADR 95).
+    // A dropped checkpoint's file is kept as a spare for a new one where there is room (ADR 102):
+    // out of the history's folder, so never read as a checkpoint again.
     const keep = new Set(kept.flatMap((e) => [e.id + TEXT_SUFFIX, e.id + LEGACY_TEXT_SUFFIX]));
+    const dropped = new Map(entries.slice(0, firstKept).map((e) => [e.id + TEXT_SUFFIX, e.bytesBefore]));
     for (const name of history.names) {
       const text = name.endsWith(TEXT_SUFFIX) || name.endsWith(LEGACY_TEXT_SUFFIX);
       const stray = (name.startsWith('ckpt-') && text && !keep.has(name)) || name.endsWith(TEMP_SUFFIX);
-      if (stray) removeIfThere(path.join(this.folder, name));
+      if (!stray) continue;
+      const file = path.join(this.folder, name);
+      const bytes = dropped.get(name);
+      if (bytes === undefined || !this.#spares.keep(file, bytes)) removeIfThere(file);
     }
     const stats = await writeFileAtomic(
       this.#indexPath(),
