@@ -79,6 +79,8 @@ type Handlers = {
 export class UiConnection implements Disposable {
   /** documentId → the tabId this renderer knows the document by. */
   #subscribed = new Map<string, string>();
+  /** Documents sent to this page whose rope is split once its editor reports (ADR 100). */
+  #ropesDue = new Set<string>();
   readonly #queue = new SerialQueue();
   readonly #handlers: Handlers;
   readonly #tree: TreeWatch;
@@ -122,7 +124,10 @@ export class UiConnection implements Disposable {
         }
         const documentId = documentOf(tabId);
         const result = workbench.close(tabId, { force });
-        if (result.closed) this.#subscribed.delete(documentId);
+        if (result.closed) {
+          this.#subscribed.delete(documentId);
+          this.#ropesDue.delete(documentId);
+        }
         return { closed: result.closed };
       },
       'tab.save': async ({ tabId }) => ({ saved: !(await documents.save(documentOf(tabId))).dirty }),
@@ -135,25 +140,25 @@ export class UiConnection implements Disposable {
         const { utf8, version, kind } = authority.snapshot(documentId);
         // Ahead of the reply: the page pairs each such reply with the binary frame before it.
         this.sendBytes(utf8());
-        // The editor's first keystroke is applied to the text's rope (ADR 81): split it now, while
-        // the page builds its editor, rather than in that keystroke's answer (ADR 86).
-        setImmediate(() => {
-          try {
-            void documents.textOf(documentId).rope;
-          } catch {
-            // Closed meanwhile (by any window or client): nothing to prepare.
-          }
-        });
+        // The editor's first keystroke is applied to the text's rope (ADR 81): split it (and decode
+        // a text read from disk, ADR 100) once the page has built its editor, rather than in that
+        // keystroke's answer (ADR 86) or while the page receives the text and builds the editor.
+        this.#ropesDue.add(documentId);
         return { version, kind, textInFrame: true };
       },
       'doc.unsubscribe': ({ tabId }) => {
         this.#subscribed.delete(documentOf(tabId));
+        this.#ropesDue.delete(documentOf(tabId));
         return {};
       },
       'doc.push': async ({ tabId, version, updates }) => ({
         accepted: await authority.push(documentOf(tabId), version, updates),
       }),
-      'editor.report': ({ editor }) => acceptEditorReport(this, editor, services),
+      'editor.report': ({ editor }) => {
+        const accepted = acceptEditorReport(this, editor, services);
+        if (editor !== null) this.#splitRopeOnce(documentOf(editor.tabId));
+        return accepted;
+      },
       'commands.run': ({ id, tabId }) => services.panels.commands.run(id, { windowLabel, tabId }),
       ...panelHandlers(services.panels),
       ...this.#watches.handlers(),
@@ -188,7 +193,20 @@ export class UiConnection implements Disposable {
     this.#tree.dispose();
     this.#watches.dispose();
     this.#subscribed.clear();
+    this.#ropesDue.clear();
     this.services.focusedEditor.forget(this);
+  }
+
+  /** Splits the rope of a document sent to this page, after this answer, the first time its editor reports. */
+  #splitRopeOnce(documentId: string): void {
+    if (!this.#ropesDue.delete(documentId)) return;
+    setImmediate(() => {
+      try {
+        void this.services.documents.textOf(documentId).rope;
+      } catch {
+        // Closed meanwhile (by any window or client): nothing to prepare.
+      }
+    });
   }
 
   async #answer(raw: string): Promise<void> {
