@@ -89,8 +89,8 @@ export class UiConnection implements Disposable {
   constructor(
     private readonly services: UiServices,
     private readonly send: (message: ServerMessage) => void,
-    /** A binary frame: a subscribed document's text, ahead of its reply (`DocumentSyncHeader`). */
-    private readonly sendBytes: (bytes: Uint8Array) => void,
+    /** Offers a subscribed document's text for the page to fetch once: the path to fetch it at (ADR 100). */
+    private readonly offerText: (bytes: Uint8Array) => string,
     /** The workbench window this page shows. */
     windowLabel = 'main',
   ) {
@@ -138,13 +138,13 @@ export class UiConnection implements Disposable {
         const documentId = documentOf(tabId);
         this.#subscribed.set(documentId, tabId);
         const { utf8, version, kind } = authority.snapshot(documentId);
-        // Ahead of the reply: the page pairs each such reply with the binary frame before it.
-        this.sendBytes(utf8());
+        // Fetched by the page, as a file is (not a frame on the socket): ADR 100.
+        const textUrl = this.offerText(utf8());
         // The editor's first keystroke is applied to the text's rope (ADR 81): split it (and decode
         // a text read from disk, ADR 100) once the page has built its editor, rather than in that
         // keystroke's answer (ADR 86) or while the page receives the text and builds the editor.
         this.#ropesDue.add(documentId);
-        return { version, kind, textInFrame: true };
+        return { version, kind, textUrl };
       },
       'doc.unsubscribe': ({ tabId }) => {
         this.#subscribed.delete(documentOf(tabId));
