@@ -12,9 +12,19 @@ describe('DocumentTexts', () => {
     const otherAt = texts.offer(other);
     expect(at.startsWith(DOCUMENT_TEXT_PREFIX)).toBe(true);
     expect(at).not.toBe(otherAt);
-    expect(texts.take(at)).toBe(bytes);
+    expect(texts.take(at)?.bytes).toBe(bytes);
     expect(texts.take(at)).toBeUndefined();
-    expect(texts.take(otherAt)).toBe(other);
+    expect(texts.take(otherAt)?.bytes).toBe(other);
+  });
+
+  it('hands back what to do once the text is sent, with the text', () => {
+    const texts = new DocumentTexts();
+    const sent: string[] = [];
+    const at = texts.offer(new Uint8Array([0x61]), () => sent.push('a'));
+    const taken = texts.take(at)!;
+    expect(sent).toEqual([]);
+    taken.sent();
+    expect(sent).toEqual(['a']);
   });
 
   it('gives nothing at a path it did not offer', () => {
@@ -33,7 +43,7 @@ describe('DocumentTexts', () => {
     const kept = texts.offer(new Uint8Array([0x62]));
     vi.advanceTimersByTime(1_000);
     expect(texts.take(late)).toBeUndefined();
-    expect(texts.take(kept)).toEqual(new Uint8Array([0x62]));
+    expect(texts.take(kept)?.bytes).toEqual(new Uint8Array([0x62]));
     const disposedBefore = texts.offer(new Uint8Array([0x63]));
     texts.dispose();
     expect(texts.take(disposedBefore)).toBeUndefined();

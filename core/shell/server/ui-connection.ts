@@ -79,7 +79,7 @@ type Handlers = {
 export class UiConnection implements Disposable {
   /** documentId → the tabId this renderer knows the document by. */
   #subscribed = new Map<string, string>();
-  /** Documents sent to this page whose rope is split once its editor reports (ADR 100). */
+  /** Documents sent to this page whose rope is split once the text is sent or its editor reports (ADR 100). */
   #ropesDue = new Set<string>();
   readonly #queue = new SerialQueue();
   readonly #handlers: Handlers;
@@ -89,8 +89,11 @@ export class UiConnection implements Disposable {
   constructor(
     private readonly services: UiServices,
     private readonly send: (message: ServerMessage) => void,
-    /** Offers a subscribed document's text for the page to fetch once: the path to fetch it at (ADR 100). */
-    private readonly offerText: (bytes: Uint8Array) => string,
+    /**
+     * Offers a subscribed document's text for the page to fetch once (`sent` once it is written):
+     * the path to fetch it at (ADR 100).
+     */
+    private readonly offerText: (bytes: Uint8Array, sent: () => void) => string,
     /** The workbench window this page shows. */
     windowLabel = 'main',
   ) {
@@ -139,10 +142,11 @@ export class UiConnection implements Disposable {
         this.#subscribed.set(documentId, tabId);
         const { utf8, version, kind } = authority.snapshot(documentId);
         // Fetched by the page, as a file is (not a frame on the socket): ADR 100.
-        const textUrl = this.offerText(utf8());
+        const textUrl = this.offerText(utf8(), () => this.#splitRopeOnce(documentId));
         // The editor's first keystroke is applied to the text's rope (ADR 81): split it (and decode
-        // a text read from disk, ADR 100) once the page has built its editor, rather than in that
-        // keystroke's answer (ADR 86) or while the page receives the text and builds the editor.
+        // a text read from disk, ADR 100) once the text is sent or the page's editor reports, while
+        // the page decodes it and builds its editor, rather than in that keystroke's answer (ADR 86)
+        // or while the host writes the text to the page.
         this.#ropesDue.add(documentId);
         return { version, kind, textUrl };
       },
@@ -197,7 +201,7 @@ export class UiConnection implements Disposable {
     this.services.focusedEditor.forget(this);
   }
 
-  /** Splits the rope of a document sent to this page, after this answer, the first time its editor reports. */
+  /** Splits the rope of a document sent to this page, once, off the current task. */
   #splitRopeOnce(documentId: string): void {
     if (!this.#ropesDue.delete(documentId)) return;
     setImmediate(() => {

@@ -162,7 +162,7 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     const connection = new UiConnection(
       services,
       (message) => socket.send(JSON.stringify(message)),
-      (bytes) => texts.offer(bytes),
+      (bytes, sent) => texts.offer(bytes, sent),
       windowLabel,
     );
     sockets.set(connection, socket);
@@ -213,8 +213,10 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return plain(response, 405, 'Method not allowed');
     if (url.pathname.startsWith(DOCUMENT_TEXT_PREFIX)) {
-      const bytes = texts.take(url.pathname);
-      if (bytes === undefined) return plain(response, 404, 'Not found');
+      const offered = texts.take(url.pathname);
+      if (offered === undefined) return plain(response, 404, 'Not found');
+      const { bytes } = offered;
+      response.once('finish', offered.sent);
       const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       return send(response, request, { type: 'text/plain; charset=utf-8', body });
     }
