@@ -184,12 +184,11 @@ describe('an AI write into a large document the person is working in', () => {
     for (const push of pushes) expect(push.length).toBeLessThan(1_000);
   }, 60_000);
 
-  it('sends a subscribed document’s text as one binary frame ahead of its reply, not inside JSON', async () => {
+  it('gives a subscribed document’s text at the URL of its reply, once, not inside JSON nor on the socket', async () => {
     const expected = await hostText();
     const { host, searchParams } = new URL(session.served.url);
-    const socket = new WebSocket(`ws://${host}/ws?token=${searchParams.get('token')}`, {
-      origin: `http://${host}`,
-    });
+    const token = searchParams.get('token')!;
+    const socket = new WebSocket(`ws://${host}/ws?token=${token}`, { origin: `http://${host}` });
     try {
       const frames: { binary: boolean; data: Buffer }[] = [];
       socket.on('message', (data: Buffer, binary) => frames.push({ binary, data }));
@@ -205,10 +204,17 @@ describe('an AI write into a large document the person is working in', () => {
         .toBe(true);
       const at = frames.findIndex((f) => !f.binary && String(f.data).startsWith('{"type":"reply"'));
       const reply = JSON.parse(String(frames[at]!.data)) as { ok: boolean; result: Record<string, unknown> };
-      expect(reply).toMatchObject({ ok: true, result: { kind: 'markdown', textInFrame: true } });
+      expect(reply).toMatchObject({ ok: true, result: { kind: 'markdown', textUrl: expect.any(String) } });
       expect(reply.result).not.toHaveProperty('text');
-      expect(frames[at - 1]!.binary).toBe(true);
-      expect(frames[at - 1]!.data.toString('utf8')).toBe(expected);
+      expect(frames.some((f) => f.binary)).toBe(false);
+      const textAt = (withToken: boolean) =>
+        fetch(`http://${host}${String(reply.result.textUrl)}${withToken ? `?token=${token}` : ''}`);
+      expect((await textAt(false)).status).toBe(401);
+      const fetched = await textAt(true);
+      expect(fetched.status).toBe(200);
+      expect(Buffer.from(await fetched.arrayBuffer()).toString('utf8')).toBe(expected);
+      // Once: the text at a later version is another subscription's.
+      expect((await textAt(true)).status).toBe(404);
     } finally {
       socket.close();
     }
@@ -225,7 +231,7 @@ describe('an AI write into a large document the person is working in', () => {
     await expect.poll(shownCounts, { timeout: WAIT_MS }).toEqual(whole);
   }, 60_000);
 
-  it('opens from the file list complete, counted at once and editable (its first frame: the bytes read)', async () => {
+  it('opens from the file list complete, counted at once and editable (its text: the bytes read)', async () => {
     // Two-byte and astral text, as the bytes read reach the page without being encoded again (ADR 92).
     const fresh = `# Fresh 漢字\n\n${ORIGINAL}The last line 😀 of the fresh note\n`;
     await writeFile(path.join(session.vault, 'fresh.md'), fresh);

@@ -40,7 +40,7 @@ import { quotePath } from '../vault/path-scope.js';
 import { sweepTempFiles } from '../vault/sweep-temp-files.js';
 import { saveLockPathFor } from '../vault/temp-files.js';
 import { FolderWatcher } from './folder-watcher.js';
-import { readTextFile } from './read-text-file.js';
+import { readTextBytes, readTextFile } from './read-text-file.js';
 import { DocumentText } from './document-text.js';
 import { newRevision } from './revision.js';
 import { WriteAcks } from './write-acks.js';
@@ -128,11 +128,10 @@ export class HostDocumentStore implements DocumentStore {
 
   /** Reads a file (already resolved to its canonical path) into a new buffer. */
   async open(canonicalPath: string): Promise<DocumentSnapshot> {
-    const { content, disk, utf8 } = await readTextFile(canonicalPath);
+    const { bytes, disk } = await readTextBytes(canonicalPath);
     this.#sweep(path.dirname(canonicalPath));
-    // The bytes read go to the first editor as they are (ADR 92).
-    const text = utf8 ? DocumentText.decoded(content, utf8) : DocumentText.of(content);
-    return this.#add(canonicalPath, text, disk);
+    // Decoded when first read; the bytes read go to the first editor as they are (ADRs 92, 100).
+    return this.#add(canonicalPath, DocumentText.ofUtf8(bytes), disk);
   }
 
   /** A new untitled buffer of a given kind. */
@@ -849,7 +848,7 @@ function snapshotOf(record: DocumentRecord): DocumentSnapshot {
     get content() {
       return text.string;
     },
-    head: (length) => text.slice(0, Math.min(length, text.length)),
+    head: (length) => text.head(length),
     slice: (from, to) => {
       const end = Math.max(0, Math.min(to, text.length));
       return text.slice(Math.max(0, Math.min(from, end)), end);

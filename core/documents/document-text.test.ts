@@ -107,13 +107,52 @@ describe('DocumentText', () => {
     expect(base.changesSince(base)).toBeNull();
   });
 
-  it('gives the bytes it was decoded from once, then its text encoded', () => {
+  it('sends the bytes it was read from while undecoded, and once after it is decoded; then its text encoded', () => {
     const bytes = new TextEncoder().encode('a\r\nb ✓ 😀');
-    const text = DocumentText.decoded('a\r\nb ✓ 😀', bytes);
+    const text = DocumentText.ofUtf8(bytes);
     expect(text.takeUtf8()).toBe(bytes);
+    // Not read yet: the bytes are still the text, and still what is sent.
+    expect(text.takeUtf8()).toBe(bytes);
+    expect(text.string).toBe('a\r\nb ✓ 😀');
     const again = text.takeUtf8();
     expect(again).not.toBe(bytes);
     expect(new TextDecoder().decode(again)).toBe('a\r\nb ✓ 😀');
     expect(new TextDecoder().decode(DocumentText.of('x ✓').takeUtf8())).toBe('x ✓');
+  });
+
+  it('keeps the bytes for the first frame when the text is read before it', () => {
+    const bytes = new TextEncoder().encode('read ✓ first');
+    const text = DocumentText.ofUtf8(bytes);
+    expect(text.rope.toString()).toBe('read ✓ first');
+    expect(text.takeUtf8()).toBe(bytes);
+    expect(text.takeUtf8()).not.toBe(bytes);
+  });
+
+  it('leaves out a byte order mark, as the fatal decoder does', () => {
+    const text = DocumentText.ofUtf8(new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0xe2, 0x9c, 0x93]));
+    expect([text.string, text.length, text.head(1)]).toEqual(['a✓', 2, 'a']);
+    expect([...text.takeUtf8()]).toEqual([0x61, 0xe2, 0x9c, 0x93]);
+  });
+
+  it('read from UTF-8 is the decoded text in every form: length, head, slice, rope, equality', () => {
+    const unit = fc.constantFrom('a', 'é', '\n', '\r', '日', '😀', '\u{10ffff}', '\u0800', '\u07ff', ' ');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 200 }), fc.nat(700), (content, count) => {
+        const bytes = new TextEncoder().encode(content);
+        // Each read on a fresh text: each reads the bytes, not a string another read built.
+        const of = () => DocumentText.ofUtf8(bytes);
+        expect(of().length).toBe(content.length);
+        expect(of().head(count)).toBe(content.slice(0, count));
+        expect(of().slice(1, count)).toBe(content.slice(1, count));
+        expect(of().rope.sliceString(0, undefined, '\n')).toBe(content);
+        expect(of().equals(content)).toBe(true);
+        expect(of().equals(DocumentText.of(content))).toBe(true);
+        const text = of();
+        void text.length;
+        void text.head(count);
+        expect(text.takeUtf8()).toBe(bytes);
+        expect(text.string).toBe(content);
+      }),
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { DomainError } from '@vmark/sdk';
 import { type DiskState, diskStateOf } from '../vault/file-fingerprint.js';
 import { type NotAFile, openRegularFile } from '../vault/open-regular-file.js';
@@ -26,12 +27,16 @@ export class NotTextError extends DomainError {
   }
 }
 
-/** A text file as read: its text, the disk state of its bytes, and the bytes themselves. */
+/** A text file as read: its text and the disk state of its bytes. */
 export interface TextFile {
   readonly content: string;
   readonly disk: DiskState;
-  /** The bytes read, when they are exactly `content` in UTF-8 (not with a byte order mark, which decoding drops). */
-  readonly utf8: Uint8Array | undefined;
+}
+
+/** A text file's bytes as read, checked to be UTF-8 but not decoded, and their disk state. */
+export interface TextBytes {
+  readonly bytes: Uint8Array;
+  readonly disk: DiskState;
 }
 
 /**
@@ -41,6 +46,16 @@ export interface TextFile {
  * @throws DomainError `INVALID_PATH`.
  */
 export async function readTextFile(canonicalPath: string): Promise<TextFile> {
+  const { bytes, disk } = await readTextBytes(canonicalPath);
+  return { content: utf8.decode(bytes), disk };
+}
+
+/**
+ * `readTextFile` without the decoding: the same checks (UTF-8 is checked, not decoded: well
+ * under a millisecond on 10 MB against about 100 ms for the decoding, ADR 100), the bytes as read.
+ * @throws DomainError `INVALID_PATH`.
+ */
+export async function readTextBytes(canonicalPath: string): Promise<TextBytes> {
   const quoted = JSON.stringify(canonicalPath);
   const opened = await openRegularFile(canonicalPath).catch(() => null);
   if (opened === null || opened.kind === 'missing') {
@@ -55,13 +70,9 @@ export async function readTextFile(canonicalPath: string): Promise<TextFile> {
       throw new DomainError('INVALID_PATH', `${quoted} is larger than ${MAX_DOCUMENT_BYTES} bytes`);
     }
     const bytes = await handle.readFile();
-    try {
-      const content = utf8.decode(bytes);
-      const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-      return { content, disk: diskStateOf(stats, bytes), utf8: bom ? undefined : bytes };
-    } catch {
-      throw new NotTextError(canonicalPath);
-    }
+    // The same well-formedness as the fatal decoder's (the WHATWG and Unicode definitions agree).
+    if (!isUtf8(bytes)) throw new NotTextError(canonicalPath);
+    return { bytes, disk: diskStateOf(stats, bytes) };
   } finally {
     await handle.close();
   }

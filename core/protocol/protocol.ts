@@ -106,14 +106,16 @@ export interface DocumentSync {
 }
 
 /**
- * `doc.subscribe`'s reply on the wire: the text goes in the binary frame sent just before it
- * (UTF-8), so that a 10 MB document is neither escaped into JSON by the host nor parsed out of
- * it by the page (ADR 48). The page's connection puts it back: callers see a `DocumentSync`.
+ * `doc.subscribe`'s reply on the wire: the text (UTF-8) is fetched once from `textUrl`, so that
+ * a 10 MB document is neither escaped into JSON by the host nor parsed out of it by the page
+ * (ADR 48), nor sent as a frame on the socket (ADR 100). The page's connection puts it back:
+ * callers see a `DocumentSync`.
  */
 export interface DocumentSyncHeader {
   readonly version: number;
   readonly kind: string;
-  readonly textInFrame: true;
+  /** A path on the page's own host, fetched with the page's token. */
+  readonly textUrl: string;
 }
 
 /**

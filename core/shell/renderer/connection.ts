@@ -56,17 +56,13 @@ export class Connection {
   readonly #commandsChanged = new Emitter<void>();
   #lastState: UiState | null = null;
 
-  /** Texts of subscribed documents, each waiting for the reply it came ahead of. */
-  readonly #texts: string[] = [];
-  readonly #decoder = new TextDecoder();
-
-  private constructor(socket: WebSocket) {
+  private constructor(
+    socket: WebSocket,
+    /** The page's token, for the texts it fetches (ADR 100). */
+    private readonly token: string,
+  ) {
     this.#socket = socket;
-    socket.binaryType = 'arraybuffer';
-    socket.addEventListener('message', (event: MessageEvent<string | ArrayBuffer>) => {
-      if (typeof event.data === 'string') this.#receive(event.data);
-      else this.#texts.push(this.#decoder.decode(event.data));
-    });
+    socket.addEventListener('message', (event: MessageEvent<string>) => this.#receive(event.data));
     socket.addEventListener('close', () => {
       for (const { reject } of this.#pending.values()) reject(new Error('The connection to vmark was lost'));
       this.#pending.clear();
@@ -82,7 +78,7 @@ export class Connection {
       `ws://${location.host}/ws?token=${encodeURIComponent(token)}${windowQuery()}`,
     );
     return new Promise((resolve, reject) => {
-      socket.addEventListener('open', () => resolve(new Connection(socket)), { once: true });
+      socket.addEventListener('open', () => resolve(new Connection(socket, token)), { once: true });
       socket.addEventListener('error', () => reject(new Error('Could not connect to vmark')), { once: true });
     });
   }
@@ -97,10 +93,12 @@ export class Connection {
 
   /** A document's text and version, and from then on its updates (`onUpdates`). */
   async subscribe(tabId: string): Promise<DocumentSync> {
-    const { version, kind } = await this.request('doc.subscribe', { tabId });
-    const text = this.#texts.shift();
-    if (text === undefined) throw new Error('vmark sent no text with the document');
-    return { text, version, kind };
+    const { version, kind, textUrl } = await this.request('doc.subscribe', { tabId });
+    // Fetched as the file it is, not a frame on the socket: a 10 MB frame cost the browser and any
+    // debugger attached to it (the benchmark's) far more than a fetch of the same bytes (ADR 100).
+    const response = await fetch(`${textUrl}?token=${encodeURIComponent(this.token)}`, { cache: 'no-store' });
+    if (!response.ok) throw new Error('vmark sent no text with the document');
+    return { text: await response.text(), version, kind };
   }
 
   /** Called with the latest state at once (it may have come before the listener), then on every change. */

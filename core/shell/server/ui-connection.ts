@@ -79,6 +79,8 @@ type Handlers = {
 export class UiConnection implements Disposable {
   /** documentId → the tabId this renderer knows the document by. */
   #subscribed = new Map<string, string>();
+  /** Documents sent to this page whose rope is split once the text is sent or its editor reports (ADR 100). */
+  #ropesDue = new Set<string>();
   readonly #queue = new SerialQueue();
   readonly #handlers: Handlers;
   readonly #tree: TreeWatch;
@@ -87,8 +89,11 @@ export class UiConnection implements Disposable {
   constructor(
     private readonly services: UiServices,
     private readonly send: (message: ServerMessage) => void,
-    /** A binary frame: a subscribed document's text, ahead of its reply (`DocumentSyncHeader`). */
-    private readonly sendBytes: (bytes: Uint8Array) => void,
+    /**
+     * Offers a subscribed document's text for the page to fetch once (`sent` once it is written):
+     * the path to fetch it at (ADR 100).
+     */
+    private readonly offerText: (bytes: Uint8Array, sent: () => void) => string,
     /** The workbench window this page shows. */
     windowLabel = 'main',
   ) {
@@ -122,7 +127,10 @@ export class UiConnection implements Disposable {
         }
         const documentId = documentOf(tabId);
         const result = workbench.close(tabId, { force });
-        if (result.closed) this.#subscribed.delete(documentId);
+        if (result.closed) {
+          this.#subscribed.delete(documentId);
+          this.#ropesDue.delete(documentId);
+        }
         return { closed: result.closed };
       },
       'tab.save': async ({ tabId }) => ({ saved: !(await documents.save(documentOf(tabId))).dirty }),
@@ -133,27 +141,28 @@ export class UiConnection implements Disposable {
         const documentId = documentOf(tabId);
         this.#subscribed.set(documentId, tabId);
         const { utf8, version, kind } = authority.snapshot(documentId);
-        // Ahead of the reply: the page pairs each such reply with the binary frame before it.
-        this.sendBytes(utf8());
-        // The editor's first keystroke is applied to the text's rope (ADR 81): split it now, while
-        // the page builds its editor, rather than in that keystroke's answer (ADR 86).
-        setImmediate(() => {
-          try {
-            void documents.textOf(documentId).rope;
-          } catch {
-            // Closed meanwhile (by any window or client): nothing to prepare.
-          }
-        });
-        return { version, kind, textInFrame: true };
+        // Fetched by the page, as a file is (not a frame on the socket): ADR 100.
+        const textUrl = this.offerText(utf8(), () => this.#splitRopeOnce(documentId));
+        // The editor's first keystroke is applied to the text's rope (ADR 81): split it (and decode
+        // a text read from disk, ADR 100) once the text is sent or the page's editor reports, while
+        // the page decodes it and builds its editor, rather than in that keystroke's answer (ADR 86)
+        // or while the host writes the text to the page.
+        this.#ropesDue.add(documentId);
+        return { version, kind, textUrl };
       },
       'doc.unsubscribe': ({ tabId }) => {
         this.#subscribed.delete(documentOf(tabId));
+        this.#ropesDue.delete(documentOf(tabId));
         return {};
       },
       'doc.push': async ({ tabId, version, updates }) => ({
         accepted: await authority.push(documentOf(tabId), version, updates),
       }),
-      'editor.report': ({ editor }) => acceptEditorReport(this, editor, services),
+      'editor.report': ({ editor }) => {
+        const accepted = acceptEditorReport(this, editor, services);
+        if (editor !== null) this.#splitRopeOnce(documentOf(editor.tabId));
+        return accepted;
+      },
       'commands.run': ({ id, tabId }) => services.panels.commands.run(id, { windowLabel, tabId }),
       ...panelHandlers(services.panels),
       ...this.#watches.handlers(),
@@ -188,7 +197,20 @@ export class UiConnection implements Disposable {
     this.#tree.dispose();
     this.#watches.dispose();
     this.#subscribed.clear();
+    this.#ropesDue.clear();
     this.services.focusedEditor.forget(this);
+  }
+
+  /** Splits the rope of a document sent to this page, once, off the current task. */
+  #splitRopeOnce(documentId: string): void {
+    if (!this.#ropesDue.delete(documentId)) return;
+    setImmediate(() => {
+      try {
+        void this.services.documents.textOf(documentId).rope;
+      } catch {
+        // Closed meanwhile (by any window or client): nothing to prepare.
+      }
+    });
   }
 
   async #answer(raw: string): Promise<void> {

@@ -29,6 +29,7 @@ import { systemTrashFolder } from '../../vault/trash.js';
 import { HostWorkspaceFiles } from '../../workspace-files/host-workspace-files.js';
 import { CheckpointStore } from '../../history/checkpoint-store.js';
 import { RecentFiles } from '../../workbench/recent-files.js';
+import { DOCUMENT_TEXT_PREFIX, DocumentTexts } from './document-texts.js';
 import { UiConnection, type UiServices } from './ui-connection.js';
 import { uiState } from './ui-state.js';
 import { requestedWindow } from './requested-window.js';
@@ -154,13 +155,14 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
       return index.index.paths();
     },
   });
+  const texts = disposables.add(new DocumentTexts());
   const webSockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   webSockets.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     const windowLabel = claims.claim(socket, requestedWindow(request));
     const connection = new UiConnection(
       services,
       (message) => socket.send(JSON.stringify(message)),
-      (bytes) => socket.send(bytes, { binary: true }),
+      (bytes, sent) => texts.offer(bytes, sent),
       windowLabel,
     );
     sockets.set(connection, socket);
@@ -210,6 +212,14 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     request.resume();
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return plain(response, 405, 'Method not allowed');
+    if (url.pathname.startsWith(DOCUMENT_TEXT_PREFIX)) {
+      const offered = texts.take(url.pathname);
+      if (offered === undefined) return plain(response, 404, 'Not found');
+      const { bytes } = offered;
+      response.once('finish', offered.sent);
+      const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      return send(response, request, { type: 'text/plain; charset=utf-8', body });
+    }
     if (isPluginUiPath(url.pathname)) {
       // A panel's or a kind view's module, read from its plugin's ui/ folder on each request (ADR 20, 35).
       const folders = [...host.plugins.activePanels(), ...host.plugins.activeViews()];
