@@ -207,9 +207,13 @@ describe('an AI write into a large document the person is working in', () => {
       expect(reply).toMatchObject({ ok: true, result: { kind: 'markdown', textUrl: expect.any(String) } });
       expect(reply.result).not.toHaveProperty('text');
       expect(frames.some((f) => f.binary)).toBe(false);
-      const textAt = (withToken: boolean) =>
-        fetch(`http://${host}${String(reply.result.textUrl)}${withToken ? `?token=${token}` : ''}`);
+      const textAt = (withToken: boolean, method = 'GET') =>
+        fetch(`http://${host}${String(reply.result.textUrl)}${withToken ? `?token=${token}` : ''}`, {
+          method,
+        });
       expect((await textAt(false)).status).toBe(401);
+      // Only a GET takes the one fetch: a HEAD would spend it and deliver nothing.
+      expect((await textAt(true, 'HEAD')).status).toBe(405);
       const fetched = await textAt(true);
       expect(fetched.status).toBe(200);
       expect(Buffer.from(await fetched.arrayBuffer()).toString('utf8')).toBe(expected);

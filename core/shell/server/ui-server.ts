@@ -213,6 +213,8 @@ export async function startUiServer(host: Host, options: UiServerOptions): Promi
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return plain(response, 405, 'Method not allowed');
     if (url.pathname.startsWith(DOCUMENT_TEXT_PREFIX)) {
+      // Only a GET takes an offer (it is one fetch): a HEAD would spend it and deliver nothing.
+      if (request.method !== 'GET') return plain(response, 405, 'Method not allowed');
       const offered = texts.take(url.pathname);
       if (offered === undefined) return plain(response, 404, 'Not found');
       const { bytes } = offered;
