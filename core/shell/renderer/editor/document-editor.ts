@@ -9,6 +9,7 @@ import { findInFile } from '../find/find-panel.js';
 import { element } from '../element.js';
 import { Emitter, type Unsubscribe } from '../emitter.js';
 import { CollabSync } from './collab-sync.js';
+import { parseReach } from './parse-reach.js';
 import type { PageKindView, ShownView } from './kind-views.js';
 import { textViewApi } from './text-view-api.js';
 import { editorTheme } from './theme.js';
@@ -179,6 +180,7 @@ export class DocumentEditor {
         this.#kindView.of(this.#kindExtension()),
         editorTheme,
         findInFile(),
+        parseReach,
         this.hooks.extensions ?? [],
         this.#mode.of(this.#modeExtension(this.#modeName)),
         EditorView.updateListener.of((update) => {
