@@ -11,6 +11,7 @@ import type {
 } from '../../protocol/protocol.js';
 import type { PanelMessage } from '../../protocol/panel-protocol.js';
 import type { UiRecoveredEdit } from '../../protocol/recovery-protocol.js';
+import { documentTextOf } from './document-text-bytes.js';
 import { Emitter, type Unsubscribe } from './emitter.js';
 import { windowQuery } from './window-label.js';
 
@@ -98,7 +99,7 @@ export class Connection {
     // debugger attached to it (the benchmark's) far more than a fetch of the same bytes (ADR 100).
     const response = await fetch(`${textUrl}?token=${encodeURIComponent(this.token)}`, { cache: 'no-store' });
     if (!response.ok) throw new Error('vmark sent no text with the document');
-    return { text: await response.text(), version, kind };
+    return { text: documentTextOf(await response.arrayBuffer()), version, kind };
   }
 
   /** Called with the latest state at once (it may have come before the listener), then on every change. */
