@@ -219,6 +219,18 @@ describe('the guard proxy', () => {
     expect((await viaProxy(proxy, `http://127.0.0.1:${a.port}/after`)).status).toBe(200);
   });
 
+  it('survives a browser that resets the connection of a tunnel it was refused (Chromium stopped)', async () => {
+    const proxy = await proxyWith(systemResolver(''));
+    for (let i = 0; i < 5; i++) {
+      const answer = await tunnelVia(proxy, `127.0.0.1:${a.port}`, false);
+      expect(answer.status).toBe(407);
+      answer.socket.resetAndDestroy();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    policy = { allowPrivateNetwork: true };
+    expect((await viaProxy(proxy, `http://127.0.0.1:${a.port}/after`)).status).toBe(200);
+  });
+
   it('answers a request that is not in absolute form, or not http, without sending it anywhere', async () => {
     const proxy = await proxyWith(systemResolver(''));
     policy = { allowPrivateNetwork: true };

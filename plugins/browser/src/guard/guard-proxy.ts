@@ -59,6 +59,9 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
     });
   });
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    // The server hands the socket over without its error handler: a browser that resets it (Chromium
+    // stopped while its refused CONNECT was answered) must not throw in the host.
+    client.on('error', () => client.destroy());
     if (!authorized(req)) {
       client.end(
         'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="vmark"\r\n\r\n',
@@ -170,7 +173,6 @@ async function tunnel(
   head: Buffer,
   options: GuardProxyOptions,
 ): Promise<void> {
-  client.on('error', () => client.destroy());
   const match = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(req.url ?? '');
   if (!match) {
     client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
