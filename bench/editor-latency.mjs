@@ -331,26 +331,15 @@ async function mcpWriter(page, mcp, text) {
   let revision = tab.revision;
   const body = text.slice(markerLine(0).length);
   const sample = async (i) => {
-    await page.evaluate((line) => window.__bench.arm(line), markerLine(i));
-    const start = performance.timeOrigin + performance.now();
-    const written = await callTool(mcp, 'document', {
-      action: 'write',
-      tabId: tab.id,
-      content: `${markerLine(i)}${body}`,
-      expected_revision: revision,
+    return timedToFrame(page, markerLine(i), async () => {
+      const written = await callTool(mcp, 'document', {
+        action: 'write',
+        tabId: tab.id,
+        content: `${markerLine(i)}${body}`,
+        expected_revision: revision,
+      });
+      revision = written.revision;
     });
-    const answered = performance.timeOrigin + performance.now();
-    const shown = await page.evaluate(() => window.__bench.pending);
-    // The host's message with the change: what the page waited for, apart from drawing it.
-    const heard = await page.evaluate(() => window.__bench.updates.at(-1));
-    revision = written.revision;
-    return {
-      rendered: shown.origin + shown.frame - start,
-      call: answered - start,
-      heard: shown.origin + heard - start,
-      // The page's own part: from the host's message to the frame that shows the change.
-      drawn: shown.frame - heard,
-    };
   };
   // Brought to the front before its turn (writeRounds): see there.
   return Object.assign(sample, { page });
@@ -368,20 +357,32 @@ async function mcpSelectionSetter(page, mcp) {
     await page.keyboard.press('Control+Home');
     await page.keyboard.press('Shift+End');
     const { revision } = await firstLineSelected(mcp);
-    await page.evaluate((line) => window.__bench.arm(line), markerLine(i));
-    const start = performance.timeOrigin + performance.now();
-    await callTool(mcp, 'selection', { action: 'set', content: markerLine(i), expected_revision: revision });
-    const answered = performance.timeOrigin + performance.now();
-    const shown = await page.evaluate(() => window.__bench.pending);
-    const heard = await page.evaluate(() => window.__bench.updates.at(-1));
-    return {
-      rendered: shown.origin + shown.frame - start,
-      call: answered - start,
-      heard: shown.origin + heard - start,
-      drawn: shown.frame - heard,
-    };
+    return timedToFrame(page, markerLine(i), () =>
+      callTool(mcp, 'selection', { action: 'set', content: markerLine(i), expected_revision: revision }),
+    );
   };
   return Object.assign(sample, { page });
+}
+
+/**
+ * Runs `call` (an MCP call that makes `line` appear in `page`) and times it, on one clock, to its answer,
+ * to the host's `doc.updates` at the page and to the frame that shows `line`.
+ */
+async function timedToFrame(page, line, call) {
+  await page.evaluate((text) => window.__bench.arm(text), line);
+  const start = performance.timeOrigin + performance.now();
+  await call();
+  const answered = performance.timeOrigin + performance.now();
+  const shown = await page.evaluate(() => window.__bench.pending);
+  // The host's message with the change: what the page waited for, apart from drawing it.
+  const heard = await page.evaluate(() => window.__bench.updates.at(-1));
+  return {
+    rendered: shown.origin + shown.frame - start,
+    call: answered - start,
+    heard: shown.origin + heard - start,
+    // The page's own part: from the host's message to the frame that shows the change.
+    drawn: shown.frame - heard,
+  };
 }
 
 /** `selection.get` once the host has heard that the whole first line (a marker line) is selected. */
