@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,5 +47,24 @@ describe('listFolder', () => {
       code: 'INVALID_PATH',
     });
     await expect(listFolder(vault, path.join(root, '..'))).rejects.toMatchObject({ code: 'INVALID_PATH' });
+  });
+
+  it('tells the canonical folder before reading it, so a watch set there misses nothing', async () => {
+    const told: string[] = [];
+    const { entries } = await listFolder(vault, path.join(root, 'inside-link'), (folder) => {
+      told.push(folder);
+      // A file another program makes right after the watch is set: the listing has it.
+      writeFileSync(path.join(folder, 'made meanwhile.md'), '');
+    });
+    expect(told).toEqual([path.join(root, 'b-folder')]);
+    expect(entries.map((e) => e.name)).toEqual(['made meanwhile.md']);
+  });
+
+  it('tells nothing for a folder it refuses', async () => {
+    const told: string[] = [];
+    await expect(listFolder(vault, outside, (folder) => told.push(folder))).rejects.toMatchObject({
+      code: 'INVALID_PATH',
+    });
+    expect(told).toEqual([]);
   });
 });

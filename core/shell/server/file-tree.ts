@@ -10,13 +10,17 @@ import { isHiddenEntry } from '../../workspace-files/hidden-entry.js';
  * canonical folder it names. The folder is resolved through the vault's scope
  * first, so the tree shows nothing outside the open workspace roots and the
  * folders of open documents. Folders first, then files, each in natural order;
- * symlinks are shown by what they point at.
+ * symlinks are shown by what they point at. `beforeRead` gets the canonical
+ * folder before it is read: a watch set up there misses nothing the listing
+ * does not show (a file made between the two is in one or the other).
  */
 export async function listFolder(
   vault: Vault,
   folder: string,
+  beforeRead?: (canonical: string) => void,
 ): Promise<{ folder: string; entries: TreeEntry[] }> {
   const canonical = await vault.resolve(folder);
+  beforeRead?.(canonical);
   const dirents = await readdir(canonical, { withFileTypes: true }).catch(() => {
     throw new DomainError('INVALID_PATH', `${JSON.stringify(folder)} is not a readable folder`);
   });

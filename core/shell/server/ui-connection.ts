@@ -106,8 +106,8 @@ export class UiConnection implements Disposable {
     const windows = windowHandlers(workbench, windowLabel, plugins);
     this.#handlers = {
       'tree.list': async ({ path }) => {
-        const { folder, entries } = await listFolder(vault, path);
-        this.#tree.follow(path, folder);
+        // Followed before it is read, or a file made in between would show only at the next change.
+        const { entries } = await listFolder(vault, path, (folder) => this.#tree.follow(path, folder));
         return { entries };
       },
       'tree.fold': ({ path }) => {
