@@ -83,8 +83,10 @@ describe('selection', () => {
     expect(set.data).toEqual({ revision: expect.stringMatching(/^rev-/), replaced_chars: 5 });
     await expect.poll(() => visibleText(page)).toContain('sentences');
     expect(await hostText()).toBe(NOTES.replace('words', 'sentences'));
-    // The editor keeps the new text selected, and says so.
-    await expect.poll(selection).toMatchObject({ text: 'sentences', revision: set.data.revision });
+    // The cursor goes after the new text (the seed), and the editor says so.
+    await expect
+      .poll(selection)
+      .toMatchObject({ isEmpty: true, range: { from: 32, to: 32 }, revision: set.data.revision });
 
     await page.keyboard.press('Control+z');
     await expect.poll(() => visibleText(page)).toContain('words');

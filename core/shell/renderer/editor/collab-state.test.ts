@@ -101,4 +101,20 @@ describe('collab state', () => {
     // The control: the library's unconfirmed change keeps its transaction, and so every state before.
     expect(reachableStates(theirs.state)).toBeGreaterThan(40);
   });
+
+  it('applies a change the host confirmed as a local one, confirmed in the same transaction', () => {
+    const one = new Editor(own, '# Title\n');
+    const two = new Editor(own, '# Title\n');
+    const host = ChangeSet.of({ from: 2, to: 7, insert: 'Heading' }, 8);
+    // As before: a local change, then confirmed as this editor's own.
+    two.state = two.state.update({ changes: host }).state;
+    two.confirm(1);
+    one.state = one.state.update({ changes: host, annotations: own.confirmedByHost(one.state) }).state;
+    expect(one.seen).toEqual(two.seen);
+    expect(one.seen).toMatchObject({ doc: '# Heading\n', version: 1, pending: [] });
+
+    // With a keystroke unconfirmed the host's change would go after it: refused.
+    one.type(0, 'x');
+    expect(() => own.confirmedByHost(one.state)).toThrow(/before unconfirmed/);
+  });
 });

@@ -71,11 +71,6 @@ export function getSyncedVersion(state: EditorState): number {
   return state.field(collabField).version;
 }
 
-/** This editor's client id: updates with it are this editor's own. */
-export function getClientID(state: EditorState): string {
-  return state.facet(collabConfig).clientID;
-}
-
 /**
  * The transaction that moves the state over updates the host confirmed, in order: this editor's
  * own leave the unconfirmed list, other editors' change the text and the unconfirmed changes are
@@ -114,4 +109,17 @@ export function receiveUpdates(state: EditorState, updates: readonly CollabUpdat
     annotations: [Transaction.addToHistory.of(false), Transaction.remote.of(true), collabReceive.of(next)],
     filter: false,
   });
+}
+
+/**
+ * What makes a local transaction apply a change the host has already confirmed (its own
+ * change, as an AI's write or a reload from disk): the change counts as confirmed at the next
+ * version in the same transaction, so the view updates once and nothing is sent back. Only with
+ * no local change unconfirmed: the host's change goes before those, not after.
+ */
+export function confirmedByHost(state: EditorState): Annotation<unknown> {
+  const { version, unconfirmed } = state.field(collabField);
+  if (unconfirmed.length > 0)
+    throw new Error('a host change applied locally must come before unconfirmed ones');
+  return collabReceive.of(new CollabState(version + 1, []));
 }

@@ -1,6 +1,7 @@
-import { getClientID, getSyncedVersion, receiveUpdates, sendableUpdates } from './collab-state.js';
+import { confirmedByHost, getSyncedVersion, receiveUpdates, sendableUpdates } from './collab-state.js';
+import { selectionAfterHostChange } from './host-selection.js';
 import { isolateHistory } from '@codemirror/commands';
-import { ChangeSet, type StateEffect, Transaction } from '@codemirror/state';
+import { ChangeSet, Transaction } from '@codemirror/state';
 import type { EditorView } from '@codemirror/view';
 import { type ChangeSetJson, HOST_CLIENT_ID, type UpdateJson } from '../../../protocol/protocol.js';
 import type { Connection } from '../connection.js';
@@ -31,16 +32,14 @@ export class CollabSync {
   /** Confirmed updates from the host, starting at `version`. */
   receive(version: number, updates: readonly UpdateJson[]): void {
     if (version !== getSyncedVersion(this.view.state)) return this.resync();
+    // What the person sees stays put through lines another writer adds or removes above it:
+    // the view keeps its scroll anchor through every change (ADR 104).
     for (const update of updates) {
       const changes = ChangeSet.fromJSON(update.changes);
-      // What the person sees stays put: lines another writer adds or removes above it push nothing.
-      const scroll = this.view.scrollSnapshot();
       if (update.clientID === HOST_CLIENT_ID && sendableUpdates(this.view.state).length === 0) {
-        this.#applyUndoably(changes, scroll);
+        this.#applyUndoably(changes);
       } else {
-        const received = receiveUpdates(this.view.state, [{ changes, clientID: update.clientID }]);
-        this.view.dispatch(received);
-        if (received.docChanged) this.view.dispatch({ effects: scroll.map(received.changes) });
+        this.view.dispatch(receiveUpdates(this.view.state, [{ changes, clientID: update.clientID }]));
       }
     }
     this.changed();
@@ -54,20 +53,19 @@ export class CollabSync {
 
   /**
    * A host change (an AI's write, a reload from disk) that the person can undo
-   * like their own edit, as one step of its own (ADR 48): applied as a local transaction, then confirmed at once
-   * under this editor's clientID, so collab counts it as synced and never sends it back.
+   * like their own edit, as one step of its own (ADR 48): applied as a local transaction that counts it as
+   * confirmed in the same step (one view update, ADR 104), so collab never sends it back.
    */
-  #applyUndoably(changes: ChangeSet, scroll: StateEffect<unknown>): void {
+  #applyUndoably(changes: ChangeSet): void {
     this.view.dispatch({
       changes,
-      // A cursor where the host inserted text goes after it, as after typing (`selection.set` at a cursor).
-      selection: this.view.state.selection.map(changes, 1),
-      effects: scroll.map(changes) ?? [],
-      annotations: [isolateHistory.of('full'), Transaction.userEvent.of('input.host')],
+      selection: selectionAfterHostChange(this.view.state.selection, changes),
+      annotations: [
+        isolateHistory.of('full'),
+        Transaction.userEvent.of('input.host'),
+        confirmedByHost(this.view.state),
+      ],
     });
-    this.view.dispatch(
-      receiveUpdates(this.view.state, [{ changes, clientID: getClientID(this.view.state) }]),
-    );
   }
 
   async #push(): Promise<void> {
