@@ -55,6 +55,16 @@ export const ACT_PAGES: Readonly<Record<string, string | ((other: string) => str
         '<button onclick="document.getElementById(\\'log\\').textContent += \\'shadow;\\'">Shadow button</button>';
     </script>`,
     ),
+  '/growing': (other) =>
+    page(
+      'Growing',
+      `<div id="above"></div><button onclick="document.getElementById('above').insertAdjacentHTML('beforeend', '<p>Another line</p>')">Grow</button>
+    <iframe title="Counter" src="${other}/counter-b" style="width:300px;height:100px"></iframe>`,
+    ),
+  '/counter-b': page(
+    'Counter elsewhere',
+    `<button onclick="const c = document.getElementById('count'); c.textContent = String(Number(c.textContent) + 1)">Count</button><p id="count">0</p>`,
+  ),
   '/framed-b': page(
     'Framed elsewhere',
     `<div style="height:30px"></div><button onclick="this.textContent = 'Other-site button (clicked)'">Other-site button</button>`,

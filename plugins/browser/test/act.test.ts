@@ -183,6 +183,17 @@ describe('act click', () => {
     await close(tabId);
   });
 
+  it("reaches another site's frame at the right point each time the page above it has moved", async () => {
+    const tabId = await open('/growing');
+    for (let moved = 1; moved <= 6; moved++) {
+      expect((await click(tabId, 'button', 'Grow')).result).toMatchObject({ effect: 'dom-changed' });
+      // The press and the release both reach the button, at its place now, in the frame's own process.
+      expect((await click(tabId, 'button', 'Count')).result).toMatchObject({ effect: 'dom-changed' });
+    }
+    expect((await snapshot(tabId)).some((e) => e.name === '6')).toBe(true);
+    await close(tabId);
+  });
+
   it('follows a button that moves away when the pointer reaches it', async () => {
     const tabId = await open('/moving');
     expect((await click(tabId, 'button', 'Catch me')).result).toMatchObject({ effect: 'dom-changed' });

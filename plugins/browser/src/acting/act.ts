@@ -10,10 +10,10 @@ import { TokenError } from '@vmark/sdk';
 import type { BrowserTab } from '../tabs/browser-tab.js';
 import type { ActRequest, Modifiers } from './act-args.js';
 import {
+  aimAt,
   insertText,
   movePointer,
-  pagePoint,
-  type Point,
+  type PointerAim,
   pressKey,
   pressPointer,
   wheel,
@@ -106,9 +106,15 @@ export async function act(
 
   switch (request.operation) {
     case 'click': {
-      const point = await aim(tab, located!);
-      if ('reason' in point) return answer({ ...point, ...counts });
-      const seen = await observe(tab, located!.document, located!.ref, () => pressPointer(tab), 'pointer');
+      const aimed = await aim(tab, located!);
+      if ('reason' in aimed) return answer({ ...aimed, ...counts });
+      const seen = await observe(
+        tab,
+        located!.document,
+        located!.ref,
+        () => pressPointer(tab, aimed),
+        'pointer',
+      );
       return answer({ ...done, effect: seen.effect }, seen.popup);
     }
     case 'type':
@@ -174,16 +180,16 @@ async function checkBefore(
   return null;
 }
 
-/** Moves the pointer onto the target, following it if it moves away on hover; the point, or why not. */
-async function aim(tab: BrowserTab, located: Located): Promise<Point | ActRefusal> {
+/** Moves the pointer onto the target, following it if it moves away on hover; where it is, or why not. */
+async function aim(tab: BrowserTab, located: Located): Promise<PointerAim | ActRefusal> {
   let verdict = await verify(tab, located.document, located.ref, { hitTest: true, scroll: true });
   for (let moves = 0; ; moves++) {
     if ('reason' in verdict) return verdict;
-    const point = await pagePoint(tab, located.document, verdict);
-    await movePointer(tab, point);
+    const aimed = await aimAt(tab, located.document, verdict);
+    await movePointer(tab, aimed);
     const again = await verify(tab, located.document, located.ref, { hitTest: true, scroll: false });
     if ('reason' in again) return again;
-    if (Math.abs(again.x - verdict.x) < 1 && Math.abs(again.y - verdict.y) < 1) return point;
+    if (Math.abs(again.x - verdict.x) < 1 && Math.abs(again.y - verdict.y) < 1) return aimed;
     // It moves whenever the pointer reaches it.
     if (moves >= MAX_HOVER_MOVES) return { reason: 'obscured', by: 'it moves away from the pointer' };
     verdict = again;
@@ -204,9 +210,9 @@ async function type(
     return done;
   }
   // Focused as a person focuses it, by a click on it; then what it holds is replaced.
-  const point = await aim(tab, located);
-  if ('reason' in point) return { ...point, ...counts };
-  await pressPointer(tab);
+  const aimed = await aim(tab, located);
+  if ('reason' in aimed) return { ...aimed, ...counts };
+  await pressPointer(tab, aimed);
   await world(tab, located, 'selectAll', []);
   if (text === '') await pressKey(tab, 'Delete', {});
   else await insertText(tab, text);
