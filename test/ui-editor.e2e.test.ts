@@ -284,6 +284,47 @@ describe('the file tree', () => {
     await fileRow('Last').waitFor();
     expect(seen.filter((name) => name.includes('vmark-tmp'))).toEqual([]);
   });
+
+  it('lets the host stop following a folder folded before its listing came back', async () => {
+    // The page's WebSocket runs through the test, which holds the answer to the listing of notes.
+    type Message = { id?: number; method?: string; params?: { path?: string } };
+    const sent: Message[] = [];
+    const held: string[] = [];
+    let listing: number | undefined;
+    let toPage: ((message: string) => void) | undefined;
+    await page.routeWebSocket(/\/ws/, (ws) => {
+      const host = ws.connectToServer();
+      toPage = (message) => ws.send(message);
+      ws.onMessage((message) => {
+        const parsed = JSON.parse(String(message)) as Message;
+        sent.push(parsed);
+        if (parsed.method === 'tree.list' && parsed.params?.path?.endsWith('notes')) listing ??= parsed.id;
+        host.send(message);
+      });
+      host.onMessage((message) => {
+        const { id } = JSON.parse(String(message)) as Message;
+        if (id !== undefined && id === listing && held.length === 0) held.push(String(message));
+        else ws.send(message);
+      });
+    });
+    await page.reload();
+    await fileRow('Welcome').waitFor();
+    const folds = () => sent.filter((m) => m.method === 'tree.fold' && m.params?.path?.endsWith('notes'));
+
+    await folderRow('notes').click();
+    // The host has listed the folder, and so follows it; the page has not heard yet.
+    await expect.poll(() => held.length).toBe(1);
+    await folderRow('notes').click();
+    toPage!(held[0]!);
+    await expect.poll(() => folds().length).toBe(1);
+
+    // Unfolded again, the folder is listed and followed as before.
+    await folderRow('notes').click();
+    await fileRow('todo').waitFor();
+    await writeFile(path.join(vault, 'notes', 'later.md'), 'later\n');
+    await fileRow('later').waitFor();
+    expect(folds()).toHaveLength(1);
+  });
 });
 
 describe('opening what vmark cannot open', () => {

@@ -31,6 +31,8 @@ interface FolderNode {
   readonly childNodes: Map<string, HTMLElement>;
   /** Each listing gets a number; an answer to an older one is dropped. */
   generation: number;
+  /** Listings asked for and not yet answered. */
+  pending: number;
   /** The latest listing asked for: what the rows will show once it is answered. */
   latest: Promise<void>;
 }
@@ -124,6 +126,7 @@ export class FileTree {
       followed: false,
       childNodes: new Map(),
       generation: 0,
+      pending: 0,
       latest: Promise.resolve(),
     };
     this.#folders.set(entry.path, node);
@@ -173,14 +176,19 @@ export class FileTree {
   async #listOnce(node: FolderNode, asked: boolean): Promise<void> {
     const generation = ++node.generation;
     let entries: TreeEntry[];
+    node.pending++;
     try {
       ({ entries } = await this.connection.request('tree.list', { path: node.path }));
     } catch (error) {
       if (asked && node.expanded) this.actions.refused(error);
       return;
+    } finally {
+      node.pending--;
     }
-    // Folded or gone meanwhile: the fold that followed this listing already let the host stop.
-    if (generation !== node.generation || !node.expanded || this.#folders.get(node.path) !== node) return;
+    if (generation !== node.generation || !node.expanded || this.#folders.get(node.path) !== node) {
+      this.#letGo(node.path);
+      return;
+    }
     node.followed = true;
     const wanted = new Map<string, HTMLElement>();
     for (const entry of entries) {
@@ -458,6 +466,17 @@ export class FileTree {
     const item = this.#folder(entry, depth);
     item.dataset.folderPath = entry.path;
     return item;
+  }
+
+  /**
+   * An answer that came after its folder was folded, or left the tree: the host follows a folder
+   * from its listing on, and the fold (not knowing it was followed yet) did not tell it to stop.
+   * It is told now, unless the folder shows again and a newer listing follows it.
+   */
+  #letGo(path: string): void {
+    const shown = this.#folders.get(path);
+    if (shown !== undefined && (shown.followed || shown.pending > 0)) return;
+    void this.connection.request('tree.fold', { path }).catch(() => undefined);
   }
 
   /** The host stops following the folder and every followed folder inside it; they list afresh when shown. */
