@@ -12,11 +12,15 @@
  *
  *   node bench/editor-parse-ladder.mjs [--rounds N] [--keys N] [--rungs 0,2,8] [--size MB]
  *     [--vmark] [--baseline PATH/core/dist/bundle/main.js] [--settle] [--shape] [--profile DIR] [--keep]
+ *     [--one-paragraph]
  *
  * `--vmark` adds the built `vmark serve` page (the note open, Source mode; each keystroke waits for the
  * host's confirmation, as bench/editor-latency.mjs types), `--baseline` another build's. `--settle`
  * parses each note whole before typing; `--shape` prints each page's syntax tree reach and shape and
  * its JS heap after a full GC. The renderer's CPU per keystroke is read from /proc (Linux).
+ *
+ * `--one-paragraph` makes the note lines of prose with no blank line between them (one paragraph to
+ * CommonMark, as a pasted log is) and types at the end of that paragraph instead of in a new one.
  *
  * `--profile DIR` writes, per rung, a CDP CPU profile of its page over one extra block of
  * keystrokes (DIR/rung-N.cpuprofile; bench/cpuprofile-summary.mjs reads them).
@@ -87,6 +91,19 @@ function serve(dir) {
   );
 }
 
+const ONE_PARAGRAPH = process.argv.includes('--one-paragraph');
+
+/** Lines of prose, `bytes` long, with no blank line between them: one paragraph. */
+function oneParagraph(bytes) {
+  const lines = [];
+  for (let size = 0, i = 0; size < bytes; i++) {
+    const line = `Line ${i}: some *words*, a [link](https://example.com/${i}) and more words to make it wide`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return lines.join('\n');
+}
+
 /** Waits for the note's last line, scrolled to the end, and starts a paragraph of typing there. */
 async function readyAtEnd(page, tag) {
   await page.evaluate(
@@ -96,7 +113,7 @@ async function readyAtEnd(page, tag) {
   await page.locator('.cm-content').focus();
   await page.keyboard.press('Control+End');
   const text = `Typed in ${tag}: `;
-  await page.keyboard.type(`\n\n${text}`);
+  await page.keyboard.type(`${ONE_PARAGRAPH ? ' ' : '\n\n'}${text}`);
   return { page, typed: { text }, confirm: false };
 }
 
@@ -226,10 +243,8 @@ async function main() {
   const keep = process.argv.includes('--keep');
   const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'vmark-bench-ladder-')));
   const bytes = megabytes * 1024 * 1024;
-  await fs.writeFile(
-    path.join(root, 'huge.md'),
-    `# The 10 MB document\n\n${markdownBody(bytes - 200, 10240)}\n${END_LINE}\n`,
-  );
+  const body = ONE_PARAGRAPH ? oneParagraph(bytes - 200) : markdownBody(bytes - 200, 10240);
+  await fs.writeFile(path.join(root, 'huge.md'), `# The 10 MB document\n\n${body}\n${END_LINE}\n`);
   await bundlePage(root, profileDir === null);
   const server = await serve(root);
   // No spare renderer: each new page's process is the one that appears when it opens.

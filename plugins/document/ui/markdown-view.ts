@@ -18,13 +18,14 @@ import { imageExtensions, liveImages } from './images.js';
 import { followLinkAtCursor, links } from './links.js';
 import { codeHighlighting, codeLanguage, FootnoteSyntax, MathSyntax, richLive } from './live/index.js';
 import { livePreview } from './live-preview.js';
+import { LongParagraphs } from './long-paragraphs.js';
 
 export const view: TextKindView<Extension, EditorView> = {
   type: 'text',
   extensions: (tab, api) => [
     markdown({
       base: markdownLanguage,
-      extensions: [MathSyntax, FootnoteSyntax, Wikilink],
+      extensions: [MathSyntax, FootnoteSyntax, Wikilink, LongParagraphs],
       codeLanguages: codeLanguage,
     }),
     codeHighlighting,

@@ -51,7 +51,7 @@ function closingDollars(text: string, from: number): number {
  * Whether the next line is still inside the block's containers (a quote, a list item): lezer's own
  * test in its fenced code parser, with `Line.depth`, which its types leave out.
  */
-function continues(cx: BlockContext, line: Line): boolean {
+export function continues(cx: BlockContext, line: Line): boolean {
   return (line as unknown as { depth: number }).depth >= cx.depth;
 }
 
