@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FolderWatcher } from '../../documents/folder-watcher.js';
+import { HostVault } from '../../vault/host-vault.js';
 import { MAX_FOLLOWED_FOLDERS, TreeWatch } from './tree-watch.js';
 
 let root: string;
@@ -53,6 +54,25 @@ describe('TreeWatch', () => {
     tree.fold(path.join(root, 'not-followed'));
     expect(tree.size).toBe(MAX_FOLLOWED_FOLDERS - 1);
     tree.dispose();
+    expect(tree.size).toBe(0);
+  });
+
+  it('follows a folder it lists, and not a path that cannot be read as one', async () => {
+    const vault = new HostVault({ home: path.join(root, '.home') });
+    await vault.addWorkspaceRoot(root);
+    await fs.mkdir(path.join(root, 'notes'));
+    await fs.writeFile(path.join(root, 'notes', 'a.md'), 'a');
+    await fs.writeFile(path.join(root, 'plain.md'), 'not a folder');
+    expect((await tree.list(vault, path.join(root, 'notes'))).map((e) => e.name)).toEqual(['a.md']);
+    expect(tree.size).toBe(1);
+    // Resolved in scope, told to be followed, then the read fails: the watch goes with it.
+    await expect(tree.list(vault, path.join(root, 'plain.md'))).rejects.toMatchObject({
+      code: 'INVALID_PATH',
+    });
+    expect(tree.size).toBe(1);
+    // A followed folder gone: listed again, it fails and is let go.
+    await fs.rm(path.join(root, 'notes'), { recursive: true });
+    await expect(tree.list(vault, path.join(root, 'notes'))).rejects.toBeDefined();
     expect(tree.size).toBe(0);
   });
 });

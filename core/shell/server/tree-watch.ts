@@ -1,6 +1,8 @@
-import type { Disposable } from '@vmark/sdk';
+import type { Disposable, Vault } from '@vmark/sdk';
 import type { FolderWatcher } from '../../documents/folder-watcher.js';
+import type { TreeEntry } from '../../protocol/protocol.js';
 import { type Debounced, debounce } from '../../workspace-files/debounce.js';
+import { listFolder } from './file-tree.js';
 
 /**
  * How many folders one page may have followed at once. A person unfolds a few; past this a
@@ -37,6 +39,24 @@ export class TreeWatch implements Disposable {
     const changed = debounce(() => this.changed(path), SETTLE_MS);
     const subscription = this.folders.watchFolder(canonical, () => changed());
     this.#followed.set(path, { subscription, changed });
+  }
+
+  /**
+   * Lists `path` for the page, following it from before the read on (or a file made in between
+   * would show only at the folder's next change). What cannot be read as a folder is not followed.
+   */
+  async list(vault: Vault, path: string): Promise<TreeEntry[]> {
+    let told = false;
+    try {
+      const { entries } = await listFolder(vault, path, (canonical) => {
+        told = true;
+        this.follow(path, canonical);
+      });
+      return entries;
+    } catch (error) {
+      if (told) this.fold(path);
+      throw error;
+    }
   }
 
   fold(path: string): void {

@@ -15,7 +15,6 @@ import type {
 import { parseClientMessage } from './client-message.js';
 import type { DocumentAuthority } from './document-authority.js';
 import { acceptEditorReport } from './editor-report.js';
-import { listFolder } from './file-tree.js';
 import { UiRefusal } from './open-refusal.js';
 import type { FocusedEditor } from '../../workbench/focused-editor.js';
 import { panelHandlers, type PanelServices } from './panel-services.js';
@@ -105,11 +104,7 @@ export class UiConnection implements Disposable {
     // The person opening a file or picking a tab: it becomes their most recent (quick open).
     const windows = windowHandlers(workbench, windowLabel, plugins);
     this.#handlers = {
-      'tree.list': async ({ path }) => {
-        // Followed before it is read, or a file made in between would show only at the next change.
-        const { entries } = await listFolder(vault, path, (folder) => this.#tree.follow(path, folder));
-        return { entries };
-      },
+      'tree.list': async ({ path }) => ({ entries: await this.#tree.list(vault, path) }),
       'tree.fold': ({ path }) => {
         this.#tree.fold(path);
         return {};

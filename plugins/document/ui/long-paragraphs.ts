@@ -5,7 +5,7 @@ import { continues } from './live/syntax.js';
  * To the Markdown parser a paragraph is one leaf block, and a change anywhere in it parses its
  * inline content again, whole. A note whose lines have no blank line between them (a pasted log,
  * text broken with single newlines) is one paragraph: at 3 MB, every keystroke in it took the
- * editor's page 350–700 ms. So the editor's syntax tree cuts a paragraph past MIN_CHARS, before a
+ * editor's page 330–700 ms. So the editor's syntax tree cuts a paragraph past MIN_CHARS, before a
  * line its own text picks (its hash), and always past MAX_CHARS. A cut depends on the lines around
  * it only, so an edit moves no cut but those of the pieces it touches, and a keystroke parses one
  * piece again. The text is not changed: only where the editor's tree says a paragraph ends (an
