@@ -102,6 +102,13 @@ export function pageProbe() {
       observer.observe(document.body, { subtree: true, childList: true, characterData: true });
     });
   };
+  /**
+   * Resolves at a moment drawn at random from the next frame's length (1/60 s). A change from the host
+   * reaches the page whenever its message does, so it waits part of a frame for the next one; the
+   * peer's dispatch, sent right after a key press whose answer the browser gives at a frame, would
+   * otherwise meet the frame just begun (ADR 107).
+   */
+  probe.anyMoment = () => new Promise((resolve) => setTimeout(resolve, Math.random() * (1000 / 60)));
   /** The first `doc.updates` after `since`, or null after 10 s. */
   probe.confirmedAfter = async (since) => {
     const deadline = performance.now() + 10_000;
@@ -410,12 +417,13 @@ function writeSamples() {
   };
 }
 
-/** The peer's sampler: the same change through the bare editor's own `dispatch`. */
+/** The peer's sampler: the same change through the bare editor's own `dispatch`, at any moment of a frame. */
 function peerDispatcher(page) {
   const sample = async (i) => {
     await page.evaluate((line) => window.__bench.arm(line), markerLine(i));
     const start = await page.evaluate(
-      ({ from, to, insert }) => {
+      async ({ from, to, insert }) => {
+        await window.__bench.anyMoment();
         const t = performance.now();
         window.peer.replace(from, to, insert);
         return t;
@@ -431,7 +439,7 @@ function peerDispatcher(page) {
 
 /**
  * The peer's sampler for `selection.set`: the same first line selected the same way, then replaced
- * through the bare editor's own `dispatch` (what a paste over the selection does).
+ * through the bare editor's own `dispatch` (what a paste over the selection does), at any moment of a frame.
  */
 function peerSelectionDispatcher(page) {
   const sample = async (i) => {
@@ -439,7 +447,8 @@ function peerSelectionDispatcher(page) {
     await page.keyboard.press('Control+Home');
     await page.keyboard.press('Shift+End');
     await page.evaluate((line) => window.__bench.arm(line), markerLine(i));
-    const start = await page.evaluate((insert) => {
+    const start = await page.evaluate(async (insert) => {
+      await window.__bench.anyMoment();
       const t = performance.now();
       window.peer.replaceSelection(insert);
       return t;

@@ -95,6 +95,13 @@ describe('frontMatterRange', () => {
   it('is none when unclosed or not first', () => {
     expect(range('---\na: 1\nbody')).toBeNull();
     expect(range('intro\n---\na: 1\n---')).toBeNull();
+    expect(range(' ---\na: 1\n---')).toBeNull();
+    expect(range('--')).toBeNull();
+    expect(range('')).toBeNull();
+  });
+
+  it('runs after a byte order mark', () => {
+    expect(range('\uFEFF---\na: 1\n---\nbody')).toEqual({ from: 0, to: 13 });
   });
 
   it('is empty front matter when the second line closes it, as the CJK transforms read it', () => {

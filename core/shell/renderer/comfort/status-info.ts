@@ -58,7 +58,9 @@ export class StatusInfo {
     const editor = this.#editor;
     if (editor === null) return;
     const state = editor.view.state;
-    this.#position.textContent = position(state);
+    // Written only when it changed: an unchanged line and column (a host's confirmation) is no work for the page.
+    const shown = position(state);
+    if (this.#position.textContent !== shown) this.#position.textContent = shown;
     const { doc, selection } = state;
     if (this.#counted?.doc === doc && this.#counted.selection === selection) return;
     this.#cancel();

@@ -36,7 +36,9 @@ export class SelectionReporter {
       return;
     }
     this.#inFlight = true;
-    queueMicrotask(() => void this.#send());
+    // A task of its own, not a microtask: the report is not part of showing the change that
+    // caused it (a host's change, a keystroke) and most often goes in the wait for the next frame.
+    setTimeout(() => void this.#send(), 0);
   }
 
   async #send(): Promise<void> {
