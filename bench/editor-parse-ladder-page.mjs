@@ -19,6 +19,7 @@ import {
 import { EditorState } from '@codemirror/state';
 import { drawSelection, EditorView, keymap, placeholder } from '@codemirror/view';
 import { Wikilink } from '@vmark/sdk/markdown';
+import { blinkingCursor } from '../core/shell/renderer/editor/cursor-blink.ts';
 import { editorTheme } from '../core/shell/renderer/editor/theme.ts';
 import { findInFile } from '../core/shell/renderer/find/find-panel.ts';
 import { codeLanguage, FootnoteSyntax, MathSyntax } from '../plugins/document/ui/live/index.ts';
@@ -67,9 +68,10 @@ export const RUNGS = [
     extensions: () => [markdownView.extensions(tab, api), editorTheme],
   },
   {
-    name: "+ the page's own (collab, placeholder, Tab, find): vmark source mode",
+    name: "+ the page's own (collab, placeholder, Tab, find, the cursor's blink): vmark source mode",
     extensions: () => [
       collab({ startVersion: 0 }),
+      blinkingCursor(),
       placeholder('Start writing…'),
       keymap.of([indentWithTab]),
       markdownView.extensions(tab, api),

@@ -102,6 +102,62 @@ describe('the editor', () => {
     await expect.poll(() => tab('todo').getAttribute('class')).not.toContain('is-dirty');
   });
 
+  it('blinks the cursor by a timer: shown again at once after a keystroke, no animation running', async () => {
+    await editor().click();
+    await page.keyboard.press('Control+End');
+    const layer = page.locator('.editor-host .cm-cursorLayer');
+    const shown = () => layer.evaluate((element) => getComputedStyle(element).visibility);
+    // CodeMirror's endless CSS animation kept the browser drawing a frame every 1/60 s (ADR 108).
+    const running = () =>
+      page.evaluate(
+        () =>
+          document
+            .getAnimations()
+            .filter(
+              (animation) =>
+                animation.playState === 'running' &&
+                (animation.effect as KeyframeEffect | null)?.target?.classList.contains('cm-cursorLayer'),
+            ).length,
+      );
+    expect(await running()).toBe(0);
+    await expect.poll(shown, { timeout: 3_000 }).toBe('hidden');
+    await expect.poll(shown, { timeout: 3_000 }).toBe('visible');
+    await expect.poll(shown, { timeout: 3_000 }).toBe('hidden');
+    await page.keyboard.type('x');
+    expect(await shown()).toBe('visible');
+    expect(await running()).toBe(0);
+  });
+
+  it('rests the cursor shown once the person has left it alone for ten seconds', async () => {
+    // The page's timers from here on run on a clock the test moves.
+    await page.clock.install();
+    await editor().click();
+    await page.keyboard.press('Control+End');
+    const shown = () =>
+      page
+        .locator('.editor-host .cm-cursorLayer')
+        .evaluate((element) => getComputedStyle(element).visibility);
+    const seen = new Set<string>();
+    for (let t = 0; t < 9_000; t += 300) {
+      await page.clock.runFor(300);
+      seen.add(await shown());
+    }
+    expect([...seen].sort()).toEqual(['hidden', 'visible']);
+    await page.clock.runFor(1_500);
+    for (let t = 0; t < 3_000; t += 300) {
+      await page.clock.runFor(300);
+      expect(await shown()).toBe('visible');
+    }
+    // A keystroke wakes it.
+    await page.keyboard.type('x');
+    seen.clear();
+    for (let t = 0; t < 2_400; t += 300) {
+      await page.clock.runFor(300);
+      seen.add(await shown());
+    }
+    expect([...seen].sort()).toEqual(['hidden', 'visible']);
+  });
+
   it('switches between tabs and closes them', async () => {
     await page.locator('.tree-folder-row', { hasText: 'notes' }).click();
     await page.locator('.tree-file-row', { hasText: 'todo' }).click();

@@ -1,7 +1,7 @@
 import { collab } from './collab-state.js';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { Compartment, EditorState, type Extension, Transaction } from '@codemirror/state';
-import { drawSelection, EditorView, keymap, placeholder } from '@codemirror/view';
+import { EditorView, keymap, placeholder } from '@codemirror/view';
 import type { PageOpen } from '@vmark/sdk';
 import type { DocumentSync, UiTab } from '../../../protocol/protocol.js';
 import type { Connection } from '../connection.js';
@@ -9,6 +9,7 @@ import { findInFile } from '../find/find-panel.js';
 import { element } from '../element.js';
 import { Emitter, type Unsubscribe } from '../emitter.js';
 import { CollabSync } from './collab-sync.js';
+import { blinkingCursor } from './cursor-blink.js';
 import { parseReach } from './parse-reach.js';
 import type { PageKindView, ShownView } from './kind-views.js';
 import { textViewApi } from './text-view-api.js';
@@ -173,7 +174,7 @@ export class DocumentEditor {
         EditorState.lineSeparator.of('\n'),
         collab({ startVersion: start.version }),
         history(),
-        drawSelection(),
+        blinkingCursor(),
         EditorView.lineWrapping,
         placeholder('Start writing…'),
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
