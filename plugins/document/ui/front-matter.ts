@@ -17,10 +17,9 @@ const HEAD = 64 * 1024;
 
 /** The front matter block, from the start of the document to the end of its closing line. */
 export function frontMatterRange(doc: Text): { from: number; to: number } | null {
-  // Run on every change: a note that does not open with a fence is answered by its first four
-  // characters, and the head alone answers for nearly every other, a 10 MB one included.
-  const start = doc.sliceString(0, 4);
-  if (!start.startsWith('---') && start !== '\uFEFF---') return null;
+  // Run on every change: a note whose first characters cannot open a block (closed at once, by the
+  // SDK's own rule) is answered by them; the head alone answers for nearly every other, 10 MB included.
+  if (frontMatterLength(doc.sliceString(0, 4) + '\n---') === 0) return null;
   const head = doc.sliceString(0, HEAD);
   let length = frontMatterLength(head);
   if (length === 0 && doc.length > HEAD && head.length > 0 && frontMatterLength(head + '\n---') > 0)

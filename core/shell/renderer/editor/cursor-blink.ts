@@ -2,9 +2,9 @@ import type { Extension } from '@codemirror/state';
 import { drawSelection, type EditorView, ViewPlugin, type ViewUpdate } from '@codemirror/view';
 
 /** Shown, then hidden, this long each: CodeMirror's own period (1,200 ms). */
-export const BLINK_MS = 600;
+const BLINK_MS = 600;
 /** After this long without a move, an edit or the focus, the cursor stays shown, as GNOME's does. */
-export const REST_AFTER_MS = 10_000;
+const REST_AFTER_MS = 10_000;
 
 /**
  * The drawn cursor (`drawSelection`), blinking by a timer as the browser's own caret does, not by
