@@ -283,6 +283,15 @@ describe('comfort', () => {
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => status('position')).toBe('Ln 1, Col 3');
+    // Drawn inside the bar: its items sit in a contained box of the bar's size, which clips what overflows it.
+    const bar = await page.locator('.statusbar').boundingBox();
+    for (const part of ['.status-path', '.status-count', '.status-position']) {
+      const box = await page.locator(part).boundingBox();
+      expect(box?.height, part).toBeGreaterThan(10);
+      expect(box!.y, part).toBeGreaterThanOrEqual(bar!.y);
+      expect(box!.y + box!.height, part).toBeLessThanOrEqual(bar!.y + bar!.height);
+      expect(box!.x + box!.width, part).toBeLessThanOrEqual(bar!.x + bar!.width);
+    }
     await page.keyboard.press('Control+Home');
     await page.keyboard.press('Shift+ArrowRight');
     await expect.poll(() => status('count')).toBe('1 word · 1 character selected');

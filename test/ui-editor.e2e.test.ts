@@ -123,9 +123,19 @@ describe('the editor', () => {
     await expect.poll(shown, { timeout: 3_000 }).toBe('hidden');
     await expect.poll(shown, { timeout: 3_000 }).toBe('visible');
     await expect.poll(shown, { timeout: 3_000 }).toBe('hidden');
+    // CodeMirror names a fresh animation at every move; none may start (a 0 ms one would, ADR 109).
+    await page.evaluate(() => {
+      const started: string[] = [];
+      (window as unknown as { animationsStarted: string[] }).animationsStarted = started;
+      addEventListener('animationstart', (event) => started.push(event.animationName), true);
+    });
     await page.keyboard.type('x');
     expect(await shown()).toBe('visible');
     expect(await running()).toBe(0);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))));
+    expect(
+      await page.evaluate(() => (window as unknown as { animationsStarted: string[] }).animationsStarted),
+    ).toEqual([]);
   });
 
   it('rests the cursor shown once the person has left it alone for ten seconds', async () => {

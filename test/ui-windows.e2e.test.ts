@@ -122,6 +122,24 @@ describe('several windows', () => {
     expect(await labelOf(third)).toBe('w-3');
   });
 
+  it('keeps a called window’s highlight until its own animation ends, not another one’s below it', async () => {
+    const page = await openWindow();
+    await page.locator('.cm-content').waitFor();
+    const kept = await page.evaluate(() => {
+      const root = document.querySelector('.app')!;
+      root.classList.add('is-called');
+      // animationend bubbles: the editor's cursor layer ended a 0 ms animation at every keystroke.
+      const inner = new AnimationEvent('animationend', { bubbles: true, animationName: 'cm-blink' });
+      document.querySelector('.cm-content')!.dispatchEvent(inner);
+      const afterInner = root.classList.contains('is-called');
+      root.dispatchEvent(
+        new AnimationEvent('animationend', { bubbles: true, animationName: 'window-called' }),
+      );
+      return [afterInner, root.classList.contains('is-called')];
+    });
+    expect(kept).toEqual([true, false]);
+  });
+
   it('switches to a file open in another window there, and says in this one where it is', async () => {
     const first = await openWindow();
     const second = await openWindow();

@@ -10,7 +10,7 @@ export interface Shell {
   readonly conflictBar: HTMLElement;
   readonly emptyState: HTMLElement;
   readonly status: HTMLElement;
-  /** The status bar: the path (`status`), then the counts and the cursor's place (comfort/status-info.ts). */
+  /** The status bar's items: the path (`status`), then the counts and the cursor's place (comfort/status-info.ts). */
   readonly statusbar: HTMLElement;
   readonly toasts: HTMLElement;
   /** The right-hand panel slot (the AI edit history, …). */
@@ -42,7 +42,7 @@ export function findShell(document: Document): Shell {
     conflictBar: find('.conflict-bar'),
     emptyState: find('.empty-state'),
     status: find('.status-path'),
-    statusbar: find('.statusbar'),
+    statusbar: find('.statusbar-row'),
     toasts: find('.toasts'),
     panelSlot: find('.panel-slot'),
     historyButton: find('.tool-button[data-action=history]'),

@@ -27,7 +27,10 @@ export class WindowIdentity {
     window.addEventListener('focus', turnedTo);
     document.addEventListener('pointerdown', turnedTo, true);
     document.addEventListener('keydown', turnedTo, true);
-    const highlighted = () => root.classList.remove('is-called');
+    // Its own highlight's end, not any animation's below it (the event bubbles).
+    const highlighted = (event: AnimationEvent) => {
+      if (event.target === root) root.classList.remove('is-called');
+    };
     root.addEventListener('animationend', highlighted);
     this.#unsubscribe.push(
       () => window.removeEventListener('focus', turnedTo),

@@ -1,10 +1,17 @@
 import type { Extension } from '@codemirror/state';
-import { drawSelection, type EditorView, ViewPlugin, type ViewUpdate } from '@codemirror/view';
+import { drawSelection, EditorView, ViewPlugin, type ViewUpdate } from '@codemirror/view';
 
 /** Shown, then hidden, this long each: CodeMirror's own period (1,200 ms). */
 const BLINK_MS = 600;
 /** After this long without a move, an edit or the focus, the cursor stays shown, as GNOME's does. */
 const REST_AFTER_MS = 10_000;
+
+/**
+ * CodeMirror still names another animation on the layer at every move (to restart its blink), which
+ * at a rate of 0 runs for 0 ms: the page would start one, recompute the layer's style and dispatch
+ * its start and end events through the whole page on every keystroke.
+ */
+const noCursorAnimation = EditorView.theme({ '.cm-cursorLayer': { animation: 'none !important' } });
 
 /**
  * The drawn cursor (`drawSelection`), blinking by a timer as the browser's own caret does, not by
@@ -15,7 +22,7 @@ const REST_AFTER_MS = 10_000;
  * has left it alone for a while: an editor open all day draws nothing while nothing changes.
  */
 export function blinkingCursor(): Extension {
-  return [drawSelection({ cursorBlinkRate: 0 }), ViewPlugin.fromClass(CursorBlink)];
+  return [drawSelection({ cursorBlinkRate: 0 }), noCursorAnimation, ViewPlugin.fromClass(CursorBlink)];
 }
 
 class CursorBlink {
