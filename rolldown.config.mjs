@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'rolldown';
+import { lezerMarkdownReuse } from './scripts/lezer-markdown-reuse.mjs';
 
 /**
  * The MCP SDK's server and client import its ajv validator, which builds ajv and its formats as
@@ -126,6 +127,7 @@ const electronMain = defineConfig({
  * The browser halves of built-in plugins' panels and kind views (ADR 20, 35): each a self-contained
  * ES module in its plugin's ui/dist/ (ignored by git, shipped in the package), which the UI server
  * serves from there. The shared modules stay external: the page's import map provides them.
+ * Wherever one bundles @lezer/markdown, its incremental parse reuses more (ADR 109).
  */
 const pluginUi = (plugin, input, cleanDir = true) =>
   defineConfig({
@@ -133,6 +135,7 @@ const pluginUi = (plugin, input, cleanDir = true) =>
     platform: 'browser',
     resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
     external: SHARED_MODULES,
+    plugins: [lezerMarkdownReuse],
     output: { dir: `plugins/${plugin}/ui/dist`, format: 'esm', minify: true, cleanDir },
   });
 
@@ -193,7 +196,7 @@ const lazyDocumentUi = (name, input, plugins = []) =>
     platform: 'browser',
     resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
     external: SHARED_MODULES,
-    plugins,
+    plugins: [lezerMarkdownReuse, ...plugins],
     output: { dir: 'plugins/document/ui/dist', format: 'esm', minify: true, codeSplitting: false },
   });
 

@@ -11,19 +11,24 @@
  * 0's of the same round (both met that round's load).
  *
  *   node bench/editor-parse-ladder.mjs [--rounds N] [--keys N] [--rungs 0,2,8] [--size MB]
- *     [--vmark] [--baseline PATH/core/dist/bundle/main.js] [--settle] [--shape] [--profile DIR] [--keep]
- *     [--one-paragraph]
+ *     [--vmark] [--baseline PATH/core/dist/bundle/main.js] [--settle] [--shape] [--profile DIR] [--trace DIR] [--keep]
+ *     [--one-paragraph] [--reuse-bound]
  *
  * `--vmark` adds the built `vmark serve` page (the note open, Source mode; each keystroke waits for the
  * host's confirmation, as bench/editor-latency.mjs types), `--baseline` another build's. `--settle`
  * parses each note whole before typing; `--shape` prints each page's syntax tree reach and shape and
  * its JS heap after a full GC. The renderer's CPU per keystroke is read from /proc (Linux).
  *
+ * The rungs bundle @lezer/markdown as it is published; vmark's page bundles it with ADR 109's reuse
+ * bound (scripts/lezer-markdown-reuse.mjs), which `--reuse-bound` gives every rung too (rung 0 then
+ * is no longer the editor benchmark's peer).
+ *
  * `--one-paragraph` makes the note lines of prose with no blank line between them (one paragraph to
  * CommonMark, as a pasted log is) and types at the end of that paragraph instead of in a new one.
  *
  * `--profile DIR` writes, per rung, a CDP CPU profile of its page over one extra block of
- * keystrokes (DIR/rung-N.cpuprofile; bench/cpuprofile-summary.mjs reads them).
+ * keystrokes (DIR/page-N.cpuprofile; bench/cpuprofile-summary.mjs reads them); `--trace DIR` a
+ * Chromium trace of the same (DIR/page-N.json; bench/trace-keystrokes.mjs reads them).
  */
 /* global window, document */
 import fs from 'node:fs/promises';
@@ -32,6 +37,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
+import { lezerMarkdownReuse } from '../scripts/lezer-markdown-reuse.mjs';
 import { launchChromium, pageProbe, startServe } from './editor-latency.mjs';
 import { markdownBody } from './markdown-fixture.mjs';
 import { cpuSeconds } from './process-cpu.mjs';
@@ -40,6 +46,16 @@ import { fmtMs, fmtRatio, ratio, round, summarize, table } from './stats.mjs';
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const VIEWPORT = { width: 1280, height: 800 };
 const END_LINE = 'The last line of the large document.';
+/** What `--trace` records: the renderer's tasks, frames, input and script (DevTools' timeline). */
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-devtools.timeline.frame',
+  'toplevel',
+  'v8.execute',
+  'input',
+  'benchmark', // the main thread's frames (ProxyMain::BeginMainFrame)
+].join(',');
 
 function option(name, fallback) {
   const at = process.argv.indexOf(name);
@@ -56,6 +72,7 @@ async function bundlePage(dir, minify) {
     },
     platform: 'browser',
     logLevel: 'silent',
+    plugins: process.argv.includes('--reuse-bound') ? [lezerMarkdownReuse] : [],
     resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
     output: { dir, format: 'esm', minify, entryFileNames: '[name].js', chunkFileNames: '[name].js' },
   });
@@ -236,6 +253,7 @@ async function main() {
   const keys = Number(option('--keys', '15'));
   const megabytes = Number(option('--size', '10'));
   const profileDir = option('--profile', null);
+  const traceDir = option('--trace', null);
   const vmarkCli = process.argv.includes('--vmark')
     ? path.join(REPO, 'core', 'dist', 'bundle', 'main.js')
     : null;
@@ -347,6 +365,24 @@ async function main() {
         await cdp.detach();
         console.log(`  ${target.label}: ${JSON.stringify(await target.page.evaluate(treeShape))}`);
       }
+    if (traceDir !== null) {
+      await fs.mkdir(traceDir, { recursive: true });
+      for (const [i, target] of targets.entries()) {
+        await target.page.bringToFront();
+        const cdp = await target.page.context().newCDPSession(target.page);
+        const events = [];
+        cdp.on('Tracing.dataCollected', (data) => events.push(...data.value));
+        const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+        await cdp.send('Tracing.start', { categories: TRACE_CATEGORIES, transferMode: 'ReportEvents' });
+        await typeBlock(target, keys);
+        await cdp.send('Tracing.end');
+        await complete;
+        await fs.writeFile(path.join(traceDir, `page-${i}.json`), JSON.stringify(events));
+      }
+      console.log(
+        `  traces in ${traceDir} (page-N: the table's row N, from 0; bench/trace-keystrokes.mjs reads them)`,
+      );
+    }
     if (profileDir !== null) {
       await fs.mkdir(profileDir, { recursive: true });
       for (const [i, target] of targets.entries()) {
