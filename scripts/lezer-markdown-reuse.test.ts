@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type ChangedRange, Tree, TreeFragment } from '@lezer/common';
 import * as stockModule from '@lezer/markdown';
 import type { MarkdownConfig, MarkdownParser } from '@lezer/markdown';
@@ -38,7 +38,7 @@ let dir: string;
 beforeAll(async () => {
   // The patched module beside a link to the repository's packages, so that it imports the one @lezer/common.
   dir = await mkdtemp(path.join(os.tmpdir(), 'vmark-lezer-markdown-'));
-  await symlink(path.resolve('node_modules'), path.join(dir, 'node_modules'));
+  await symlink(fileURLToPath(new URL('../node_modules', import.meta.url)), path.join(dir, 'node_modules'));
   await writeFile(path.join(dir, 'index.js'), reuseGrowsWithPosition(await readFile(DIST, 'utf8')));
   patched = pageParser((await import(pathToFileURL(path.join(dir, 'index.js')).href)) as MarkdownModule);
 });
