@@ -157,11 +157,13 @@ describe('UiHistory', () => {
   });
 
   it('puts the text back when the file changed on disk and the save is refused', async () => {
+    // The change is not heard before the restore (a watcher that reloaded the clean tab first
+    // would make the restore a plain one over the text the tab then showed). Stopped before the
+    // AI's own save: a look at the disk that save's events scheduled would otherwise still run,
+    // after the change below on a loaded machine, and reload the tab.
+    host.container.get(FolderWatcher).dispose();
     await aiWrite('second\n');
     const [edit] = await history.list();
-    // The change is not heard before the restore (a watcher that reloaded the clean tab first
-    // would make the restore a plain one over the text the tab then showed).
-    host.container.get(FolderWatcher).dispose();
     await fs.writeFile(file, 'changed by another program\n');
     await expect(history.restore(edit!.id)).rejects.toMatchObject({ code: 'STALE' });
     expect(documents.get(documentId).content).not.toBe('first\n');
