@@ -10,6 +10,7 @@ import {
   WidgetType,
 } from '@codemirror/view';
 import type { KindViewTab, TextViewApi } from '@vmark/sdk';
+import { onlyTransaction, redrawnInChangedBlock } from './live/kept-blocks.js';
 
 /*
  * Images in the Markdown view (ADR 74). Live mode shows `![alt](pic.png)` (a path relative to
@@ -119,8 +120,16 @@ export function imageDecorations(
   state: EditorState,
   visible: readonly { from: number; to: number }[],
 ): DecorationSet {
+  return Decoration.set(imageRanges(state, visible), true);
+}
+
+/** The image widgets over `ranges`, unsorted. */
+function imageRanges(
+  state: EditorState,
+  ranges: readonly { from: number; to: number }[],
+): Range<Decoration>[] {
   const host = state.facet(imageHost);
-  if (host === null) return Decoration.none;
+  if (host === null) return [];
   const editing = new Set<number>();
   for (const range of state.selection.ranges)
     for (let n = state.doc.lineAt(range.from).number; n <= state.doc.lineAt(range.to).number; n++)
@@ -134,7 +143,7 @@ export function imageDecorations(
     else out.push(Decoration.replace({ widget }).range(from, to));
   };
   const tree = syntaxTree(state);
-  for (const { from, to } of visible) {
+  for (const { from, to } of ranges) {
     tree.iterate({
       from,
       to,
@@ -169,7 +178,7 @@ export function imageDecorations(
       place(start, start + match[0].length, source, match[2]?.trim() ?? name);
     }
   }
-  return Decoration.set(out, true);
+  return out;
 }
 
 /** Asks the images to be drawn again (a setting changed). */
@@ -190,14 +199,20 @@ export const liveImages = [
       }
 
       update(update: ViewUpdate): void {
+        // A setting changed: every image is drawn again.
+        const settings = update.transactions.some((tr) => tr.effects.some((e) => e.is(redraw)));
         if (
+          settings ||
           update.docChanged ||
           update.selectionSet ||
           update.viewportChanged ||
-          syntaxTree(update.state) !== syntaxTree(update.startState) ||
-          update.transactions.some((tr) => tr.effects.some((e) => e.is(redraw)))
+          syntaxTree(update.state) !== syntaxTree(update.startState)
         ) {
-          this.decorations = imageDecorations(update.state, update.view.visibleRanges);
+          // A keystroke redraws its own block (ADR 110).
+          const tr = settings ? null : onlyTransaction(update);
+          this.decorations =
+            (tr && redrawnInChangedBlock(tr, update.view.visibleRanges, this.decorations, imageRanges)) ??
+            imageDecorations(update.state, update.view.visibleRanges);
         }
       }
 

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { syntaxTree } from '@codemirror/language';
-import type { EditorState, Range } from '@codemirror/state';
+import type { EditorState, Range, Transaction } from '@codemirror/state';
 import {
   Decoration,
   type DecorationSet,
@@ -11,6 +11,7 @@ import {
 } from '@codemirror/view';
 import type { SyntaxNodeRef } from '@lezer/common';
 import { frontMatterRange } from './front-matter.js';
+import { onlyTransaction, redrawnInChangedBlock } from './live/kept-blocks.js';
 import { decorateRich } from './live/rich-decorations.js';
 import { livePreviewTheme } from './markdown-theme.js';
 
@@ -141,12 +142,37 @@ export function livePreviewDecorations(
   state: EditorState,
   visible: readonly { from: number; to: number }[],
 ): DecorationSet {
+  return Decoration.set(livePreviewRanges(state, visible), true);
+}
+
+/**
+ * The live preview's `decorations` after `tr`, drawn again in the changed block alone when that is
+ * enough (`redrawnInChangedBlock`, ADR 110): not when the front matter's extent changed, since what is
+ * inside it is not decorated. Null when they must be drawn again whole.
+ */
+export function livePreviewAfter(
+  tr: Transaction,
+  visible: readonly { from: number; to: number }[],
+  decorations: DecorationSet,
+): DecorationSet | null {
+  const before = frontMatterRange(tr.startState.doc);
+  const after = frontMatterRange(tr.state.doc);
+  const kept =
+    before === null || after === null ? before === after : tr.changes.mapPos(before.to, 1) === after.to;
+  return kept ? redrawnInChangedBlock(tr, visible, decorations, livePreviewRanges) : null;
+}
+
+/** The live preview's decorations over `ranges`, unsorted. */
+function livePreviewRanges(
+  state: EditorState,
+  ranges: readonly { from: number; to: number }[],
+): Range<Decoration>[] {
   const editing = editingLines(state);
   const out: Range<Decoration>[] = [];
   const tree = syntaxTree(state);
   // Front matter is metadata, shown as it is (front-matter.ts), whatever Markdown makes of it.
   const meta = frontMatterRange(state.doc);
-  for (const { from, to } of visible) {
+  for (const { from, to } of ranges) {
     tree.iterate({
       from,
       to,
@@ -166,7 +192,7 @@ export function livePreviewDecorations(
       },
     });
   }
-  return Decoration.set(out, true);
+  return out;
 }
 
 export const livePreview = [
@@ -185,7 +211,11 @@ export const livePreview = [
           update.viewportChanged ||
           syntaxTree(update.state) !== syntaxTree(update.startState)
         ) {
-          this.decorations = livePreviewDecorations(update.state, update.view.visibleRanges);
+          // A keystroke redraws its own block (ADR 110).
+          const tr = onlyTransaction(update);
+          this.decorations =
+            (tr && livePreviewAfter(tr, update.view.visibleRanges, this.decorations)) ??
+            livePreviewDecorations(update.state, update.view.visibleRanges);
         }
       }
     },

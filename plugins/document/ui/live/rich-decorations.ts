@@ -11,6 +11,7 @@ import { Decoration, type DecorationSet, EditorView, ViewPlugin, type ViewUpdate
 import type { SyntaxNode, SyntaxNodeRef } from '@lezer/common';
 import { drawnBlock, fenceSource, mathSource, type RichBlock } from './blocks.js';
 import { calloutHead, defaultTitle } from './callouts.js';
+import { keepsDrawnBlocks } from './kept-blocks.js';
 import { isChecked } from './tasks.js';
 import {
   CalloutTitleWidget,
@@ -81,8 +82,9 @@ function windowAround(viewport: DrawnWindow, length: number): DrawnWindow {
 
 /**
  * Tables, math blocks and diagrams, drawn in the viewport and a margin around it (a 1 MB note of
- * tables costs a keystroke the blocks near the cursor, not all of them). Rebuilt when the text, the
- * tree, the selection or the window changes; each widget keeps its DOM while its source is the same.
+ * tables costs a keystroke the blocks near the cursor, not all of them). Drawn again when the text,
+ * the tree, the selection or the window changes, unless the change leaves every block as it was
+ * (`keepsDrawnBlocks`, ADR 110); each widget keeps its DOM while its source is the same.
  */
 const drawnBlocks = StateField.define<DrawnBlocks>({
   create: (state) => {
@@ -92,9 +94,12 @@ const drawnBlocks = StateField.define<DrawnBlocks>({
   update: (value, tr) => {
     let window = value.window;
     for (const effect of tr.effects) if (effect.is(setWindow)) window = effect.value;
-    if (tr.docChanged && window === value.window)
+    const moved = window !== value.window;
+    if (!moved && !changed(tr)) return value;
+    if (!moved && tr.docChanged)
       window = { from: tr.changes.mapPos(window.from, -1), to: tr.changes.mapPos(window.to, 1) };
-    if (window === value.window && !changed(tr)) return value;
+    // A keystroke in a paragraph: the blocks only move, and CodeMirror finds the mapped set unchanged.
+    if (!moved && keepsDrawnBlocks(tr)) return { window, decorations: value.decorations.map(tr.changes) };
     return { window, decorations: blockDecorations(tr.state, window) };
   },
   provide: (field) => EditorView.decorations.from(field, (value) => value.decorations),

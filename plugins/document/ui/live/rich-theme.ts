@@ -7,6 +7,9 @@ const callout = (kind: string, color: string) => ({
 });
 
 export const richTheme = EditorView.baseTheme({
+  // A drawn block paints apart (`contain: paint`, clipped as its scrolling already clips it): a
+  // keystroke's frame reuses its painting whole instead of walking its cells and formulas (ADR 110).
+  '.cm-lp-table, .cm-lp-math-block': { contain: 'paint' },
   '.cm-lp-table': { padding: '6px 0', overflowX: 'auto', cursor: 'text' },
   '.cm-lp-table table': { borderCollapse: 'collapse', fontSize: '0.95em' },
   '.cm-lp-table th, .cm-lp-table td': {
