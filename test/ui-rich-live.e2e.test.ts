@@ -179,6 +179,34 @@ describe('rich rendering in Live mode', () => {
     await expect.poll(() => page.locator('.cm-lp-table td').nth(3).innerText()).toBe('Big Pear');
   });
 
+  it('shows after typing between drawn blocks what it shows drawn afresh (ADR 110)', async () => {
+    const page = await open(RICH_NOTE);
+    await page.locator('.cm-lp-mermaid svg').waitFor();
+    // What the editor shows, line by line and block by block.
+    const shown = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('.editor-host .cm-content > *')].map(
+          (element) => `${element.className} | ${element.innerHTML}`,
+        ),
+      );
+    // Typed key by key into the paragraph between the table and the math block, then a new block below.
+    await page.locator('.cm-line', { hasText: 'Euler' }).click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' And *more*, with [a link](x.md) and $y$.');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    // A heading with code and a link: its line keeps their styles while it is edited.
+    await page.keyboard.type('## A heading, `code` and [a link](y.md)');
+    await expect.poll(documentText).toContain('## A heading, `code` and [a link](y.md)\n\n$$');
+    expect(await page.locator('.cm-line.cm-lp-h2 .cm-lp-link').allInnerTexts()).toEqual(['[a link](y.md)']);
+    const typed = await shown();
+    // Drawn afresh: Source mode and back rebuild every decoration, the cursor where it was.
+    await page.click('.mode-switch [data-mode=source]');
+    await expect.poll(() => page.locator('.cm-lp-table').count()).toBe(0);
+    await page.click('.mode-switch [data-mode=wysiwyg]');
+    await expect.poll(shown).toEqual(typed);
+  });
+
   it('toggles a task’s Markdown from its checkbox, one undo step', async () => {
     const page = await open(RICH_NOTE);
     await page.locator('input.cm-lp-task').first().click();
