@@ -32,6 +32,15 @@ interface ChangedBlock {
  * moved, or either tree is not whole yet (a parse still going on may find blocks the other lacks).
  */
 function changedBlock(tr: Transaction): ChangedBlock | null {
+  // Asked by the block field and both view plugins of one keystroke: found once.
+  let found = changedBlocks.get(tr);
+  if (found === undefined) changedBlocks.set(tr, (found = findChangedBlock(tr)));
+  return found;
+}
+
+const changedBlocks = new WeakMap<Transaction, ChangedBlock | null>();
+
+function findChangedBlock(tr: Transaction): ChangedBlock | null {
   if (!tr.docChanged || !parsedWhole(tr.startState) || !parsedWhole(tr.state)) return null;
   let ranges = 0;
   let fromA = 0;
